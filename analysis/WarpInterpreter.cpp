@@ -1,0 +1,1658 @@
+//===- WarpInterpreter.cpp - SIMT lockstep evaluation of a kernel ---------===//
+
+#include "WarpInterpreter.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <bitset>
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+namespace {
+
+using model::WarpSize;
+using Mask = std::uint32_t;
+constexpr Mask AllLanes = 0xffffffffu;
+
+/// What one lane holds: an integer, a pointer into a region, or nothing known.
+struct LaneValue {
+  enum Kind : std::uint8_t { Unknown, Int, Pointer };
+  Kind K = Unknown;
+  std::uint64_t Bits = 0; ///< Int: normalised bits; Pointer: byte offset.
+  int Region = -1;
+
+  static LaneValue integer(std::uint64_t B) { return {Int, B, -1}; }
+  static LaneValue pointer(int R, std::uint64_t Off) { return {Pointer, Off, R}; }
+  bool operator==(const LaneValue &O) const {
+    return K == O.K && (K == Unknown || (Bits == O.Bits && Region == O.Region));
+  }
+  bool operator!=(const LaneValue &O) const { return !(*this == O); }
+};
+
+using Lanes = std::array<LaneValue, WarpSize>;
+
+Lanes splat(LaneValue V) {
+  Lanes L;
+  L.fill(V);
+  return L;
+}
+
+enum class RegionKind { Global, Shared, Local, Constant };
+
+struct Region {
+  RegionKind Kind;
+  std::uint64_t Base;
+  const VarDecl *Var = nullptr;
+};
+
+/// An lvalue: a tracked variable, or memory at per-lane addresses.
+struct LValue {
+  enum Kind { None, Var, Mem } K = None;
+  const VarDecl *Variable = nullptr;
+  Lanes Addr;
+};
+
+bool isBitSet(Mask M, unsigned Lane) { return (M >> Lane) & 1u; }
+
+} // namespace
+
+class WarpInterpreter::Impl {
+public:
+  Impl(ASTContext &Ctx, const LaunchConfig &Launch, const SampleValues &Samples,
+       const InterpreterLimits &Limits,
+       const std::map<const VarDecl *, ArrayLayout> &Layouts, RequestSink Sink)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Launch(Launch), Samples(Samples),
+        Limits(Limits), Layouts(Layouts), Sink(std::move(Sink)) {}
+
+  void runWarp(const FunctionDecl *Kernel, const WarpPosition &Where);
+
+  std::set<std::string> SampledRead;
+  std::vector<SourceRange> Truncated;
+  std::set<std::string> Limitations;
+  std::map<const Expr *, std::map<const Expr *, std::vector<std::int64_t>>> Captured;
+
+private:
+  // ---- state ----
+  struct Slot {
+    Lanes Val;
+    bool IsReference = false;
+    LValue Ref;
+  };
+  struct LoopState {
+    Mask Broken = 0, Continued = 0;
+  };
+  struct Frame {
+    std::map<const VarDecl *, Slot> Vars;
+    Mask Exited = 0;
+    Lanes Returned;
+    std::vector<LoopState> Loops;
+  };
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LaunchConfig &Launch;
+  const SampleValues &Samples;
+  const InterpreterLimits &Limits;
+  const std::map<const VarDecl *, ArrayLayout> &Layouts;
+  RequestSink Sink;
+
+  std::vector<Region> Regions;
+  std::map<const void *, int> RegionOf; ///< VarDecl or ParmVarDecl -> region
+  std::set<const VarDecl *> SampledParams;
+  std::vector<Frame> Frames;
+  Mask Active = 0;
+  unsigned Uncertain = 0;
+  std::uint64_t Steps = 0;
+  bool Aborted = false;
+  Dim3 Grid;
+  bool GridSampled = false;
+  WarpPosition Where;
+  std::array<std::uint32_t, WarpSize> Tx{}, Ty{}, Tz{};
+  const Expr *CaptureSite = nullptr;
+  std::map<const Expr *, std::vector<std::int64_t>> *CaptureInto = nullptr;
+
+  // ---- helpers ----
+  Frame &frame() { return Frames.back(); }
+
+  Mask removedLanes() {
+    Mask M = frame().Exited;
+    if (!frame().Loops.empty())
+      M |= frame().Loops.back().Broken | frame().Loops.back().Continued;
+    return M;
+  }
+
+  bool step() {
+    Steps += std::bitset<32>(Active).count() + 1;
+    if (Steps > Limits.MaxSteps) {
+      if (!Aborted)
+        Limitations.insert("the simulation step budget was exhausted; later "
+                           "accesses of this warp were not simulated");
+      Aborted = true;
+    }
+    return !Aborted;
+  }
+
+  std::uint64_t sizeOf(QualType T) {
+    if (T.isNull() || T->isIncompleteType() || T->isVoidType() ||
+        T->isFunctionType() || T->isDependentType())
+      return 1;
+    if (const auto *IA = dyn_cast<IncompleteArrayType>(T.getTypePtr()))
+      return sizeOf(IA->getElementType());
+    return Ctx.getTypeSizeInChars(T).getQuantity();
+  }
+
+  std::uint64_t normalize(std::uint64_t Bits, QualType T) {
+    if (T.isNull())
+      return Bits;
+    T = T.getCanonicalType();
+    if (T->isBooleanType())
+      return Bits != 0;
+    if (!T->isIntegralOrEnumerationType())
+      return Bits;
+    unsigned W = Ctx.getIntWidth(T);
+    if (W >= 64 || W == 0)
+      return Bits;
+    std::uint64_t MaskBits = (std::uint64_t(1) << W) - 1;
+    Bits &= MaskBits;
+    if (T->isSignedIntegerOrEnumerationType() && (Bits >> (W - 1)) & 1u)
+      Bits |= ~MaskBits;
+    return Bits;
+  }
+
+  bool isSigned(QualType T) {
+    return !T.isNull() && T->isSignedIntegerOrEnumerationType();
+  }
+
+  int regionFor(const void *Key, RegionKind Kind, const VarDecl *Var) {
+    auto It = RegionOf.find(Key);
+    if (It != RegionOf.end())
+      return It->second;
+    // Bases are far apart so no two regions share a sector, a line or a
+    // bank row; global bases are 256-byte aligned as cudaMalloc returns them
+    // (CUDA C++ Programming Guide, "Device Memory Accesses"), shared arrays
+    // start at a 128-byte boundary.
+    std::uint64_t Base = (std::uint64_t(Regions.size()) + 1) << 36;
+    Regions.push_back({Kind, Base, Var});
+    RegionOf[Key] = static_cast<int>(Regions.size()) - 1;
+    return static_cast<int>(Regions.size()) - 1;
+  }
+
+  // ---- access recording ----
+  void recordAccess(const Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
+                    QualType AccessType, bool StructCopy = false,
+                    std::uint64_t ExtraOffset = 0, unsigned Bytes = 0);
+  void recordTypedAccess(const Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
+                         QualType T);
+
+  // ---- expressions ----
+  Lanes eval(const Expr *E);
+  Lanes evalUncaptured(const Expr *E);
+  LValue evalLValue(const Expr *E);
+  Lanes readLValue(const LValue &LV, const Expr *SiteExpr, QualType T);
+  void writeLValue(const LValue &LV, const Lanes &V, const Expr *SiteExpr,
+                   QualType T);
+  Lanes evalBinary(const BinaryOperator *BO);
+  Lanes evalCompoundAssign(const CompoundAssignOperator *CA);
+  Lanes evalUnary(const UnaryOperator *UO);
+  Lanes evalCast(const CastExpr *CE);
+  Lanes evalCall(const CallExpr *CE);
+  Lanes evalConditional(const AbstractConditionalOperator *CO);
+  Lanes evalBuiltinVariable(llvm::StringRef Var, llvm::StringRef Field);
+  Lanes arith(BinaryOperatorKind Op, const Lanes &L, const Lanes &R,
+              QualType OperandType, QualType ResultType);
+  Lanes pointerOffset(const Lanes &Ptr, const Lanes &Index, std::uint64_t Scale,
+                      bool Subtract, QualType IndexType);
+  std::optional<Lanes> overriddenSubscript(const ArraySubscriptExpr *AS);
+  Lanes inlineCall(const FunctionDecl *FD, const CallExpr *CE);
+
+  // ---- statements ----
+  void exec(const Stmt *S);
+  void execIf(const IfStmt *If);
+  void execLoop(const Stmt *Init, const Expr *Cond, const Stmt *CondVar,
+                const Expr *Inc, const Stmt *Body, bool TestFirst,
+                const Stmt *Loop);
+  void execSwitch(const SwitchStmt *Sw);
+  void declare(const VarDecl *VD);
+  void assignVar(const VarDecl *VD, const Lanes &V);
+  void splitByCondition(const Lanes &C, Mask Within, Mask &T, Mask &F, Mask &U);
+  void poisonAssigned(const Stmt *S, Mask Lanes);
+};
+
+// ===================================================================
+// Access recording
+// ===================================================================
+
+void WarpInterpreter::Impl::recordTypedAccess(const Expr *SiteExpr, AccessOp Op,
+                                               const Lanes &Addr, QualType T) {
+  T = T.getCanonicalType();
+  if (const auto *RT = T->getAs<RecordType>()) {
+    (void)RT;
+    std::uint64_t Size = sizeOf(T);
+    std::uint64_t Align = Ctx.getTypeAlignInChars(T).getQuantity();
+    // A struct copy compiles to loads of its alignment (at most 16 bytes):
+    // float4 (16-byte aligned) is one LDG.128; a 24-byte struct of floats is
+    // six 4-byte loads.
+    std::uint64_t Chunk = std::min<std::uint64_t>(std::max<std::uint64_t>(Align, 1), 16);
+    if (Size <= 16 && Align >= Size) {
+      recordAccess(SiteExpr, Op, Addr, T, false, 0, static_cast<unsigned>(Size));
+      return;
+    }
+    for (std::uint64_t Off = 0; Off + Chunk <= Size; Off += Chunk)
+      recordAccess(SiteExpr, Op, Addr, T, true, Off, static_cast<unsigned>(Chunk));
+    return;
+  }
+  recordAccess(SiteExpr, Op, Addr, T);
+}
+
+void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
+                                          const Lanes &Addr, QualType AccessType,
+                                          bool StructCopy,
+                                          std::uint64_t ExtraOffset,
+                                          unsigned Bytes) {
+  if (!Active || Aborted)
+    return;
+  if (!Bytes)
+    Bytes = static_cast<unsigned>(sizeOf(AccessType));
+  RecordedRequest R;
+  R.Site.Expr = SiteExpr;
+  R.Site.Op = Op;
+  R.Site.BytesPerLane = Bytes;
+  R.UnderUncertainMask = Uncertain > 0;
+  R.StructCopy = StructCopy;
+  // Which memory: the region of the first known lane.
+  int FirstRegion = -1;
+  bool AnyUnknown = false;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (!isBitSet(Active, L))
+      continue;
+    if (Addr[L].K != LaneValue::Pointer) {
+      AnyUnknown = true;
+      continue;
+    }
+    if (FirstRegion < 0)
+      FirstRegion = Addr[L].Region;
+  }
+  if (FirstRegion >= 0) {
+    RegionKind K = Regions[FirstRegion].Kind;
+    if (K == RegionKind::Local || K == RegionKind::Constant)
+      return; // not global or shared memory: nothing to model
+    R.Site.Space = K == RegionKind::Shared ? MemorySpace::Shared : MemorySpace::Global;
+    if (K == RegionKind::Shared)
+      R.Site.SharedVar = Regions[FirstRegion].Var;
+  } else {
+    // Nothing known about the pointer: a pointer read from memory. Global is
+    // where such pointers point in practice; the status will be unknown.
+    R.Site.Space = MemorySpace::Global;
+  }
+  if (!AnyUnknown && FirstRegion >= 0) {
+    model::WarpAddressSet Set(Bytes);
+    bool Mixed = false;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (!isBitSet(Active, L))
+        continue;
+      const Region &Rg = Regions[Addr[L].Region];
+      if ((Rg.Kind == RegionKind::Shared) !=
+          (R.Site.Space == MemorySpace::Shared))
+        Mixed = true;
+      Set.setLane(L, Rg.Base + Addr[L].Bits + ExtraOffset);
+    }
+    if (!Mixed)
+      R.Addresses = Set;
+  }
+  Sink(R);
+}
+
+// ===================================================================
+// Expressions
+// ===================================================================
+
+Lanes WarpInterpreter::Impl::eval(const Expr *E) {
+  Lanes V = evalUncaptured(E);
+  if (CaptureInto) {
+    std::vector<std::int64_t> Values;
+    bool AllKnown = true;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (!isBitSet(Active, L))
+        continue;
+      if (V[L].K != LaneValue::Int) {
+        AllKnown = false;
+        break;
+      }
+      Values.push_back(static_cast<std::int64_t>(V[L].Bits));
+    }
+    if (AllKnown && !Values.empty())
+      (*CaptureInto)[E] = std::move(Values);
+  }
+  return V;
+}
+
+Lanes WarpInterpreter::Impl::evalUncaptured(const Expr *E) {
+  if (!E || !step())
+    return Lanes{};
+  E = E->IgnoreParens();
+
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E))
+    return splat(LaneValue::integer(normalize(IL->getValue().getZExtValue(), E->getType())));
+  if (const auto *CL = dyn_cast<CharacterLiteral>(E))
+    return splat(LaneValue::integer(normalize(CL->getValue(), E->getType())));
+  if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
+    return splat(LaneValue::integer(BL->getValue()));
+  if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
+    return splat(LaneValue::integer(0));
+  if (const auto *CE = dyn_cast<ConstantExpr>(E)) {
+    if (CE->hasAPValueResult() && CE->getAPValueResult().isInt())
+      return splat(LaneValue::integer(normalize(
+          CE->getAPValueResult().getInt().getZExtValue(), E->getType())));
+    return eval(CE->getSubExpr());
+  }
+  if (const auto *ST = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+    return eval(ST->getReplacement());
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+    return eval(DA->getExpr());
+  if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(E))
+    return eval(DI->getExpr());
+  if (const auto *EW = dyn_cast<ExprWithCleanups>(E))
+    return eval(EW->getSubExpr());
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    return eval(MT->getSubExpr());
+  if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+    return eval(BT->getSubExpr());
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return OV->getSourceExpr() ? eval(OV->getSourceExpr()) : Lanes{};
+  if (const auto *UE = dyn_cast<UnaryExprOrTypeTraitExpr>(E)) {
+    Expr::EvalResult R;
+    if (!UE->isValueDependent() && UE->EvaluateAsInt(R, Ctx))
+      return splat(LaneValue::integer(normalize(R.Val.getInt().getZExtValue(), E->getType())));
+    return Lanes{};
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return splat(LaneValue::integer(normalize(EC->getInitVal().getZExtValue(), E->getType())));
+    // An array or function name used as a value decays through a cast; a
+    // bare DeclRefExpr rvalue is rare (non-type template parameters).
+    LValue LV = evalLValue(E);
+    return readLValue(LV, E, E->getType());
+  }
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E)) {
+    // threadIdx.x and friends are MS properties of clang's builtin structs
+    // (__clang_cuda_builtin_vars.h).
+    if (const auto *MP = dyn_cast<MSPropertyRefExpr>(PO->getSyntacticForm()->IgnoreParens()))
+      if (const auto *Base = dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts()))
+        return evalBuiltinVariable(Base->getDecl()->getName(),
+                                   MP->getPropertyDecl()->getName());
+    return PO->getResultExpr() ? eval(PO->getResultExpr()) : Lanes{};
+  }
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return evalCast(CE);
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(E))
+    return evalCompoundAssign(CA);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return evalBinary(BO);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return evalUnary(UO);
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return evalConditional(CO);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    // Trivial struct assignment: `out4[i] = in4[i]` for float4.
+    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+      if (MD && MD->isTrivial()) {
+        LValue Src = evalLValue(OC->getArg(1));
+        if (Src.K == LValue::Mem)
+          recordTypedAccess(OC->getArg(1)->IgnoreParenImpCasts(), AccessOp::Load,
+                            Src.Addr, OC->getArg(1)->getType());
+        LValue Dst = evalLValue(OC->getArg(0));
+        if (Dst.K == LValue::Mem)
+          recordTypedAccess(OC->getArg(0)->IgnoreParenImpCasts(), AccessOp::Store,
+                            Dst.Addr, OC->getArg(0)->getType());
+        return Lanes{};
+      }
+    }
+    return evalCall(OC);
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return evalCall(CE);
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
+    // A trivially copied struct read from memory: `float4 v = in4[i];`.
+    const CXXConstructorDecl *Ctor = CC->getConstructor();
+    if (Ctor && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial() &&
+        CC->getNumArgs() == 1) {
+      LValue Src = evalLValue(CC->getArg(0));
+      if (Src.K == LValue::Mem)
+        recordTypedAccess(CC->getArg(0)->IgnoreParenImpCasts(), AccessOp::Load,
+                          Src.Addr, CC->getArg(0)->getType());
+      return Lanes{};
+    }
+    for (const Expr *A : CC->arguments())
+      eval(A);
+    return Lanes{};
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *I : IL->inits())
+      eval(I);
+    return Lanes{};
+  }
+  if (isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E)) {
+    // An lvalue used where a value is needed without a cast: evaluate it
+    // for its side effects on the indices only.
+    evalLValue(E);
+    return Lanes{};
+  }
+  return Lanes{};
+}
+
+Lanes WarpInterpreter::Impl::evalBuiltinVariable(llvm::StringRef Var,
+                                                 llvm::StringRef Field) {
+  unsigned Axis = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : 3;
+  if (Axis == 3)
+    return Lanes{};
+  auto Pick = [Axis](const Dim3 &D) {
+    return Axis == 0 ? D.X : Axis == 1 ? D.Y : D.Z;
+  };
+  if (Var == "threadIdx") {
+    Lanes L;
+    for (unsigned I = 0; I < WarpSize; ++I) {
+      std::uint32_t V = Axis == 0 ? Tx[I] : Axis == 1 ? Ty[I] : Tz[I];
+      L[I] = LaneValue::integer(V);
+    }
+    return L;
+  }
+  if (Var == "blockIdx")
+    return splat(LaneValue::integer(Pick(Where.BlockIdx)));
+  if (Var == "blockDim")
+    return splat(LaneValue::integer(Pick(Launch.Block)));
+  if (Var == "gridDim") {
+    if (GridSampled)
+      SampledRead.insert("gridDim");
+    return splat(LaneValue::integer(Pick(Grid)));
+  }
+  return Lanes{};
+}
+
+std::optional<Lanes>
+WarpInterpreter::Impl::overriddenSubscript(const ArraySubscriptExpr *AS) {
+  if (Layouts.empty())
+    return std::nullopt;
+  // Collect the subscript chain down to the array variable.
+  std::vector<const Expr *> Indices;
+  const Expr *Cur = AS;
+  while (true) {
+    Cur = Cur->IgnoreParenImpCasts();
+    if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Cur)) {
+      Indices.push_back(Sub->getIdx());
+      Cur = Sub->getBase();
+      continue;
+    }
+    break;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Cur);
+  if (!DRE)
+    return std::nullopt;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  auto It = VD ? Layouts.find(VD) : Layouts.end();
+  if (It == Layouts.end())
+    return std::nullopt;
+  const ArrayLayout &Layout = It->second;
+  std::reverse(Indices.begin(), Indices.end()); // outermost first
+  if (Indices.size() > Layout.Dims.size())
+    return std::nullopt;
+  // Stride of dimension k = element bytes * product of the inner dims.
+  std::vector<std::uint64_t> Strides(Layout.Dims.size());
+  std::uint64_t S = Layout.ElementBytes;
+  for (size_t K = Layout.Dims.size(); K-- > 0;) {
+    Strides[K] = S;
+    S *= Layout.Dims[K];
+  }
+  LValue Base = evalLValue(DRE);
+  if (Base.K != LValue::Mem)
+    return std::nullopt;
+  Lanes Addr = Base.Addr;
+  for (size_t K = 0; K < Indices.size(); ++K)
+    Addr = pointerOffset(Addr, eval(Indices[K]), Strides[K], false,
+                         Indices[K]->getType());
+  return Addr;
+}
+
+LValue WarpInterpreter::Impl::evalLValue(const Expr *E) {
+  LValue Result;
+  if (!E || !step())
+    return Result;
+  E = E->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return Result;
+    for (auto F = Frames.rbegin(); F != Frames.rend(); ++F) {
+      auto It = F->Vars.find(VD);
+      if (It != F->Vars.end()) {
+        if (It->second.IsReference)
+          return It->second.Ref;
+        Result.K = LValue::Var;
+        Result.Variable = VD;
+        return Result;
+      }
+      break; // only the current frame's variables are visible
+    }
+    // Integral constants (constexpr, const with a constant initializer,
+    // warpSize) are values, even when CUDA gives them __constant__ storage.
+    if (VD->getType()->isIntegralOrEnumerationType() &&
+        (VD->getType().isConstQualified() || VD->isConstexpr()) &&
+        VD->getAnyInitializer()) {
+      Result.K = LValue::Var;
+      Result.Variable = VD;
+      return Result;
+    }
+    RegionKind Kind;
+    if (VD->hasAttr<CUDASharedAttr>())
+      Kind = RegionKind::Shared;
+    else if (VD->hasAttr<CUDAConstantAttr>())
+      Kind = RegionKind::Constant;
+    else if (VD->hasGlobalStorage() && VD->hasAttr<CUDADeviceAttr>())
+      Kind = RegionKind::Global;
+    else if (VD->getType()->isArrayType())
+      Kind = RegionKind::Local;
+    else {
+      // A constant from outside the function (constexpr, const with a
+      // constant initializer, warpSize).
+      Result.K = LValue::Var;
+      Result.Variable = VD;
+      return Result;
+    }
+    Result.K = LValue::Mem;
+    Result.Addr = splat(LaneValue::pointer(regionFor(VD, Kind, VD), 0));
+    return Result;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (auto Addr = overriddenSubscript(AS)) {
+      Result.K = LValue::Mem;
+      Result.Addr = *Addr;
+      return Result;
+    }
+    // Remember the index sub-expressions of the first execution of this
+    // access, to name the term that spreads the lanes.
+    bool Capturing = !CaptureInto && !Captured.count(AS) && Active;
+    if (Capturing)
+      CaptureInto = &Captured[AS];
+    Lanes Base = eval(AS->getBase());
+    Lanes Index = eval(AS->getIdx());
+    if (Capturing)
+      CaptureInto = nullptr;
+    Result.K = LValue::Mem;
+    Result.Addr = pointerOffset(Base, Index, sizeOf(AS->getType()), false,
+                                AS->getIdx()->getType());
+    return Result;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref) {
+      Result.K = LValue::Mem;
+      Result.Addr = eval(UO->getSubExpr());
+      return Result;
+    }
+    if (UO->getOpcode() == UO_PreInc || UO->getOpcode() == UO_PreDec) {
+      evalUnary(UO);
+      return evalLValue(UO->getSubExpr());
+    }
+    return Result;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || FD->isBitField())
+      return Result;
+    LValue Base;
+    if (ME->isArrow()) {
+      Base.K = LValue::Mem;
+      Base.Addr = eval(ME->getBase());
+    } else {
+      Base = evalLValue(ME->getBase());
+    }
+    if (Base.K != LValue::Mem)
+      return Result;
+    const ASTRecordLayout &RL = Ctx.getASTRecordLayout(FD->getParent());
+    std::uint64_t Offset = RL.getFieldOffset(FD->getFieldIndex()) / 8;
+    Result.K = LValue::Mem;
+    Result.Addr = Base.Addr;
+    for (auto &L : Result.Addr)
+      if (L.K == LaneValue::Pointer)
+        L.Bits += Offset;
+    return Result;
+  }
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
+    if (ICE->getCastKind() == CK_NoOp || ICE->getCastKind() == CK_LValueBitCast ||
+        ICE->getCastKind() == CK_UncheckedDerivedToBase ||
+        ICE->getCastKind() == CK_DerivedToBase)
+      return evalLValue(ICE->getSubExpr());
+    return Result;
+  }
+  if (const auto *CE = dyn_cast<ExplicitCastExpr>(E)) {
+    if (CE->getCastKind() == CK_NoOp || CE->getCastKind() == CK_LValueBitCast)
+      return evalLValue(CE->getSubExpr());
+    return Result;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Assign) {
+      evalBinary(BO);
+      return evalLValue(BO->getLHS());
+    }
+    if (BO->getOpcode() == BO_Comma) {
+      eval(BO->getLHS());
+      return evalLValue(BO->getRHS());
+    }
+    if (isa<CompoundAssignOperator>(BO)) {
+      evalCompoundAssign(cast<CompoundAssignOperator>(BO));
+      return evalLValue(BO->getLHS());
+    }
+    return Result;
+  }
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
+    eval(MT->getSubExpr());
+    return Result;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    eval(OC);
+    return Result;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    eval(CE);
+    return Result;
+  }
+  return Result;
+}
+
+Lanes WarpInterpreter::Impl::readLValue(const LValue &LV, const Expr *SiteExpr,
+                                        QualType T) {
+  if (LV.K == LValue::Var) {
+    auto It = frame().Vars.find(LV.Variable);
+    if (It != frame().Vars.end()) {
+      if (SampledParams.count(LV.Variable))
+        SampledRead.insert(LV.Variable->getNameAsString());
+      return It->second.Val;
+    }
+    // Not a tracked local: a constant known to the compiler.
+    if (const VarDecl *VD = LV.Variable) {
+      if (const Expr *Init = VD->getAnyInitializer()) {
+        if (VD->getType().isConstQualified() || VD->isConstexpr()) {
+          Expr::EvalResult R;
+          if (!Init->isValueDependent() && Init->EvaluateAsInt(R, Ctx))
+            return splat(LaneValue::integer(
+                normalize(R.Val.getInt().getZExtValue(), VD->getType())));
+        }
+      }
+    }
+    return Lanes{};
+  }
+  if (LV.K == LValue::Mem) {
+    recordTypedAccess(SiteExpr, AccessOp::Load, LV.Addr, T);
+    return Lanes{}; // values in memory are data: never guessed
+  }
+  return Lanes{};
+}
+
+void WarpInterpreter::Impl::writeLValue(const LValue &LV, const Lanes &V,
+                                        const Expr *SiteExpr, QualType T) {
+  if (LV.K == LValue::Var) {
+    assignVar(LV.Variable, V);
+    return;
+  }
+  if (LV.K == LValue::Mem)
+    recordTypedAccess(SiteExpr, AccessOp::Store, LV.Addr, T);
+}
+
+void WarpInterpreter::Impl::assignVar(const VarDecl *VD, const Lanes &V) {
+  auto It = frame().Vars.find(VD);
+  if (It == frame().Vars.end())
+    return;
+  for (unsigned L = 0; L < WarpSize; ++L)
+    if (isBitSet(Active, L))
+      It->second.Val[L] = V[L];
+}
+
+Lanes WarpInterpreter::Impl::pointerOffset(const Lanes &Ptr, const Lanes &Index,
+                                           std::uint64_t Scale, bool Subtract,
+                                           QualType IndexType) {
+  Lanes R;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (Ptr[L].K != LaneValue::Pointer || Index[L].K != LaneValue::Int)
+      continue;
+    // The index is already normalised to its type: signed values are
+    // sign-extended, unsigned ones zero-extended, as the compiler does when
+    // it widens an index to 64 bits.
+    (void)IndexType;
+    std::int64_t I = static_cast<std::int64_t>(Index[L].Bits);
+    std::int64_t Delta = I * static_cast<std::int64_t>(Scale);
+    R[L] = LaneValue::pointer(Ptr[L].Region,
+                              Ptr[L].Bits + (Subtract ? -Delta : Delta));
+  }
+  return R;
+}
+
+Lanes WarpInterpreter::Impl::arith(BinaryOperatorKind Op, const Lanes &A,
+                                   const Lanes &B, QualType OperandType,
+                                   QualType ResultType) {
+  Lanes R;
+  bool Signed = isSigned(OperandType);
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (A[L].K != LaneValue::Int || B[L].K != LaneValue::Int) {
+      // Pointer comparisons within one region compare offsets.
+      if (A[L].K == LaneValue::Pointer && B[L].K == LaneValue::Pointer &&
+          A[L].Region == B[L].Region && BinaryOperator::isComparisonOp(Op)) {
+        std::int64_t X = A[L].Bits, Y = B[L].Bits;
+        bool V = Op == BO_LT ? X < Y : Op == BO_GT ? X > Y : Op == BO_LE ? X <= Y
+               : Op == BO_GE ? X >= Y : Op == BO_EQ ? X == Y : X != Y;
+        R[L] = LaneValue::integer(V);
+      }
+      continue;
+    }
+    std::uint64_t X = A[L].Bits, Y = B[L].Bits;
+    std::int64_t SX = static_cast<std::int64_t>(X), SY = static_cast<std::int64_t>(Y);
+    std::uint64_t V = 0;
+    bool Known = true;
+    switch (Op) {
+    case BO_Add: V = X + Y; break;
+    case BO_Sub: V = X - Y; break;
+    case BO_Mul: V = X * Y; break;
+    case BO_Div:
+      if (Y == 0) { Known = false; break; }
+      V = Signed ? static_cast<std::uint64_t>(SX / SY) : X / Y;
+      break;
+    case BO_Rem:
+      if (Y == 0) { Known = false; break; }
+      V = Signed ? static_cast<std::uint64_t>(SX % SY) : X % Y;
+      break;
+    case BO_Shl:
+      if (Y >= 64) { Known = false; break; }
+      V = X << Y;
+      break;
+    case BO_Shr:
+      if (Y >= 64) { Known = false; break; }
+      V = Signed ? static_cast<std::uint64_t>(SX >> Y) : X >> Y;
+      break;
+    case BO_And: V = X & Y; break;
+    case BO_Or: V = X | Y; break;
+    case BO_Xor: V = X ^ Y; break;
+    case BO_LT: V = Signed ? SX < SY : X < Y; break;
+    case BO_GT: V = Signed ? SX > SY : X > Y; break;
+    case BO_LE: V = Signed ? SX <= SY : X <= Y; break;
+    case BO_GE: V = Signed ? SX >= SY : X >= Y; break;
+    case BO_EQ: V = X == Y; break;
+    case BO_NE: V = X != Y; break;
+    default: Known = false; break;
+    }
+    if (Known)
+      R[L] = LaneValue::integer(normalize(V, ResultType));
+  }
+  return R;
+}
+
+Lanes WarpInterpreter::Impl::evalBinary(const BinaryOperator *BO) {
+  BinaryOperatorKind Op = BO->getOpcode();
+  if (Op == BO_Assign) {
+    Lanes V = eval(BO->getRHS());
+    LValue LV = evalLValue(BO->getLHS());
+    writeLValue(LV, V, BO->getLHS()->IgnoreParenImpCasts(), BO->getLHS()->getType());
+    return V;
+  }
+  if (Op == BO_Comma) {
+    eval(BO->getLHS());
+    return eval(BO->getRHS());
+  }
+  if (Op == BO_LAnd || Op == BO_LOr) {
+    // Short circuit per lane: the right side runs only for lanes that need it.
+    Lanes L = eval(BO->getLHS());
+    Mask T, F, U;
+    splitByCondition(L, Active, T, F, U);
+    Mask Saved = Active;
+    Mask Continue = Op == BO_LAnd ? (T | U) : (F | U);
+    Lanes R;
+    if (Continue) {
+      Active = Continue;
+      if (U)
+        ++Uncertain;
+      R = eval(BO->getRHS());
+      if (U)
+        --Uncertain;
+      Active = Saved;
+    }
+    Lanes Out;
+    for (unsigned I = 0; I < WarpSize; ++I) {
+      if (isBitSet(T, I) && Op == BO_LOr)
+        Out[I] = LaneValue::integer(1);
+      else if (isBitSet(F, I) && Op == BO_LAnd)
+        Out[I] = LaneValue::integer(0);
+      else if (isBitSet(Continue, I) && !isBitSet(U, I) && R[I].K == LaneValue::Int)
+        Out[I] = LaneValue::integer(R[I].Bits != 0);
+    }
+    return Out;
+  }
+  Lanes L = eval(BO->getLHS());
+  Lanes R = eval(BO->getRHS());
+  QualType LT = BO->getLHS()->getType(), RT = BO->getRHS()->getType();
+  if ((Op == BO_Add || Op == BO_Sub) && LT->isPointerType() && RT->isIntegerType())
+    return pointerOffset(L, R, sizeOf(LT->getPointeeType()), Op == BO_Sub, RT);
+  if (Op == BO_Add && RT->isPointerType() && LT->isIntegerType())
+    return pointerOffset(R, L, sizeOf(RT->getPointeeType()), false, LT);
+  if (Op == BO_Sub && LT->isPointerType() && RT->isPointerType()) {
+    Lanes Out;
+    std::int64_t Elem = static_cast<std::int64_t>(sizeOf(LT->getPointeeType()));
+    for (unsigned I = 0; I < WarpSize; ++I)
+      if (L[I].K == LaneValue::Pointer && R[I].K == LaneValue::Pointer &&
+          L[I].Region == R[I].Region && Elem > 0)
+        Out[I] = LaneValue::integer(normalize(
+            static_cast<std::uint64_t>(
+                (static_cast<std::int64_t>(L[I].Bits) -
+                 static_cast<std::int64_t>(R[I].Bits)) / Elem),
+            BO->getType()));
+    return Out;
+  }
+  QualType OperandType = BO->isComparisonOp() ? LT : BO->getType();
+  if (BO->isShiftOp())
+    OperandType = LT;
+  return arith(Op, L, R, OperandType, BO->getType());
+}
+
+Lanes WarpInterpreter::Impl::evalCompoundAssign(const CompoundAssignOperator *CA) {
+  Lanes R = eval(CA->getRHS());
+  LValue LV = evalLValue(CA->getLHS());
+  const Expr *Site = CA->getLHS()->IgnoreParenImpCasts();
+  QualType T = CA->getLHS()->getType();
+  Lanes Old = readLValue(LV, Site, T);
+  BinaryOperatorKind Op = BinaryOperator::getOpForCompoundAssignment(CA->getOpcode());
+  Lanes New;
+  if ((Op == BO_Add || Op == BO_Sub) && T->isPointerType())
+    New = pointerOffset(Old, R, sizeOf(T->getPointeeType()), Op == BO_Sub,
+                        CA->getRHS()->getType());
+  else {
+    // The computation is done in the computation type, then converted back.
+    QualType CT = CA->getComputationResultType();
+    New = arith(Op, Old, R, CT, CT);
+    for (auto &V : New)
+      if (V.K == LaneValue::Int)
+        V.Bits = normalize(V.Bits, T);
+  }
+  writeLValue(LV, New, Site, T);
+  return New;
+}
+
+Lanes WarpInterpreter::Impl::evalUnary(const UnaryOperator *UO) {
+  switch (UO->getOpcode()) {
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec: {
+    LValue LV = evalLValue(UO->getSubExpr());
+    const Expr *Site = UO->getSubExpr()->IgnoreParenImpCasts();
+    QualType T = UO->getSubExpr()->getType();
+    Lanes Old = readLValue(LV, Site, T);
+    Lanes New;
+    bool Inc = UO->isIncrementOp();
+    if (T->isPointerType()) {
+      New = pointerOffset(Old, splat(LaneValue::integer(1)),
+                          sizeOf(T->getPointeeType()), !Inc, Ctx.IntTy);
+    } else {
+      for (unsigned L = 0; L < WarpSize; ++L)
+        if (Old[L].K == LaneValue::Int)
+          New[L] = LaneValue::integer(normalize(Old[L].Bits + (Inc ? 1 : -1), T));
+    }
+    writeLValue(LV, New, Site, T);
+    return UO->isPrefix() ? New : Old;
+  }
+  case UO_AddrOf: {
+    LValue LV = evalLValue(UO->getSubExpr());
+    if (LV.K == LValue::Mem)
+      return LV.Addr;
+    return Lanes{}; // address of a register variable: not tracked
+  }
+  case UO_Deref: {
+    LValue LV = evalLValue(UO);
+    return readLValue(LV, UO, UO->getType());
+  }
+  case UO_Plus:
+    return eval(UO->getSubExpr());
+  case UO_Minus:
+  case UO_Not:
+  case UO_LNot: {
+    Lanes V = eval(UO->getSubExpr());
+    Lanes R;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (V[L].K != LaneValue::Int)
+        continue;
+      std::uint64_t X = V[L].Bits;
+      std::uint64_t Out = UO->getOpcode() == UO_Minus ? (0 - X)
+                          : UO->getOpcode() == UO_Not ? ~X
+                                                      : std::uint64_t(X == 0);
+      R[L] = LaneValue::integer(normalize(Out, UO->getType()));
+    }
+    return R;
+  }
+  default:
+    eval(UO->getSubExpr());
+    return Lanes{};
+  }
+}
+
+Lanes WarpInterpreter::Impl::evalCast(const CastExpr *CE) {
+  switch (CE->getCastKind()) {
+  case CK_LValueToRValue: {
+    const Expr *Sub = CE->getSubExpr();
+    LValue LV = evalLValue(Sub);
+    if (LV.K == LValue::None) {
+      // A constant the compiler can fold (constexpr members, enum casts).
+      Expr::EvalResult R;
+      if (!CE->isValueDependent() && CE->getType()->isIntegralOrEnumerationType() &&
+          CE->EvaluateAsInt(R, Ctx))
+        return splat(LaneValue::integer(normalize(R.Val.getInt().getZExtValue(), CE->getType())));
+      return Lanes{};
+    }
+    return readLValue(LV, Sub->IgnoreParenImpCasts(), CE->getType());
+  }
+  case CK_ArrayToPointerDecay: {
+    LValue LV = evalLValue(CE->getSubExpr());
+    if (LV.K == LValue::Mem)
+      return LV.Addr;
+    return Lanes{};
+  }
+  case CK_IntegralCast:
+  case CK_IntegralToBoolean:
+  case CK_BooleanToSignedIntegral: {
+    Lanes V = eval(CE->getSubExpr());
+    for (auto &L : V) {
+      if (L.K != LaneValue::Int)
+        continue;
+      if (CE->getCastKind() == CK_BooleanToSignedIntegral)
+        L.Bits = L.Bits ? ~std::uint64_t(0) : 0;
+      L.Bits = normalize(L.Bits, CE->getType());
+    }
+    return V;
+  }
+  case CK_PointerToBoolean: {
+    Lanes V = eval(CE->getSubExpr());
+    for (auto &L : V)
+      if (L.K == LaneValue::Pointer)
+        L = LaneValue::integer(1);
+    return V;
+  }
+  case CK_PointerToIntegral: {
+    Lanes V = eval(CE->getSubExpr());
+    for (auto &L : V)
+      if (L.K == LaneValue::Pointer)
+        L = LaneValue::integer(normalize(Regions[L.Region].Base + L.Bits, CE->getType()));
+    return V;
+  }
+  case CK_IntegralToPointer: {
+    Lanes V = eval(CE->getSubExpr());
+    for (auto &L : V) {
+      if (L.K != LaneValue::Int)
+        continue;
+      // Back into the region whose address range holds it.
+      std::uint64_t Index = L.Bits >> 36;
+      if (Index >= 1 && Index <= Regions.size())
+        L = LaneValue::pointer(static_cast<int>(Index - 1),
+                               L.Bits - Regions[Index - 1].Base);
+      else
+        L = LaneValue{};
+    }
+    return V;
+  }
+  case CK_NoOp:
+  case CK_BitCast:
+  case CK_AddressSpaceConversion:
+  case CK_UncheckedDerivedToBase:
+  case CK_DerivedToBase:
+  case CK_NullToPointer:
+  case CK_ToVoid:
+  case CK_ConstructorConversion:
+  case CK_UserDefinedConversion:
+  case CK_FunctionToPointerDecay:
+  case CK_LValueBitCast:
+  case CK_Dependent:
+  case CK_AtomicToNonAtomic:
+  case CK_NonAtomicToAtomic: {
+    Lanes V = eval(CE->getSubExpr());
+    if (CE->getCastKind() == CK_ToVoid || CE->getCastKind() == CK_FunctionToPointerDecay)
+      return Lanes{};
+    if (CE->getCastKind() == CK_ConstructorConversion ||
+        CE->getCastKind() == CK_UserDefinedConversion)
+      return Lanes{};
+    return V;
+  }
+  default:
+    eval(CE->getSubExpr());
+    return Lanes{}; // floating point and the rest: values unknown
+  }
+}
+
+Lanes WarpInterpreter::Impl::evalConditional(const AbstractConditionalOperator *CO) {
+  Lanes C = eval(CO->getCond());
+  Mask T, F, U;
+  splitByCondition(C, Active, T, F, U);
+  Mask Saved = Active;
+  Lanes A, B;
+  if (U)
+    ++Uncertain;
+  if (T | U) {
+    Active = T | U;
+    A = isa<BinaryConditionalOperator>(CO) ? C : eval(CO->getTrueExpr());
+  }
+  if (F | U) {
+    Active = F | U;
+    B = eval(CO->getFalseExpr());
+  }
+  if (U)
+    --Uncertain;
+  Active = Saved;
+  Lanes Out;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (isBitSet(T, L))
+      Out[L] = A[L];
+    else if (isBitSet(F, L))
+      Out[L] = B[L];
+    else if (isBitSet(U, L) && A[L] == B[L])
+      Out[L] = A[L];
+  }
+  return Out;
+}
+
+Lanes WarpInterpreter::Impl::evalCall(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || !FD->getIdentifier()) {
+    // Operators on user types, lambdas, calls through pointers.
+    for (const Expr *A : CE->arguments())
+      eval(A);
+    return Lanes{};
+  }
+  llvm::StringRef Name = FD->getName();
+  bool FromSystemOrBuiltin =
+      FD->getBuiltinID() != 0 || SM.isInSystemHeader(FD->getLocation()) ||
+      FD->getLocation().isInvalid();
+  auto PointeeOfArg0 = [&]() -> QualType {
+    if (CE->getNumArgs() == 0)
+      return QualType();
+    return CE->getArg(0)->IgnoreParenImpCasts()->getType()->getPointeeType();
+  };
+
+  // Builtin variables reached through their accessors.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    llvm::StringRef Rec = MD->getParent()->getName();
+    if (Rec.starts_with("__cuda_builtin_") && Name.starts_with("__fetch_builtin_")) {
+      llvm::StringRef Var = Rec.drop_front(15).drop_back(2); // threadIdx
+      return evalBuiltinVariable(Var, Name.drop_front(16));
+    }
+  }
+  if (Name.starts_with("__nvvm_read_ptx_sreg_")) {
+    llvm::StringRef Reg = Name.drop_front(21);
+    static const struct { const char *Reg, *Var, *Field; } Map[] = {
+        {"tid_x", "threadIdx", "x"},   {"tid_y", "threadIdx", "y"},
+        {"tid_z", "threadIdx", "z"},   {"ctaid_x", "blockIdx", "x"},
+        {"ctaid_y", "blockIdx", "y"},  {"ctaid_z", "blockIdx", "z"},
+        {"ntid_x", "blockDim", "x"},   {"ntid_y", "blockDim", "y"},
+        {"ntid_z", "blockDim", "z"},   {"nctaid_x", "gridDim", "x"},
+        {"nctaid_y", "gridDim", "y"},  {"nctaid_z", "gridDim", "z"}};
+    for (const auto &M : Map)
+      if (Reg == M.Reg)
+        return evalBuiltinVariable(M.Var, M.Field);
+    if (Reg == "laneid") {
+      Lanes L;
+      for (unsigned I = 0; I < WarpSize; ++I)
+        L[I] = LaneValue::integer(I);
+      return L;
+    }
+    return Lanes{};
+  }
+
+  if (FromSystemOrBuiltin || FD->getBuiltinID()) {
+    // Atomics: read-modify-write of the pointee (CUDA C++ Programming
+    // Guide, "Atomic Functions").
+    if (Name.starts_with("atomic") && CE->getNumArgs() >= 1 &&
+        CE->getArg(0)->getType()->isPointerType()) {
+      Lanes Ptr = eval(CE->getArg(0));
+      for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+        eval(CE->getArg(I));
+      recordAccess(CE, AccessOp::Atomic, Ptr, PointeeOfArg0());
+      return Lanes{};
+    }
+    // Cache-hinted loads and stores (__ldg is the read-only data path).
+    if ((Name == "__ldg" || Name == "__ldcg" || Name == "__ldca" ||
+         Name == "__ldcs" || Name == "__ldlu" || Name == "__ldcv") &&
+        CE->getNumArgs() == 1) {
+      Lanes Ptr = eval(CE->getArg(0));
+      recordTypedAccess(CE, AccessOp::Load, Ptr, PointeeOfArg0());
+      return Lanes{};
+    }
+    if ((Name == "__stcg" || Name == "__stcs" || Name == "__stwb" ||
+         Name == "__stwt") && CE->getNumArgs() == 2) {
+      Lanes Ptr = eval(CE->getArg(0));
+      eval(CE->getArg(1));
+      recordTypedAccess(CE, AccessOp::Store, Ptr, PointeeOfArg0());
+      return Lanes{};
+    }
+    // Integer helpers that index arithmetic uses.
+    if ((Name == "min" || Name == "max" || Name == "umin" || Name == "umax" ||
+         Name == "llmin" || Name == "llmax" || Name == "ullmin" ||
+         Name == "ullmax") &&
+        CE->getNumArgs() == 2 && CE->getType()->isIntegerType()) {
+      Lanes A = eval(CE->getArg(0)), B = eval(CE->getArg(1));
+      bool Signed = isSigned(CE->getType());
+      Lanes R;
+      bool IsMin = Name.contains("min");
+      for (unsigned L = 0; L < WarpSize; ++L) {
+        if (A[L].K != LaneValue::Int || B[L].K != LaneValue::Int)
+          continue;
+        bool Less = Signed ? std::int64_t(A[L].Bits) < std::int64_t(B[L].Bits)
+                           : A[L].Bits < B[L].Bits;
+        R[L] = (Less == IsMin) ? A[L] : B[L];
+      }
+      return R;
+    }
+    if ((Name == "abs" || Name == "labs" || Name == "llabs") &&
+        CE->getNumArgs() == 1 && CE->getType()->isIntegerType()) {
+      Lanes A = eval(CE->getArg(0));
+      for (auto &L : A)
+        if (L.K == LaneValue::Int && std::int64_t(L.Bits) < 0)
+          L.Bits = normalize(0 - L.Bits, CE->getType());
+      return A;
+    }
+    if ((Name == "__mul24" || Name == "__umul24") && CE->getNumArgs() == 2) {
+      Lanes A = eval(CE->getArg(0)), B = eval(CE->getArg(1));
+      return arith(BO_Mul, A, B, CE->getType(), CE->getType());
+    }
+    // Warp shuffles move values between lanes: __shfl_sync(mask, v, src).
+    if ((Name == "__shfl_sync" || Name == "__shfl_xor_sync" ||
+         Name == "__shfl_up_sync" || Name == "__shfl_down_sync") &&
+        CE->getNumArgs() >= 3 && CE->getType()->isIntegerType()) {
+      eval(CE->getArg(0));
+      Lanes V = eval(CE->getArg(1));
+      Lanes S = eval(CE->getArg(2));
+      Lanes R;
+      for (unsigned L = 0; L < WarpSize; ++L) {
+        if (S[L].K != LaneValue::Int)
+          continue;
+        std::uint64_t Src;
+        std::uint64_t Arg = S[L].Bits;
+        if (Name == "__shfl_sync")
+          Src = Arg % WarpSize;
+        else if (Name == "__shfl_xor_sync")
+          Src = (L ^ Arg) % WarpSize;
+        else if (Name == "__shfl_up_sync")
+          Src = L >= Arg ? L - Arg : L;
+        else
+          Src = L + Arg < WarpSize ? L + Arg : L;
+        if (isBitSet(Active, static_cast<unsigned>(Src)))
+          R[L] = V[Src];
+      }
+      return R;
+    }
+    for (const Expr *A : CE->arguments())
+      eval(A);
+    return Lanes{};
+  }
+  // A user __device__ function: run it with its parameters bound.
+  if (FD->hasBody())
+    return inlineCall(FD, CE);
+  for (const Expr *A : CE->arguments())
+    eval(A);
+  return Lanes{};
+}
+
+Lanes WarpInterpreter::Impl::inlineCall(const FunctionDecl *FD, const CallExpr *CE) {
+  const FunctionDecl *Def = nullptr;
+  const Stmt *Body = FD->getBody(Def);
+  if (!Body || !Def || Frames.size() > Limits.MaxCallDepth ||
+      isa<CXXMethodDecl>(Def)) {
+    for (const Expr *A : CE->arguments())
+      eval(A);
+    return Lanes{};
+  }
+  Frame Callee;
+  unsigned First = isa<CXXOperatorCallExpr>(CE) ? 0 : 0;
+  for (unsigned I = First; I < CE->getNumArgs() && I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    Slot S;
+    if (P->getType()->isReferenceType()) {
+      S.IsReference = true;
+      S.Ref = evalLValue(CE->getArg(I));
+      if (S.Ref.K == LValue::Var) {
+        // A reference to a caller's local: pass its value; writes through
+        // it are not tracked back.
+        S.IsReference = false;
+        S.Val = readLValue(S.Ref, CE->getArg(I), P->getType().getNonReferenceType());
+      }
+    } else {
+      S.Val = eval(CE->getArg(I));
+    }
+    Callee.Vars[P] = S;
+  }
+  Mask Saved = Active;
+  Frames.push_back(std::move(Callee));
+  exec(Body);
+  Lanes Ret = frame().Returned;
+  Frames.pop_back();
+  Active = Saved;
+  return Ret;
+}
+
+// ===================================================================
+// Statements
+// ===================================================================
+
+void WarpInterpreter::Impl::splitByCondition(const Lanes &C, Mask Within,
+                                             Mask &T, Mask &F, Mask &U) {
+  T = F = U = 0;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (!isBitSet(Within, L))
+      continue;
+    if (C[L].K == LaneValue::Int)
+      (C[L].Bits ? T : F) |= (1u << L);
+    else if (C[L].K == LaneValue::Pointer)
+      T |= (1u << L); // a pointer into a region is non-null
+    else
+      U |= (1u << L);
+  }
+}
+
+namespace {
+/// Local variables assigned anywhere inside a statement.
+void collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  auto VarOf = [](const Expr *E) -> const VarDecl * {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    return nullptr;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *V = VarOf(BO->getLHS()))
+        Out.insert(V);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      if (const VarDecl *V = VarOf(UO->getSubExpr()))
+        Out.insert(V);
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        Out.insert(V);
+  }
+  for (const Stmt *Child : S->children())
+    collectAssigned(Child, Out);
+}
+} // namespace
+
+void WarpInterpreter::Impl::poisonAssigned(const Stmt *S, Mask Lanes) {
+  if (!Lanes)
+    return;
+  std::set<const VarDecl *> Assigned;
+  collectAssigned(S, Assigned);
+  for (const VarDecl *V : Assigned) {
+    auto It = frame().Vars.find(V);
+    if (It == frame().Vars.end())
+      continue;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (isBitSet(Lanes, L))
+        It->second.Val[L] = LaneValue{};
+  }
+}
+
+void WarpInterpreter::Impl::declare(const VarDecl *VD) {
+  if (VD->hasAttr<CUDASharedAttr>() || VD->isStaticLocal() ||
+      VD->hasGlobalStorage())
+    return; // shared and static variables are memory regions, not registers
+  Slot S;
+  if (VD->getType()->isReferenceType()) {
+    S.IsReference = true;
+    if (VD->getInit())
+      S.Ref = evalLValue(VD->getInit());
+    if (S.Ref.K == LValue::Var) {
+      S.IsReference = false;
+      S.Val = readLValue(S.Ref, VD->getInit(), VD->getType().getNonReferenceType());
+    }
+  } else if (VD->getType()->isArrayType()) {
+    // A local array lives in registers or local memory: its contents are
+    // not tracked, but its address is a region of its own.
+    Frame &F = frame();
+    F.Vars.erase(VD);
+    if (VD->getInit())
+      eval(VD->getInit());
+    return;
+  } else if (VD->getInit()) {
+    S.Val = eval(VD->getInit());
+  }
+  auto It = frame().Vars.find(VD);
+  if (It == frame().Vars.end()) {
+    frame().Vars[VD] = S;
+    return;
+  }
+  // Re-declaration in a loop body: only the active lanes take the new value.
+  It->second.IsReference = S.IsReference;
+  It->second.Ref = S.Ref;
+  for (unsigned L = 0; L < WarpSize; ++L)
+    if (isBitSet(Active, L))
+      It->second.Val[L] = S.Val[L];
+}
+
+void WarpInterpreter::Impl::exec(const Stmt *S) {
+  if (!S || !Active || !step())
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : CS->body()) {
+      exec(Child);
+      if (!Active || Aborted)
+        break;
+    }
+    return;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        declare(VD);
+    return;
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return execIf(If);
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return execLoop(For->getInit(), For->getCond(), For->getConditionVariableDeclStmt(),
+                    For->getInc(), For->getBody(), true, For);
+  if (const auto *While = dyn_cast<WhileStmt>(S))
+    return execLoop(nullptr, While->getCond(), While->getConditionVariableDeclStmt(),
+                    nullptr, While->getBody(), true, While);
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return execLoop(nullptr, Do->getCond(), nullptr, nullptr, Do->getBody(), false, Do);
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    return execSwitch(Sw);
+  if (isa<BreakStmt>(S)) {
+    if (!frame().Loops.empty())
+      frame().Loops.back().Broken |= Active;
+    Active = 0;
+    return;
+  }
+  if (isa<ContinueStmt>(S)) {
+    if (!frame().Loops.empty())
+      frame().Loops.back().Continued |= Active;
+    Active = 0;
+    return;
+  }
+  if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
+    if (const Expr *V = Ret->getRetValue()) {
+      Lanes R = eval(V);
+      for (unsigned L = 0; L < WarpSize; ++L)
+        if (isBitSet(Active, L))
+          frame().Returned[L] = R[L];
+    }
+    frame().Exited |= Active;
+    Active = 0;
+    return;
+  }
+  if (const auto *AS = dyn_cast<AttributedStmt>(S))
+    return exec(AS->getSubStmt());
+  if (const auto *LS = dyn_cast<LabelStmt>(S))
+    return exec(LS->getSubStmt());
+  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S)) {
+    Limitations.insert("goto is not followed; the warp stopped there");
+    Aborted = true;
+    return;
+  }
+  if (isa<CXXForRangeStmt>(S)) {
+    Limitations.insert("range-based for loops are not followed");
+    return;
+  }
+  if (isa<NullStmt>(S) || isa<AsmStmt>(S))
+    return;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    eval(E);
+    return;
+  }
+}
+
+void WarpInterpreter::Impl::execIf(const IfStmt *If) {
+  if (If->getInit())
+    exec(If->getInit());
+  if (const DeclStmt *CV = If->getConditionVariableDeclStmt())
+    exec(CV);
+  Mask Entry = Active;
+  if (If->isConsteval()) {
+    // `if consteval` is false at run time.
+    if (If->getElse())
+      exec(If->getElse());
+    Active = Entry & ~removedLanes();
+    return;
+  }
+  Lanes C = eval(If->getCond());
+  Mask T, F, U;
+  splitByCondition(C, Entry, T, F, U);
+  // Lanes whose condition is data-dependent run both sides; variables the
+  // two sides leave different become unknown for them.
+  std::map<const VarDecl *, Slot> Before;
+  if (U) {
+    Before = frame().Vars;
+    ++Uncertain;
+  }
+  Active = T | U;
+  if (Active)
+    exec(If->getThen());
+  std::map<const VarDecl *, Slot> AfterThen;
+  if (U) {
+    AfterThen = frame().Vars;
+    for (auto &[V, S] : frame().Vars) {
+      auto B = Before.find(V);
+      if (B == Before.end())
+        continue;
+      for (unsigned L = 0; L < WarpSize; ++L)
+        if (isBitSet(U, L))
+          S.Val[L] = B->second.Val[L];
+    }
+  }
+  Active = F | U;
+  if (Active && If->getElse())
+    exec(If->getElse());
+  if (U) {
+    --Uncertain;
+    for (auto &[V, S] : frame().Vars) {
+      auto A = AfterThen.find(V);
+      if (A == AfterThen.end())
+        continue;
+      for (unsigned L = 0; L < WarpSize; ++L)
+        if (isBitSet(U, L) && S.Val[L] != A->second.Val[L])
+          S.Val[L] = LaneValue{};
+    }
+  }
+  Active = Entry & ~removedLanes();
+}
+
+void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
+                                     const Stmt *CondVar, const Expr *Inc,
+                                     const Stmt *Body, bool TestFirst,
+                                     const Stmt *Loop) {
+  Mask Entry = Active;
+  if (Init)
+    exec(Init);
+  frame().Loops.push_back(LoopState{});
+  Mask Running = Active;
+  Mask UncertainExit = 0;
+  unsigned Iteration = 0;
+  bool First = true;
+  while (Running && !Aborted) {
+    Active = Running;
+    if (TestFirst || !First) {
+      if (CondVar)
+        exec(CondVar);
+      if (Cond) {
+        Lanes C = eval(Cond);
+        Mask T, F, U;
+        splitByCondition(C, Running, T, F, U);
+        UncertainExit |= U;
+        Running = T;
+      }
+    }
+    First = false;
+    if (!Running)
+      break;
+    if (Iteration >= Limits.MaxLoopIterations) {
+      // Long loops are sampled: accesses repeat with the same pattern in
+      // most kernels; the lanes still inside leave with unknown values.
+      Truncated.push_back(Loop->getSourceRange());
+      UncertainExit |= Running;
+      break;
+    }
+    Active = Running;
+    frame().Loops.back().Continued = 0;
+    exec(Body);
+    Running &= ~(frame().Loops.back().Broken | frame().Exited);
+    Active = Running;
+    if (Inc && Running)
+      eval(Inc);
+    ++Iteration;
+  }
+  frame().Loops.pop_back();
+  Active = UncertainExit;
+  poisonAssigned(Loop, UncertainExit);
+  Active = Entry & ~removedLanes();
+}
+
+void WarpInterpreter::Impl::execSwitch(const SwitchStmt *Sw) {
+  if (Sw->getInit())
+    exec(Sw->getInit());
+  if (const DeclStmt *CV = Sw->getConditionVariableDeclStmt())
+    exec(CV);
+  Mask Entry = Active;
+  Lanes C = eval(Sw->getCond());
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Sw->getBody());
+  if (!Body) {
+    Active = Entry;
+    return;
+  }
+  // Which case each lane enters.
+  Mask Matched = 0, Unknown = 0;
+  std::map<const SwitchCase *, Mask> Entries;
+  const DefaultStmt *Default = nullptr;
+  for (const SwitchCase *SC = Sw->getSwitchCaseList(); SC; SC = SC->getNextSwitchCase()) {
+    if (const auto *D = dyn_cast<DefaultStmt>(SC)) {
+      Default = D;
+      continue;
+    }
+    const auto *Case = cast<CaseStmt>(SC);
+    Expr::EvalResult R;
+    if (Case->getLHS()->isValueDependent() || !Case->getLHS()->EvaluateAsInt(R, Ctx))
+      continue;
+    std::uint64_t V = normalize(R.Val.getInt().getZExtValue(), Sw->getCond()->getType());
+    Mask M = 0;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (!isBitSet(Entry, L))
+        continue;
+      if (C[L].K != LaneValue::Int)
+        Unknown |= 1u << L;
+      else if (C[L].Bits == V)
+        M |= 1u << L;
+    }
+    Entries[Case] = M;
+    Matched |= M;
+  }
+  if (Default)
+    Entries[Default] = Entry & ~Matched & ~Unknown;
+  frame().Loops.push_back(LoopState{}); // `break` leaves the switch
+  if (Unknown)
+    ++Uncertain;
+  Active = 0;
+  std::function<void(const Stmt *)> Run = [&](const Stmt *S) {
+    if (const auto *SC = dyn_cast<SwitchCase>(S)) {
+      auto It = Entries.find(SC);
+      if (It != Entries.end())
+        Active |= It->second & ~frame().Loops.back().Broken & ~frame().Exited;
+      if (Unknown)
+        Active |= Unknown & ~frame().Loops.back().Broken & ~frame().Exited;
+      Run(SC->getSubStmt());
+      return;
+    }
+    exec(S);
+  };
+  for (const Stmt *S : Body->body()) {
+    Run(S);
+    if (Aborted)
+      break;
+  }
+  if (Unknown)
+    --Uncertain;
+  frame().Loops.pop_back();
+  Active = Entry & ~removedLanes();
+}
+
+void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
+                                     const WarpPosition &W) {
+  Where = W;
+  Steps = 0;
+  Aborted = false;
+  Uncertain = 0;
+  Frames.clear();
+  Grid = Launch.GridKnown ? Launch.Grid : Samples.AssumedGrid;
+  GridSampled = !Launch.GridKnown;
+  // Linear thread id -> (x, y, z): x fastest (CUDA C++ Programming Guide,
+  // "Thread Hierarchy"); warp w holds linear ids 32w .. 32w + 31.
+  Active = 0;
+  std::uint64_t BlockThreads = Launch.Block.count();
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    std::uint64_t Linear = std::uint64_t(W.WarpInBlock) * WarpSize + L;
+    if (Linear >= BlockThreads)
+      continue;
+    Active |= 1u << L;
+    Tx[L] = static_cast<std::uint32_t>(Linear % Launch.Block.X);
+    Ty[L] = static_cast<std::uint32_t>((Linear / Launch.Block.X) % Launch.Block.Y);
+    Tz[L] = static_cast<std::uint32_t>(Linear / (std::uint64_t(Launch.Block.X) * Launch.Block.Y));
+  }
+  Frame F;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    Slot S;
+    QualType T = P->getType();
+    auto Bound = Launch.Arguments.find(P);
+    if (T->isPointerType()) {
+      std::int64_t Offset = 0;
+      if (Bound != Launch.Arguments.end() && Bound->second.PointerOffsetBytes)
+        Offset = *Bound->second.PointerOffsetBytes;
+      S.Val = splat(LaneValue::pointer(regionFor(P, RegionKind::Global, nullptr),
+                                       static_cast<std::uint64_t>(Offset)));
+    } else if (T->isIntegerType()) {
+      if (Bound != Launch.Arguments.end() && Bound->second.Integer)
+        S.Val = splat(LaneValue::integer(normalize(
+            static_cast<std::uint64_t>(*Bound->second.Integer), T)));
+      else {
+        S.Val = splat(LaneValue::integer(normalize(
+            static_cast<std::uint64_t>(Samples.UnboundInteger), T)));
+        S.IsReference = false;
+        SampledParams.insert(P);
+      }
+    }
+    F.Vars[P] = S;
+  }
+  Frames.push_back(std::move(F));
+  exec(Kernel->getBody());
+}
+
+WarpInterpreter::WarpInterpreter(ASTContext &Ctx, const LaunchConfig &Launch,
+                                 const SampleValues &Samples,
+                                 const InterpreterLimits &Limits,
+                                 const std::map<const VarDecl *, ArrayLayout> &Layouts,
+                                 RequestSink Sink)
+    : P(new Impl(Ctx, Launch, Samples, Limits, Layouts, std::move(Sink))) {}
+WarpInterpreter::~WarpInterpreter() { delete P; }
+void WarpInterpreter::runWarp(const FunctionDecl *Kernel, const WarpPosition &Where) {
+  P->runWarp(Kernel, Where);
+}
+const std::set<std::string> &WarpInterpreter::sampledSymbolsRead() const {
+  return P->SampledRead;
+}
+const std::vector<SourceRange> &WarpInterpreter::truncatedLoops() const {
+  return P->Truncated;
+}
+const std::set<std::string> &WarpInterpreter::limitations() const {
+  return P->Limitations;
+}
+const std::map<const Expr *, std::map<const Expr *, std::vector<std::int64_t>>> &
+WarpInterpreter::capturedSubexpressions() const {
+  return P->Captured;
+}
+
+} // namespace warpcheck::analysis

@@ -1,0 +1,101 @@
+//===- WarpInterpreter.h - executes a kernel for the 32 lanes of a warp ---===//
+//
+// Index expressions are evaluated by running the kernel body in SIMT
+// lockstep for one warp at a time: every variable holds 32 lane values,
+// branches split the active mask, loops run until their lanes leave. Values
+// read from memory are unknown (never guessed); a memory access records the
+// byte address of every active lane, which is exactly what the memory system
+// sees. This gives reaching definitions, loop induction variables, guards,
+// partial warps and device-function calls with bound parameters for free.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_WARPINTERPRETER_H
+#define WARPCHECK_ANALYSIS_WARPINTERPRETER_H
+
+#include "warpcheck/analysis/AccessReport.h"
+#include "warpcheck/analysis/LaunchConfig.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+/// Shape of a shared array as the interpreter lays it out: used to try a
+/// padded declaration (float tile[32][33]) without editing the source.
+struct ArrayLayout {
+  std::vector<std::uint64_t> Dims; ///< outermost first
+  std::uint64_t ElementBytes = 0;
+};
+
+struct InterpreterLimits {
+  unsigned MaxLoopIterations = 64;
+  unsigned MaxCallDepth = 12;
+  std::uint64_t MaxSteps = 4'000'000; ///< lane-steps per warp
+};
+
+/// Values assumed for what the source does not fix.
+struct SampleValues {
+  std::int64_t UnboundInteger = 4096;
+  Dim3 AssumedGrid{64, 64, 1};
+};
+
+/// Position of the warp being simulated.
+struct WarpPosition {
+  Dim3 BlockIdx{0, 0, 0};
+  unsigned WarpInBlock = 0;
+};
+
+/// One warp request of one access site.
+struct RecordedRequest {
+  AccessSite Site;
+  /// Addresses of the active lanes; nullopt when any address is unknown.
+  std::optional<model::WarpAddressSet> Addresses;
+  /// Executed under a data-dependent branch or loop exit.
+  bool UnderUncertainMask = false;
+  /// A whole-struct copy split into field-sized requests (the compiler may
+  /// drop unused fields).
+  bool StructCopy = false;
+};
+
+/// Receives each request as it is executed.
+using RequestSink = std::function<void(const RecordedRequest &)>;
+
+class WarpInterpreter {
+public:
+  WarpInterpreter(clang::ASTContext &Ctx, const LaunchConfig &Launch,
+                  const SampleValues &Samples, const InterpreterLimits &Limits,
+                  const std::map<const clang::VarDecl *, ArrayLayout> &Layouts,
+                  RequestSink Sink);
+  ~WarpInterpreter();
+
+  /// Runs Kernel for one warp.
+  void runWarp(const clang::FunctionDecl *Kernel, const WarpPosition &Where);
+
+  /// Parameters (and gridDim) whose sampled value was read.
+  const std::set<std::string> &sampledSymbolsRead() const;
+  /// Loops that were cut at MaxLoopIterations (their source ranges).
+  const std::vector<clang::SourceRange> &truncatedLoops() const;
+  /// Unsupported constructs met (goto, ...).
+  const std::set<std::string> &limitations() const;
+  /// Per access site: the values of the index sub-expressions the first time
+  /// the access was executed, for explaining which term spreads lanes.
+  const std::map<const clang::Expr *,
+                 std::map<const clang::Expr *, std::vector<std::int64_t>>> &
+  capturedSubexpressions() const;
+
+private:
+  class Impl;
+  Impl *P;
+};
+
+} // namespace warpcheck::analysis
+
+#endif

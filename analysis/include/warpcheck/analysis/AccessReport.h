@@ -1,0 +1,90 @@
+//===- AccessReport.h - what the analysis found for each memory access ----===//
+#ifndef WARPCHECK_ANALYSIS_ACCESSREPORT_H
+#define WARPCHECK_ANALYSIS_ACCESSREPORT_H
+
+#include "warpcheck/analysis/LaunchConfig.h"
+#include "warpcheck/model/GlobalMemory.h"
+#include "warpcheck/model/SharedMemory.h"
+#include "warpcheck/model/WarpAddressSet.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+enum class MemorySpace { Global, Shared };
+enum class AccessOp { Load, Store, Atomic };
+
+/// exact: every value the addresses depend on is known from the source and
+/// the launch site (bases assumed 256-byte aligned, as cudaMalloc returns);
+/// assumed: the numbers rest on an assumption listed with them (a sampled
+/// parameter value, a default launch shape, a data-dependent branch, a
+/// truncated loop); unknown: an address depends on data read from memory.
+enum class AccessStatus { Exact, Assumed, Unknown };
+
+const char *spaceName(MemorySpace S);
+const char *opName(AccessOp Op);
+const char *statusName(AccessStatus S);
+
+/// One memory access in the source: an expression and what it does.
+struct AccessSite {
+  const clang::Expr *Expr = nullptr;
+  AccessOp Op = AccessOp::Load;
+  MemorySpace Space = MemorySpace::Global;
+  unsigned BytesPerLane = 0;
+  /// The __shared__ variable the access goes through, when it is one.
+  const clang::VarDecl *SharedVar = nullptr;
+};
+
+/// Averages over all simulated warp requests of one access site.
+struct AccessCost {
+  unsigned Requests = 0;
+  double SectorsPerRequest = 0, IdealSectorsPerRequest = 0;
+  double LinesPerRequest = 0, IdealLinesPerRequest = 0;
+  double WavefrontsPerRequest = 0, IdealWavefrontsPerRequest = 0;
+
+  /// Global: ideal sectors / sectors. Shared: ideal wavefronts / wavefronts.
+  double efficiency(MemorySpace Space) const;
+  double lineEfficiency() const {
+    return LinesPerRequest > 0 ? IdealLinesPerRequest / LinesPerRequest : 1.0;
+  }
+};
+
+struct AccessResult {
+  AccessSite Site;
+  AccessStatus Status = AccessStatus::Exact;
+  /// Why the status is not exact, one sentence each.
+  std::vector<std::string> Assumptions;
+  AccessCost Cost;
+  /// The most expensive request seen, for messages (lanes, banks).
+  std::optional<model::WarpAddressSet> WorstRequest;
+  model::GlobalRequestCost WorstGlobal;
+  model::SharedRequestCost WorstShared;
+  /// Byte distance between consecutive active lanes in the worst request
+  /// when it is constant.
+  std::optional<std::int64_t> LaneStrideBytes;
+  /// The index term that spreads lanes apart, e.g. "'x' (which varies with
+  /// threadIdx.x) is multiplied by 'N' (= 4096)"; empty when not found.
+  std::string SpreadingTerm;
+};
+
+struct KernelLaunchAnalysis {
+  const clang::FunctionDecl *Kernel = nullptr;
+  LaunchConfig Launch;
+  std::vector<AccessResult> Accesses;
+  /// Simulated warps and total warps of the launch.
+  unsigned SimulatedWarps = 0;
+  std::uint64_t TotalWarps = 0;
+  /// Parameters whose values were sampled (not known from a launch site).
+  std::vector<std::string> SampledSymbols;
+  /// Anything that stopped the analysis early, e.g. an unsupported statement.
+  std::vector<std::string> Limitations;
+};
+
+} // namespace warpcheck::analysis
+
+#endif

@@ -1,0 +1,65 @@
+#include "CudaCheckSupport.h"
+
+#include "warpcheck/model/Arch.h"
+
+#include "clang/Basic/TargetInfo.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+namespace clang::tidy::cuda {
+
+std::string resolveArch(llvm::StringRef ArchOption, const ASTContext &Ctx) {
+  if (!ArchOption.empty())
+    return ArchOption.str();
+  auto FromTarget = [](const TargetInfo *TI) -> std::string {
+    if (!TI || !TI->getTriple().isNVPTX())
+      return "";
+    return TI->getTargetOpts().CPU;
+  };
+  std::string Arch = FromTarget(&Ctx.getTargetInfo());
+  if (Arch.empty())
+    Arch = FromTarget(Ctx.getAuxTargetInfo());
+  return Arch.empty() ? "sm_90" : Arch;
+}
+
+warpcheck::analysis::AnalysisOptions
+makeAnalysisOptions(llvm::StringRef ArchOption, llvm::StringRef DefaultBlock,
+                    const ASTContext &Ctx) {
+  warpcheck::analysis::AnalysisOptions Options;
+  if (auto Block = warpcheck::analysis::parseDim3(DefaultBlock))
+    Options.Defaults.Block = *Block;
+  if (const warpcheck::model::ArchSpec *Spec =
+          warpcheck::model::findArch(resolveArch(ArchOption, Ctx)))
+    Options.SharedGeometry = Spec->SharedBanks;
+  return Options;
+}
+
+bool parseBoolOption(llvm::StringRef Value) {
+  Value = Value.trim();
+  return Value.equals_insensitive("true") || Value == "1" ||
+         Value.equals_insensitive("yes") || Value.equals_insensitive("on");
+}
+
+std::string formatCount(double Value) {
+  if (std::fabs(Value - std::round(Value)) < 0.005)
+    return std::to_string(static_cast<long long>(std::llround(Value)));
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << llvm::format("%.2f", Value);
+  OS.flush();
+  while (!S.empty() && S.back() == '0')
+    S.pop_back();
+  return S;
+}
+
+std::string formatPercent(double Fraction) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << llvm::format("%.1f", Fraction * 100.0) << "%";
+  OS.flush();
+  return S;
+}
+
+} // namespace clang::tidy::cuda

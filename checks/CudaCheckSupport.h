@@ -1,0 +1,41 @@
+//===- CudaCheckSupport.h - what the cuda-* checks share ------------------===//
+//
+// Options every cuda-* check understands and the formatting of numbers in
+// messages, so that both front doors print the same words.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_CHECKS_CUDACHECKSUPPORT_H
+#define WARPCHECK_CHECKS_CUDACHECKSUPPORT_H
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace clang::tidy::cuda {
+
+/// The target architecture: the check's (or global) `Arch` option when set,
+/// else the GPU the translation unit is compiled for (--cuda-gpu-arch), else
+/// sm_90.
+std::string resolveArch(llvm::StringRef ArchOption, const ASTContext &Ctx);
+
+/// Analysis options from the check options `Arch` and `DefaultBlock`.
+warpcheck::analysis::AnalysisOptions
+makeAnalysisOptions(llvm::StringRef ArchOption, llvm::StringRef DefaultBlock,
+                    const ASTContext &Ctx);
+
+/// "true"/"1"/"yes" -> true. Boolean options are read as strings: the
+/// OptionsView::get<bool> specialization is compiled into clang-tidy-19 and
+/// its mangled name differs between GCC and Clang builds of the plugin.
+bool parseBoolOption(llvm::StringRef Value);
+
+/// 32 -> "32", 4.5 -> "4.5", 4.333 -> "4.33".
+std::string formatCount(double Value);
+/// 0.125 -> "12.5%".
+std::string formatPercent(double Fraction);
+
+} // namespace clang::tidy::cuda
+
+#endif

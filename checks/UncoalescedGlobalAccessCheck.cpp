@@ -1,0 +1,130 @@
+//===--- UncoalescedGlobalAccessCheck.cpp - clang-tidy --------------------===//
+
+#include "UncoalescedGlobalAccessCheck.h"
+#include "CudaCheckSupport.h"
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+using namespace warpcheck::analysis;
+
+namespace clang::tidy::cuda {
+
+UncoalescedGlobalAccessCheck::UncoalescedGlobalAccessCheck(StringRef Name,
+                                                           ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      MinEfficiency(Options.get("MinEfficiency", 50U)),
+      ReportMisaligned(parseBoolOption(Options.get("ReportMisaligned", "true"))),
+      Arch(Options.getLocalOrGlobal("Arch", "")),
+      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")) {}
+
+void UncoalescedGlobalAccessCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "MinEfficiency", MinEfficiency);
+  Options.store(Opts, "ReportMisaligned", ReportMisaligned ? "true" : "false");
+  Options.store(Opts, "Arch", Arch);
+  Options.store(Opts, "DefaultBlock", DefaultBlock);
+}
+
+void UncoalescedGlobalAccessCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
+                     this);
+}
+
+void UncoalescedGlobalAccessCheck::onEndOfTranslationUnit() {
+  if (LastContext)
+    TranslationUnitAnalysis::release(*LastContext);
+  LastContext = nullptr;
+}
+
+/// The access is contiguous (lane i at base + i * width) and wastes sectors
+/// only because the warp's first byte is not on a sector boundary.
+static bool isMisalignedContiguous(const AccessResult &A) {
+  if (!A.WorstRequest || !A.LaneStrideBytes)
+    return false;
+  return *A.LaneStrideBytes == static_cast<std::int64_t>(A.Site.BytesPerLane) &&
+         A.WorstGlobal.Sectors > A.WorstGlobal.IdealSectors;
+}
+
+static std::uint64_t firstAddress(const warpcheck::model::WarpAddressSet &S) {
+  for (unsigned L = 0; L < warpcheck::model::WarpSize; ++L)
+    if (S.isActive(L))
+      return S.address(L);
+  return 0;
+}
+
+void UncoalescedGlobalAccessCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (!isAnalysableKernel(Kernel))
+    return;
+  ASTContext &Ctx = *Result.Context;
+  LastContext = &Ctx;
+  AnalysisOptions Opts = makeAnalysisOptions(Arch, DefaultBlock, Ctx);
+  const auto &Launches = TranslationUnitAnalysis::get(Ctx).analyze(Kernel, Opts);
+  for (const KernelLaunchAnalysis &Launch : Launches) {
+    for (const AccessResult &A : Launch.Accesses) {
+      if (A.Site.Space != MemorySpace::Global || A.Status == AccessStatus::Unknown ||
+          A.Cost.Requests == 0)
+        continue;
+      double Efficiency = A.Cost.efficiency(MemorySpace::Global);
+      bool Misaligned = isMisalignedContiguous(A);
+      bool Below = Efficiency * 100.0 < MinEfficiency - 1e-9;
+      if (!Below && !(Misaligned && ReportMisaligned))
+        continue;
+      std::string Text = sourceText(A.Site.Expr, Ctx);
+      std::string What = std::string("global ") + opName(A.Site.Op);
+      std::string Numbers = formatCount(A.Cost.SectorsPerRequest) +
+                            " sectors per warp request (ideal " +
+                            formatCount(A.Cost.IdealSectorsPerRequest) + ", " +
+                            formatPercent(Efficiency) + " efficiency)";
+      std::string Shape = "with block " + Launch.Launch.Block.str() + " from " +
+                          Launch.Launch.Description;
+      SourceLocation Loc = A.Site.Expr->getBeginLoc();
+      if (Misaligned && !A.SpreadingTerm.size()) {
+        diag(Loc, "%0 '%1' is misaligned: it touches %2 %3")
+            << What << Text << Numbers << Shape;
+        std::uint64_t Offset = firstAddress(*A.WorstRequest) % 32;
+        diag(Loc, "the warp's first address is %0 bytes past a 32-byte sector "
+                  "boundary (assuming a 256-byte aligned allocation); align the "
+                  "start of the accessed range to 32 bytes or more",
+             DiagnosticIDs::Note)
+            << static_cast<unsigned>(Offset);
+      } else {
+        diag(Loc, "%0 '%1' touches %2 %3") << What << Text << Numbers << Shape;
+        std::string Remedy;
+        const Expr *Inner = A.Site.Expr->IgnoreParenImpCasts();
+        if (const auto *ME = dyn_cast<MemberExpr>(Inner);
+            ME && ME->getBase()->getType()->isRecordType()) {
+          QualType Rec = ME->getBase()->getType();
+          Remedy = "each lane reads " + std::to_string(A.Site.BytesPerLane) +
+                   " bytes of a " + std::to_string(Ctx.getTypeSizeInChars(Rec).getQuantity()) +
+                   "-byte struct: store this field in an array of its own "
+                   "(structure of arrays) so that adjacent lanes read adjacent elements";
+        } else {
+          Remedy = "make threadIdx.x the fastest-varying index of this access, or "
+                   "stage the data through shared memory (a tiled transpose) so "
+                   "that global memory is read along rows";
+        }
+        std::string Why;
+        if (!A.SpreadingTerm.empty())
+          Why = A.SpreadingTerm;
+        if (A.LaneStrideBytes && *A.LaneStrideBytes != 0) {
+          std::string Stride = "adjacent lanes are " +
+                               std::to_string(*A.LaneStrideBytes) + " bytes apart";
+          Why = Why.empty() ? Stride : Why + ": " + Stride;
+        }
+        if (!Why.empty())
+          diag(Loc, "%0; %1", DiagnosticIDs::Note) << Why << Remedy;
+        else
+          diag(Loc, "%0", DiagnosticIDs::Note) << Remedy;
+      }
+      for (const std::string &Assumption : A.Assumptions)
+        diag(Loc, "assumed: %0", DiagnosticIDs::Note) << Assumption;
+    }
+  }
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,81 @@
+#include "warpcheck/model/SharedMemory.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace warpcheck::model {
+
+unsigned bankOf(std::uint64_t ByteAddress, const SharedMemoryGeometry &Geometry) {
+  return static_cast<unsigned>((ByteAddress / Geometry.BankWidthBytes) %
+                               Geometry.Banks);
+}
+
+namespace {
+struct PhaseCost {
+  unsigned Degree = 0;
+  unsigned Bank = 0;
+  std::vector<unsigned> Lanes;
+};
+
+// Within one phase each bank serves one word per wavefront; lanes reading
+// the same word share it. The phase needs as many wavefronts as the busiest
+// bank has distinct words.
+PhaseCost costOfPhase(const WarpAddressSet &Request, unsigned FirstLane,
+                      unsigned LaneCount, const SharedMemoryGeometry &G) {
+  std::map<unsigned, std::set<std::uint64_t>> WordsPerBank;
+  std::map<unsigned, std::map<std::uint64_t, unsigned>> FirstLanePerWord;
+  for (unsigned Lane = FirstLane; Lane < FirstLane + LaneCount && Lane < WarpSize;
+       ++Lane) {
+    if (!Request.isActive(Lane))
+      continue;
+    std::uint64_t First = Request.address(Lane) / G.BankWidthBytes;
+    std::uint64_t Last =
+        (Request.address(Lane) + Request.bytesPerLane() - 1) / G.BankWidthBytes;
+    for (std::uint64_t Word = First; Word <= Last; ++Word) {
+      unsigned Bank = static_cast<unsigned>(Word % G.Banks);
+      WordsPerBank[Bank].insert(Word);
+      FirstLanePerWord[Bank].emplace(Word, Lane);
+    }
+  }
+  PhaseCost Cost;
+  for (const auto &[Bank, Words] : WordsPerBank) {
+    if (Words.size() > Cost.Degree) {
+      Cost.Degree = static_cast<unsigned>(Words.size());
+      Cost.Bank = Bank;
+      Cost.Lanes.clear();
+      for (const auto &[Word, Lane] : FirstLanePerWord[Bank])
+        Cost.Lanes.push_back(Lane);
+      std::sort(Cost.Lanes.begin(), Cost.Lanes.end());
+    }
+  }
+  return Cost;
+}
+} // namespace
+
+SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
+                                           const SharedMemoryGeometry &G) {
+  SharedRequestCost Cost;
+  if (Request.empty())
+    return Cost;
+  // Phases: a pass serves at most one bank-row of bytes (Banks * width); a
+  // wider access splits the pass into groups of consecutive lanes, each
+  // group requesting at most that many bytes.
+  unsigned Width = std::max(Request.bytesPerLane(), G.BankWidthBytes);
+  unsigned LanesPerPhase = std::max(1u, G.bytesPerWavefront() / Width);
+  LanesPerPhase = std::min(LanesPerPhase, G.LanesPerPass);
+  for (unsigned First = 0; First < WarpSize; First += LanesPerPhase) {
+    PhaseCost Phase = costOfPhase(Request, First, LanesPerPhase, G);
+    Cost.Wavefronts += Phase.Degree;
+    if (Phase.Degree > Cost.ConflictDegree) {
+      Cost.ConflictDegree = Phase.Degree;
+      Cost.WorstBank = Phase.Bank;
+      Cost.WorstBankLanes = Phase.Lanes;
+    }
+    if (Phase.Degree > 0)
+      Cost.IdealWavefronts += 1;
+  }
+  return Cost;
+}
+
+} // namespace warpcheck::model

@@ -1,0 +1,60 @@
+//===- SharedMemory.h - bank mapping and conflicts of a shared request ----===//
+//
+// Hardware fact (CUDA C++ Programming Guide, "Shared Memory" of compute
+// capability 5.x and later): shared memory has 32 banks of 4 bytes;
+// bank = (byte address / 4) mod 32. Lanes that access the same 4-byte word are
+// served together (broadcast); the conflict degree of a request is the largest
+// number of distinct words any one bank must serve. The G80 (compute 1.x,
+// seed 003) had 16 banks served per half-warp.
+//
+// Accesses wider than one bank word are split into phases; see
+// docs/hardware-model.md for how the phases were measured on the H200.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_MODEL_SHAREDMEMORY_H
+#define WARPCHECK_MODEL_SHAREDMEMORY_H
+
+#include "warpcheck/model/WarpAddressSet.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace warpcheck::model {
+
+struct SharedMemoryGeometry {
+  unsigned Banks = 32;
+  unsigned BankWidthBytes = 4;
+  /// Lanes whose requests are served in one pass before any splitting by
+  /// width: 32 on sm_50 and later, 16 (a half-warp) on the G80.
+  unsigned LanesPerPass = 32;
+
+  /// Bytes one wavefront can deliver when no bank is used twice.
+  unsigned bytesPerWavefront() const { return Banks * BankWidthBytes; }
+};
+
+/// What one warp-wide shared-memory request costs.
+struct SharedRequestCost {
+  /// Passes through the banks (ncu: l1tex__data_pipe_lsu_wavefronts_mem_shared).
+  unsigned Wavefronts = 0;
+  /// Wavefronts the request needs with no conflict at all, given its width
+  /// and the bytes it requests.
+  unsigned IdealWavefronts = 0;
+  /// Largest number of distinct words one bank serves within one phase.
+  unsigned ConflictDegree = 0;
+  /// The bank with that degree (first one when several tie) and the lanes
+  /// that hit it with distinct words.
+  unsigned WorstBank = 0;
+  std::vector<unsigned> WorstBankLanes;
+
+  bool hasConflict() const { return Wavefronts > IdealWavefronts; }
+};
+
+/// Bank of a byte address: (address / width) mod banks.
+unsigned bankOf(std::uint64_t ByteAddress, const SharedMemoryGeometry &Geometry = {});
+
+SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
+                                           const SharedMemoryGeometry &Geometry = {});
+
+} // namespace warpcheck::model
+
+#endif
