@@ -132,7 +132,10 @@ public:
     }
     ++T.Requests;
     if (R.Site.Space == MemorySpace::Shared) {
-      model::SharedRequestCost C = model::computeSharedRequestCost(*R.Addresses, Geometry);
+      model::SharedAccessKind Kind = R.Site.Op == AccessOp::Load    ? model::SharedAccessKind::Load
+                                     : R.Site.Op == AccessOp::Store ? model::SharedAccessKind::Store
+                                                                    : model::SharedAccessKind::Atomic;
+      model::SharedRequestCost C = model::computeSharedRequestCost(*R.Addresses, Geometry, Kind);
       T.Wavefronts += C.Wavefronts;
       T.IdealWavefronts += C.IdealWavefronts;
       double Score = double(C.Wavefronts) - C.IdealWavefronts;
@@ -142,7 +145,10 @@ public:
         T.WorstShared = C;
       }
     } else {
-      model::GlobalRequestCost C = model::computeGlobalRequestCost(*R.Addresses);
+      model::GlobalRequestCost C = model::computeGlobalRequestCost(
+          *R.Addresses, {},
+          R.Site.Op == AccessOp::Atomic ? model::GlobalAccessKind::Atomic
+                                        : model::GlobalAccessKind::LoadOrStore);
       T.Sectors += C.Sectors;
       T.IdealSectors += C.IdealSectors;
       T.Lines += C.Lines;

@@ -1,6 +1,8 @@
 #include "warpcheck/model/GlobalMemory.h"
 
+#include <map>
 #include <set>
+#include <vector>
 
 namespace warpcheck::model {
 
@@ -9,10 +11,34 @@ static unsigned ceilDiv(std::uint64_t A, std::uint64_t B) {
 }
 
 GlobalRequestCost computeGlobalRequestCost(const WarpAddressSet &Request,
-                                           const GlobalMemoryGeometry &Geometry) {
+                                           const GlobalMemoryGeometry &Geometry,
+                                           GlobalAccessKind Kind) {
   GlobalRequestCost Cost;
   if (Request.empty())
     return Cost;
+  if (Kind == GlobalAccessKind::Atomic) {
+    // Round k holds the k-th lane (in lane order) of every address; each
+    // round is served like a request of its own.
+    std::map<std::uint64_t, unsigned> Seen;
+    std::vector<WarpAddressSet> Rounds;
+    for (unsigned Lane = 0; Lane < WarpSize; ++Lane) {
+      if (!Request.isActive(Lane))
+        continue;
+      unsigned Round = Seen[Request.address(Lane)]++;
+      if (Round >= Rounds.size())
+        Rounds.emplace_back(Request.bytesPerLane());
+      Rounds[Round].setLane(Lane, Request.address(Lane));
+    }
+    for (const WarpAddressSet &R : Rounds) {
+      GlobalRequestCost C = computeGlobalRequestCost(R, Geometry);
+      Cost.Sectors += C.Sectors;
+      Cost.Lines += C.Lines;
+    }
+    Cost.UsefulBytes = Request.uniqueBytes();
+    Cost.IdealSectors = ceilDiv(Cost.UsefulBytes, Geometry.SectorBytes);
+    Cost.IdealLines = ceilDiv(Cost.UsefulBytes, Geometry.LineBytes);
+    return Cost;
+  }
   std::set<std::uint64_t> Sectors, Lines;
   for (unsigned Lane = 0; Lane < WarpSize; ++Lane) {
     if (!Request.isActive(Lane))

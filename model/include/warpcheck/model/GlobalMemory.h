@@ -48,8 +48,16 @@ struct GlobalRequestCost {
   }
 };
 
+/// Loads and stores are served once per distinct sector. Atomics and
+/// reductions (ATOMG, REDG) are serialised over lanes that name the same
+/// address: measured on the H200 (test/hw/global_patterns.json), 32 lanes
+/// adding to one word cost 32 sectors, pairs of lanes sharing addresses over
+/// 64 bytes cost 4 (2 rounds of 2 sectors).
+enum class GlobalAccessKind { LoadOrStore, Atomic };
+
 GlobalRequestCost computeGlobalRequestCost(const WarpAddressSet &Request,
-                                           const GlobalMemoryGeometry &Geometry = {});
+                                           const GlobalMemoryGeometry &Geometry = {},
+                                           GlobalAccessKind Kind = GlobalAccessKind::LoadOrStore);
 
 } // namespace warpcheck::model
 

@@ -7,8 +7,11 @@
 // number of distinct words any one bank must serve. The G80 (compute 1.x,
 // seed 003) had 16 banks served per half-warp.
 //
-// Accesses wider than one bank word are split into phases; see
-// docs/hardware-model.md for how the phases were measured on the H200.
+// Accesses wider than one bank word are split into passes of consecutive
+// lanes that request at most 128 bytes each (8-byte: half-warps, 16-byte:
+// quarter-warps); a load whose lane pairs (2k, 2k+1) read the same address
+// is served in passes twice as long. Measured on the H200 for 410 patterns
+// (test/hw/shared_patterns.json; docs/hardware-model.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_MODEL_SHAREDMEMORY_H
@@ -27,6 +30,9 @@ struct SharedMemoryGeometry {
   /// Lanes whose requests are served in one pass before any splitting by
   /// width: 32 on sm_50 and later, 16 (a half-warp) on the G80.
   unsigned LanesPerPass = 32;
+  /// Wide loads whose lane pairs read the same address use passes twice as
+  /// long (measured on sm_90).
+  bool MergeEqualLanePairs = true;
 
   /// Bytes one wavefront can deliver when no bank is used twice.
   unsigned bytesPerWavefront() const { return Banks * BankWidthBytes; }
@@ -36,8 +42,8 @@ struct SharedMemoryGeometry {
 struct SharedRequestCost {
   /// Passes through the banks (ncu: l1tex__data_pipe_lsu_wavefronts_mem_shared).
   unsigned Wavefronts = 0;
-  /// Wavefronts the request needs with no conflict at all, given its width
-  /// and the bytes it requests.
+  /// Wavefronts the request needs with no conflict at all: one per pass with
+  /// an active lane (Nsight Compute counts the rest as bank conflicts).
   unsigned IdealWavefronts = 0;
   /// Largest number of distinct words one bank serves within one phase.
   unsigned ConflictDegree = 0;
@@ -52,8 +58,11 @@ struct SharedRequestCost {
 /// Bank of a byte address: (address / width) mod banks.
 unsigned bankOf(std::uint64_t ByteAddress, const SharedMemoryGeometry &Geometry = {});
 
+enum class SharedAccessKind { Load, Store, Atomic };
+
 SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
-                                           const SharedMemoryGeometry &Geometry = {});
+                                           const SharedMemoryGeometry &Geometry = {},
+                                           SharedAccessKind Kind = SharedAccessKind::Load);
 
 } // namespace warpcheck::model
 

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Compares warpcheck's predictions with what the H200 measured.
+
+For every test input with a record file test/hw/inputs/<input>.json (made by
+test/hw/scripts/measure_inputs.sh + inputs_to_records.py on the GPU), runs
+`warpcheck --format=json` on the input and, for every access the tool calls
+exact, requires the predicted sectors per request (global) or wavefronts
+per request (shared) to equal the measured average within 0.05. Measured
+accesses the tool did not report, and exact predictions with no
+measurement, are failures too, unless test/hw/inputs/<input>.exceptions.json
+names them with the reason (e.g. the compiler removed or merged them).
+Atomics are attributed by ncu to the CUDA header that implements them, so
+they are compared per kernel launch (all atomic requests of the launch).
+
+Prints one line per comparison and 'N passed, M failed'.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+TOLERANCE = 0.05
+
+
+def base_name(name):
+    """'templated<1>' -> 'templated<1>'; 'ns::k<float, 4>' -> 'k<float,4>'."""
+    name = re.sub(r"\s+", "", name)
+    return name.split("::")[-1]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--records", required=True)
+    ap.add_argument("--inputs", required=True)
+    args = ap.parse_args()
+    warpcheck = os.path.join(args.build, "bin", "warpcheck")
+    passed = failed = 0
+
+    def result(ok, text):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+        print(("PASS " if ok else "FAIL ") + text)
+
+    for rec_name in sorted(os.listdir(args.records)):
+        if not rec_name.endswith(".json") or rec_name.endswith(".exceptions.json"):
+            continue
+        stem = rec_name[:-5]
+        src = os.path.join(args.inputs, stem + ".cu")
+        if not os.path.exists(src):
+            result(False, "%s: record without input %s" % (rec_name, src))
+            continue
+        doc = json.load(open(os.path.join(args.records, rec_name)))
+        exc_path = os.path.join(args.records, stem + ".exceptions.json")
+        exceptions = json.load(open(exc_path)) if os.path.exists(exc_path) else []
+        excused = {(e["function"], e["line"], e["space"], e["op"]): e["reason"] for e in exceptions}
+        proc = subprocess.run([warpcheck, "--format=json", stem + ".cu"], cwd=args.inputs,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+        if proc.returncode not in (0, 1):
+            result(False, "%s: warpcheck exited %d: %s" % (stem, proc.returncode, proc.stderr[-2000:]))
+            continue
+        report = json.loads(proc.stdout)
+        # Launches per kernel, in source order (main() launches in that order).
+        launches = {}
+        for k in report["kernels"]:
+            launches.setdefault(base_name(k["name"]), []).append(k)
+
+        measured_keys = set()
+        for r in doc["records"]:
+            fn, launch = base_name(r["function"]), r["launch"]
+            key = (r["function"], r["line"], r["space"], r["op"])
+            where = "%s:%d %s %s %s (launch %d)" % (stem, r["line"], r["function"], r["space"], r["op"], launch)
+            if r["op"] == "atomic":
+                continue  # compared per launch below
+            if fn not in launches or launch >= len(launches[fn]):
+                result(key in excused, where + ": measured, but warpcheck reports no such launch" +
+                       (" (excused: %s)" % excused[key] if key in excused else ""))
+                continue
+            kernel = launches[fn][launch]
+            measured_keys.add((fn, launch, r["line"], r["space"], r["op"]))
+            accesses = [a for a in kernel["accesses"] if os.path.basename(a["file"] or "") == stem + ".cu"
+                        and a["line"] == r["line"] and a["space"] == r["space"] and a["op"] == r["op"]]
+            metric = "sectors_per_request" if r["space"] == "global" else "wavefronts_per_request"
+            measured = r.get(metric)
+            if not accesses:
+                result(key in excused, where + ": measured %s, warpcheck reports no access" % measured +
+                       (" (excused: %s)" % excused[key] if key in excused else ""))
+                continue
+            if len(accesses) > 1:
+                result(False, where + ": several accesses of one kind on this line; keep one per line")
+                continue
+            a = accesses[0]
+            if a["status"] != "exact":
+                print("SKIP %s: warpcheck says %s (%s)" % (where, a["status"], "; ".join(a["assumptions"])))
+                continue
+            ok = measured is not None and abs(a[metric] - measured) <= TOLERANCE
+            result(ok, "%s: predicted %s, measured %s" % (where, a[metric], measured))
+
+        # Exact predictions must have a measurement.
+        for fn, ks in launches.items():
+            for launch, k in enumerate(ks):
+                for a in k["accesses"]:
+                    if a["status"] != "exact" or a["op"] == "atomic":
+                        continue
+                    if os.path.basename(a["file"] or "") != stem + ".cu":
+                        continue
+                    if (fn, launch, a["line"], a["space"], a["op"]) in measured_keys:
+                        continue
+                    key = (fn, a["line"], a["space"], a["op"])
+                    result(key in excused, "%s:%d %s %s %s (launch %d): exact prediction with no measurement%s"
+                           % (stem, a["line"], fn, a["space"], a["op"], launch,
+                              " (excused: %s)" % excused[key] if key in excused else ""))
+
+        # Atomics, per launch: all atomic requests of the launch together.
+        for km in doc.get("kernels", []):
+            m = km["metrics"]
+            req = (m.get("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") or 0) + \
+                  (m.get("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum") or 0)
+            sec = (m.get("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum") or 0) + \
+                  (m.get("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum") or 0)
+            fn, launch = base_name(km["function"]), km["launch"]
+            if req == 0 or fn not in launches or launch >= len(launches[fn]):
+                continue
+            atoms = [a for a in launches[fn][launch]["accesses"] if a["op"] == "atomic" and a["space"] == "global"]
+            if not atoms or any(a["status"] != "exact" for a in atoms):
+                print("SKIP %s %s: atomics not all exact" % (stem, fn))
+                continue
+            total_warps = launches[fn][launch]["total_warps"]
+            simulated = launches[fn][launch]["simulated_warps"]
+            if simulated != total_warps:
+                print("SKIP %s %s: atomics compared only when every warp is simulated" % (stem, fn))
+                continue
+            pred_req = sum(a["requests_simulated"] for a in atoms)
+            pred_sec = sum(a["sectors_per_request"] * a["requests_simulated"] for a in atoms)
+            ok = pred_req == req and abs(pred_sec / pred_req - sec / req) <= TOLERANCE
+            result(ok, "%s %s (launch %d) atomics: predicted %d requests, %.4f sectors each; measured %d, %.4f"
+                   % (stem, fn, launch, pred_req, pred_sec / pred_req, req, sec / req))
+
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

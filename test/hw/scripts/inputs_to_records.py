@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Turns the raw Nsight Compute exports of test/hw/scripts/measure_inputs.sh
+into per-access records: test/hw/inputs/<input>.json.
+
+Source: `ncu -i REP --page source --csv --print-source cuda,sass`. The CSV is
+a series of blocks, one per (file, function) of each profiled launch:
+  "File Path","<file>"
+  "Function Name","<function>"
+  <header>        (re-read every time: columns differ between blocks)
+  "<line>","<source>",...        a source line and its totals
+  "","","<address>","<sass>",... the SASS instructions of that line
+SASS rows are listed twice per block (once per view); they are de-duplicated
+by address. Per (function, launch, line, space, op) we sum, over the SASS
+instructions of that kind:
+  global: L2 Theoretical Sectors Global (32-byte sectors requested) over
+          Instructions Executed (one warp-wide request each; "L1 Tag
+          Requests Global" counts tag look-ups, one per 128-byte line, and is
+          kept as l1_tag_requests): sectors_per_request = S / I.
+  shared: L1 Wavefronts Shared (and _Ideal) over Instructions Executed.
+Usage: inputs_to_records.py RAW_DIR OUT_DIR
+"""
+import csv
+import json
+import os
+import re
+import sys
+
+OPS = {"Load": "load", "Store": "store", "Atomic": "atomic", "Reduction": "atomic"}
+
+
+def number(text):
+    text = (text or "").replace(",", "").strip()
+    if text in ("", "-", "n/a"):
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def normalize_function(name):
+    """'void templated<(int)1>(const float *, float *)' -> 'templated<1>'."""
+    name = name.strip()
+    if name.startswith("void "):
+        name = name[5:]
+    depth = 0
+    for i, c in enumerate(name):
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif c == "(" and depth == 0:
+            name = name[:i]
+            break
+    name = re.sub(r"\((?:unsigned |signed )?(?:int|long|short|char|bool|long long)\)", "", name)
+    return name.strip()
+
+
+def parse_source_csv(path, input_name):
+    records = {}
+    launches = {}
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    i = 0
+    while i < len(rows):
+        row = rows[i]
+        if len(row) == 2 and row[0] == "File Path":
+            file_path = row[1]
+            function = rows[i + 1][1] if i + 1 < len(rows) and rows[i + 1][0] == "Function Name" else ""
+            header = rows[i + 2] if i + 2 < len(rows) else []
+            i += 3
+            col = {name: k for k, name in enumerate(header)}
+            key_fn = normalize_function(function)
+            block_key = (file_path, key_fn)
+            launch = launches.get(block_key, -1) + 1
+            launches[block_key] = launch
+            line = None
+            seen = set()
+            while i < len(rows) and not (len(rows[i]) == 2 and rows[i][0] == "File Path"):
+                r = rows[i]
+                i += 1
+                if len(r) < len(header):
+                    continue
+                if r[0] != "":
+                    line = int(r[0])
+                    continue
+                address = r[col["Address"]] if "Address" in col else None
+                if address in seen:
+                    continue
+                seen.add(address)
+                if os.path.basename(file_path) != input_name or line is None:
+                    continue
+                space = r[col["Address Space"]] if "Address Space" in col else "-"
+                op = OPS.get(r[col["Access Operation"]] if "Access Operation" in col else "-")
+                if space not in ("Global", "Shared") or op is None:
+                    continue
+                key = (key_fn, launch, line, space.lower(), op)
+                rec = records.setdefault(key, {
+                    "function": key_fn, "launch": launch, "line": line,
+                    "space": space.lower(), "op": op, "sass": [],
+                    "instructions": 0.0, "l1_tag_requests": 0.0, "sectors": 0.0,
+                    "ideal_sectors": 0.0, "wavefronts": 0.0, "ideal_wavefronts": 0.0})
+                rec["sass"].append(r[3].strip())
+                rec["instructions"] += number(r[col["Instructions Executed"]]) or 0
+                if space == "Global":
+                    rec["l1_tag_requests"] += number(r[col.get("L1 Tag Requests Global", -1)]) or 0
+                    rec["sectors"] += number(r[col.get("L2 Theoretical Sectors Global", -1)]) or 0
+                    rec["ideal_sectors"] += number(r[col.get("L2 Theoretical Sectors Global Ideal", -1)]) or 0
+                else:
+                    rec["wavefronts"] += number(r[col.get("L1 Wavefronts Shared", -1)]) or 0
+                    rec["ideal_wavefronts"] += number(r[col.get("L1 Wavefronts Shared Ideal", -1)]) or 0
+            continue
+        i += 1
+    out = []
+    for rec in records.values():
+        if rec["space"] == "global":
+            rec["sectors_per_request"] = (round(rec["sectors"] / rec["instructions"], 4)
+                                          if rec["instructions"] else None)
+        else:
+            rec["wavefronts_per_request"] = (round(rec["wavefronts"] / rec["instructions"], 4)
+                                             if rec["instructions"] else None)
+        out.append(rec)
+    out.sort(key=lambda r: (r["line"], r["function"], r["launch"], r["space"], r["op"]))
+    return out
+
+
+def parse_metrics_csv(path):
+    """Per-launch metrics: `ncu --metrics ... --csv`, one row per metric."""
+    launches = {}
+    order = []
+    with open(path, newline="") as f:
+        lines = [l for l in f if l.startswith('"')]
+    for row in csv.DictReader(lines):
+        if "ID" not in row or row.get("ID") in (None, "ID"):
+            continue
+        lid = int(row["ID"])
+        if lid not in launches:
+            launches[lid] = {"id": lid, "function": normalize_function(row["Kernel Name"]),
+                             "block": row.get("Block Size"), "grid": row.get("Grid Size"),
+                             "metrics": {}}
+            order.append(lid)
+        value = number(row.get("Metric Value"))
+        launches[lid]["metrics"][row["Metric Name"]] = value
+    counts = {}
+    out = []
+    for lid in order:
+        k = launches[lid]
+        k["launch"] = counts.get(k["function"], -1) + 1
+        counts[k["function"]] = k["launch"]
+        out.append(k)
+    return out
+
+
+def main():
+    raw, dest = sys.argv[1], sys.argv[2]
+    os.makedirs(dest, exist_ok=True)
+    for name in sorted(os.listdir(raw)):
+        if not name.endswith(".source.csv"):
+            continue
+        stem = name[: -len(".source.csv")]
+        records = parse_source_csv(os.path.join(raw, name), stem + ".cu")
+        metrics_path = os.path.join(raw, stem + ".metrics.csv")
+        kernels = parse_metrics_csv(metrics_path) if os.path.exists(metrics_path) else []
+        doc = {"input": "test/inputs/" + stem + ".cu",
+               "device": "NVIDIA H200 (sm_90), driver 580.159.04",
+               "tool": "ncu --section SourceCounters; nvcc -O3 -arch=sm_90 -lineinfo",
+               "records": records,
+               "kernels": kernels}
+        with open(os.path.join(dest, stem + ".json"), "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        print("%s: %d records" % (stem, len(records)))
+
+
+if __name__ == "__main__":
+    main()

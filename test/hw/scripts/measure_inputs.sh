@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Measures every test input on the GPU: builds each test/inputs/*.cu program
+# with nvcc, profiles every kernel launch with Nsight Compute's source
+# counters (per source line and per SASS instruction) and with the
+# per-kernel memory metrics, and leaves the raw CSV exports in $1.
+# test/hw/scripts/inputs_to_records.py turns them into test/hw/inputs/*.json.
+#
+# Usage (on the device machine, from the repository root):
+#   bash test/hw/scripts/measure_inputs.sh "$OUT/inputs" [test/inputs/x.cu ...]
+set -u
+out=${1:?output directory}
+shift
+mkdir -p "$out"
+inputs=("$@")
+if [ ${#inputs[@]} -eq 0 ]; then
+  inputs=(test/inputs/*.cu)
+fi
+work=$(mktemp -d)
+metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_global_st.sum,launch__registers_per_thread,launch__block_size,launch__grid_size
+for src in "${inputs[@]}"; do
+  name=$(basename "$src" .cu)
+  echo "== $name"
+  if ! nvcc -O3 -arch=sm_90 -lineinfo -o "$work/$name" "$src" > "$out/$name.build.txt" 2>&1; then
+    echo "   build failed"; cat "$out/$name.build.txt"; continue
+  fi
+  ( cd "$(dirname "$src")" && timeout 120 "$work/$name" ) > "$out/$name.run.txt" 2>&1 || echo "   run exited $?"
+  ( cd "$(dirname "$src")" && timeout 300 ncu --clock-control none --section SourceCounters \
+      --import-source yes -k 'regex:.*' -f -o "$work/$name" "$work/$name" ) > "$out/$name.ncu.txt" 2>&1 \
+    || echo "   ncu source counters exited $?"
+  if [ -f "$work/$name.ncu-rep" ]; then
+    ncu -i "$work/$name.ncu-rep" --page source --csv --print-source cuda,sass \
+      > "$out/$name.source.csv" 2>> "$out/$name.ncu.txt" || echo "   source export failed"
+    ncu -i "$work/$name.ncu-rep" --page details --csv > "$out/$name.details.csv" 2>> "$out/$name.ncu.txt" || true
+  fi
+  ( cd "$(dirname "$src")" && timeout 300 ncu --clock-control none --metrics "$metrics" --csv \
+      "$work/$name" ) > "$out/$name.metrics.csv" 2>> "$out/$name.ncu.txt" || echo "   ncu metrics exited $?"
+  echo "   $(wc -l < "$out/$name.source.csv" 2>/dev/null || echo 0) source rows, $(grep -c '"' "$out/$name.metrics.csv" 2>/dev/null || echo 0) metric rows"
+done
+rm -rf "$work"

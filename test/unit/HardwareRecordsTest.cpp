@@ -1,0 +1,118 @@
+// The hardware model against what Nsight Compute measured on an H200
+// (sm_90): test/hw/global_patterns.json and test/hw/shared_patterns.json,
+// made by test/hw/scripts/run_microbench.sh and microbench_to_records.py.
+// Every record is one warp-wide instruction with known per-lane byte
+// offsets; the model must predict its sectors (global) or wavefronts
+// (shared) exactly.
+#include "warpcheck/model/Arch.h"
+#include "warpcheck/model/GlobalMemory.h"
+#include "warpcheck/model/SharedMemory.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace warpcheck::model;
+
+namespace {
+
+llvm::json::Array loadRecords(const std::string &Name) {
+  std::string Path = std::string(WARPCHECK_HW_DIR) + "/" + Name;
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer) {
+    ADD_FAILURE() << Path << ": cannot be read";
+    return {};
+  }
+  auto Parsed = llvm::json::parse((*Buffer)->getBuffer());
+  if (!Parsed) {
+    ADD_FAILURE() << Path << ": " << llvm::toString(Parsed.takeError());
+    return {};
+  }
+  if (auto *A = Parsed->getAsArray())
+    return std::move(*A);
+  if (auto *O = Parsed->getAsObject())
+    if (auto *A = O->getArray("records"))
+      return std::move(*A);
+  ADD_FAILURE() << Path << ": expected an array of records";
+  return {};
+}
+
+/// The request a record describes: lane L active when bit L of the mask is
+/// set, at Base + offset[L].
+WarpAddressSet requestOf(const llvm::json::Object &R, std::uint64_t Base) {
+  unsigned Width = static_cast<unsigned>(R.getInteger("width").value_or(4));
+  std::uint64_t Mask = 0xffffffffu;
+  if (auto M = R.getString("active_mask"))
+    Mask = std::stoull(M->str(), nullptr, 0);
+  else if (auto M = R.getInteger("active_mask"))
+    Mask = static_cast<std::uint64_t>(*M);
+  std::int64_t Shift = R.getInteger("base_shift").value_or(0);
+  WarpAddressSet S(Width);
+  const llvm::json::Array *Offsets = R.getArray("offsets");
+  for (unsigned L = 0; Offsets && L < Offsets->size() && L < WarpSize; ++L)
+    if ((Mask >> L) & 1u)
+      S.setLane(L, Base + Shift + static_cast<std::uint64_t>(*(*Offsets)[L].getAsInteger()));
+  return S;
+}
+
+std::string describe(const llvm::json::Object &R) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << llvm::json::Value(llvm::json::Object(R));
+  return OS.str();
+}
+
+} // namespace
+
+TEST(HardwareRecords, GlobalSectorsPerRequestMatchTheH200) {
+  llvm::json::Array Records = loadRecords("global_patterns.json");
+  ASSERT_GT(Records.size(), 20u);
+  unsigned Compared = 0;
+  for (const llvm::json::Value &V : Records) {
+    const llvm::json::Object *R = V.getAsObject();
+    ASSERT_TRUE(R);
+    auto Measured = R->getNumber("sectors_per_request");
+    if (!Measured)
+      continue;
+    // cudaMalloc bases are 256-byte aligned; the records' offsets are from
+    // such a base.
+    llvm::StringRef Op = R->getString("op").value_or("load");
+    GlobalRequestCost C = computeGlobalRequestCost(
+        requestOf(*R, 1ull << 32), {},
+        Op == "atom" || Op == "red" || Op == "atomic" ? GlobalAccessKind::Atomic
+                                                      : GlobalAccessKind::LoadOrStore);
+    EXPECT_NEAR(C.Sectors, *Measured, 0.05) << describe(*R);
+    ++Compared;
+  }
+  EXPECT_GT(Compared, 20u);
+}
+
+TEST(HardwareRecords, SharedWavefrontsPerRequestMatchTheH200) {
+  llvm::json::Array Records = loadRecords("shared_patterns.json");
+  ASSERT_GT(Records.size(), 20u);
+  const ArchSpec *H200 = findArch("sm_90");
+  ASSERT_TRUE(H200);
+  unsigned Compared = 0;
+  for (const llvm::json::Value &V : Records) {
+    const llvm::json::Object *R = V.getAsObject();
+    ASSERT_TRUE(R);
+    auto Measured = R->getNumber("wavefronts_per_request");
+    if (!Measured)
+      continue;
+    SharedAccessKind Kind = R->getString("op") == "store" ? SharedAccessKind::Store
+                                                          : SharedAccessKind::Load;
+    SharedRequestCost C = computeSharedRequestCost(requestOf(*R, 0), H200->SharedBanks, Kind);
+    EXPECT_NEAR(C.Wavefronts, *Measured, 0.05) << describe(*R);
+    // ncu counts as conflicts the wavefronts beyond one per pass.
+    auto Conflicts = R->getNumber("bank_conflicts");
+    auto Instructions = R->getNumber("instructions");
+    if (Conflicts && Instructions && *Instructions > 0)
+      EXPECT_NEAR(double(C.Wavefronts) - C.IdealWavefronts, *Conflicts / *Instructions, 0.05)
+          << describe(*R);
+    ++Compared;
+  }
+  EXPECT_GT(Compared, 20u);
+}

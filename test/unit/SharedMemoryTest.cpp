@@ -1,0 +1,85 @@
+// The shared-memory bank model against the seeds' worked numbers
+// (shared/seeds/000, 001, 002 exercise 1.2 and 5.1, 003 for the G80).
+#include "warpcheck/model/Arch.h"
+#include "warpcheck/model/SharedMemory.h"
+
+#include <gtest/gtest.h>
+
+using namespace warpcheck::model;
+
+TEST(SharedMemory, ByteAddress260IsBank1) {
+  // Exercise 1.2: word 65 = 2 * 32 + 1.
+  EXPECT_EQ(bankOf(260), 1u);
+}
+
+static WarpAddressSet columnOfTile(unsigned RowWords, unsigned Column) {
+  // Lane i reads tile[i][Column] of a float tile[32][RowWords].
+  WarpAddressSet S(4);
+  for (unsigned L = 0; L < 32; ++L)
+    S.setLane(L, 4ull * (L * RowWords + Column));
+  return S;
+}
+
+TEST(SharedMemory, ColumnOf32x32TileIs32WayConflict) {
+  // Exercise 5.1 (a), (b): every lane hits bank col mod 32: 32 cycles.
+  for (unsigned Col : {0u, 5u, 31u}) {
+    SharedRequestCost C = computeSharedRequestCost(columnOfTile(32, Col));
+    EXPECT_EQ(C.ConflictDegree, 32u);
+    EXPECT_EQ(C.Wavefronts, 32u);
+    EXPECT_EQ(C.IdealWavefronts, 1u);
+    EXPECT_EQ(C.WorstBank, Col);
+    EXPECT_EQ(C.WorstBankLanes.size(), 32u);
+  }
+}
+
+TEST(SharedMemory, PaddedTo33IsConflictFree) {
+  // Exercise 5.1 (c): gcd(33, 32) = 1: 32 different banks, 1 cycle.
+  SharedRequestCost C = computeSharedRequestCost(columnOfTile(33, 0));
+  EXPECT_EQ(C.ConflictDegree, 1u);
+  EXPECT_EQ(C.Wavefronts, 1u);
+  EXPECT_FALSE(C.hasConflict());
+}
+
+TEST(SharedMemory, RowReadIsConflictFree) {
+  // tile[threadIdx.y][threadIdx.x]: consecutive words, one per bank.
+  SharedRequestCost C = computeSharedRequestCost(WarpAddressSet::strided(0, 4, 4));
+  EXPECT_EQ(C.Wavefronts, 1u);
+}
+
+TEST(SharedMemory, BroadcastIsNoConflict) {
+  // Seed 000: all threads reading the same address are served at once.
+  SharedRequestCost C = computeSharedRequestCost(WarpAddressSet::strided(128, 0, 4));
+  EXPECT_EQ(C.Wavefronts, 1u);
+  EXPECT_FALSE(C.hasConflict());
+  // Two distinct words in one bank, each read by 16 lanes: 2-way.
+  WarpAddressSet Two(4);
+  for (unsigned L = 0; L < 32; ++L)
+    Two.setLane(L, L < 16 ? 0 : 128);
+  EXPECT_EQ(computeSharedRequestCost(Two).Wavefronts, 2u);
+}
+
+TEST(SharedMemory, StrideTwoWordsIsTwoWay) {
+  SharedRequestCost C = computeSharedRequestCost(WarpAddressSet::strided(0, 8, 4));
+  EXPECT_EQ(C.ConflictDegree, 2u);
+  EXPECT_EQ(C.Wavefronts, 2u);
+}
+
+TEST(SharedMemory, G80HasSixteenBanksServedPerHalfWarp) {
+  // Seed 003: 16 banks of 32-bit words, conflicts only within a half-warp.
+  const ArchSpec *G80 = findArch("g80");
+  ASSERT_NE(G80, nullptr);
+  EXPECT_EQ(G80->SharedBanks.Banks, 16u);
+  EXPECT_EQ(bankOf(4 * 17, G80->SharedBanks), 1u);
+  // Unit stride: each half-warp covers the 16 banks once.
+  SharedRequestCost Unit =
+      computeSharedRequestCost(WarpAddressSet::strided(0, 4, 4), G80->SharedBanks);
+  EXPECT_EQ(Unit.ConflictDegree, 1u);
+  // Stride of 16 words: the 16 lanes of a half-warp all hit bank 0.
+  SharedRequestCost Col =
+      computeSharedRequestCost(WarpAddressSet::strided(0, 64, 4), G80->SharedBanks);
+  EXPECT_EQ(Col.ConflictDegree, 16u);
+  // Stride 17 (odd): conflict-free on 16 banks.
+  SharedRequestCost Odd =
+      computeSharedRequestCost(WarpAddressSet::strided(0, 68, 4), G80->SharedBanks);
+  EXPECT_EQ(Odd.ConflictDegree, 1u);
+}
