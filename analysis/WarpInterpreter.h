@@ -13,6 +13,7 @@
 #define WARPCHECK_ANALYSIS_WARPINTERPRETER_H
 
 #include "warpcheck/analysis/AccessReport.h"
+#include "warpcheck/analysis/ArrayLayout.h"
 #include "warpcheck/analysis/LaunchConfig.h"
 
 #include "clang/AST/ASTContext.h"
@@ -27,13 +28,6 @@
 #include <vector>
 
 namespace warpcheck::analysis {
-
-/// Shape of a shared array as the interpreter lays it out: used to try a
-/// padded declaration (float tile[32][33]) without editing the source.
-struct ArrayLayout {
-  std::vector<std::uint64_t> Dims; ///< outermost first
-  std::uint64_t ElementBytes = 0;
-};
 
 struct InterpreterLimits {
   unsigned MaxLoopIterations = 64;

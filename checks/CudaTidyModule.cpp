@@ -3,6 +3,7 @@
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 
+#include "SharedBankConflictCheck.h"
 #include "UncoalescedGlobalAccessCheck.h"
 
 namespace clang::tidy {
@@ -11,6 +12,8 @@ namespace cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<SharedBankConflictCheck>(
+        "cuda-shared-bank-conflict");
     CheckFactories.registerCheck<UncoalescedGlobalAccessCheck>(
         "cuda-uncoalesced-global-access");
   }

@@ -36,7 +36,7 @@ def main():
     ap.add_argument("--records", required=True)
     ap.add_argument("--inputs", required=True)
     args = ap.parse_args()
-    warpcheck = os.path.join(args.build, "bin", "warpcheck")
+    warpcheck = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
     passed = failed = 0
 
     def result(ok, text):

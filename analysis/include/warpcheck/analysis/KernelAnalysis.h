@@ -9,6 +9,7 @@
 #define WARPCHECK_ANALYSIS_KERNELANALYSIS_H
 
 #include "warpcheck/analysis/AccessReport.h"
+#include "warpcheck/analysis/ArrayLayout.h"
 #include "warpcheck/analysis/LaunchConfig.h"
 #include "warpcheck/model/SharedMemory.h"
 
@@ -20,8 +21,6 @@
 #include <vector>
 
 namespace warpcheck::analysis {
-
-struct ArrayLayout;
 
 struct AnalysisOptions {
   LaunchDefaults Defaults;

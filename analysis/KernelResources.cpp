@@ -1,0 +1,241 @@
+//===- KernelResources.cpp - shared memory, bounds and occupancy ----------===//
+
+#include "warpcheck/analysis/KernelResources.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <cmath>
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+namespace {
+
+bool isSharedVariable(const VarDecl *V) {
+  return V && V->hasAttr<CUDASharedAttr>();
+}
+
+/// `extern __shared__ T a[];` (or a shared variable of incomplete array
+/// type): the dynamic part of the block's shared memory.
+bool isDynamicShared(const VarDecl *V) {
+  return isSharedVariable(V) &&
+         (V->hasExternalStorage() || V->getType()->isIncompleteArrayType());
+}
+
+class SharedCollector : public RecursiveASTVisitor<SharedCollector> {
+public:
+  SharedCollector(ASTContext &Ctx, StaticSharedMemory &Out) : Ctx(Ctx), Out(Out) {}
+
+  void visitFunction(const FunctionDecl *FD) {
+    if (!FD)
+      return;
+    const FunctionDecl *Def = nullptr;
+    if (!FD->hasBody(Def) || !Def || !Visited.insert(Def).second)
+      return;
+    const FunctionDecl *Saved = Current;
+    Current = Def;
+    TraverseStmt(Def->getBody());
+    // Constructors: their member initializers.
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        TraverseStmt(Init->getInit());
+    Current = Saved;
+  }
+
+  bool VisitDeclStmt(DeclStmt *S) {
+    for (Decl *D : S->decls())
+      if (auto *V = dyn_cast<VarDecl>(D))
+        addVariable(V, Current);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (auto *V = dyn_cast<VarDecl>(E->getDecl())) {
+      if (isSharedVariable(V) && !V->isLocalVarDeclOrParm())
+        addVariable(V, nullptr);
+    } else if (auto *F = dyn_cast<FunctionDecl>(E->getDecl())) {
+      Pending.push_back(F); // called, or its address taken
+    }
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (auto *V = dyn_cast<VarDecl>(E->getMemberDecl()))
+      if (isSharedVariable(V))
+        addVariable(V, nullptr);
+    if (auto *M = dyn_cast<CXXMethodDecl>(E->getMemberDecl()))
+      Pending.push_back(M);
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *E) {
+    if (const FunctionDecl *F = E->getDirectCallee())
+      Pending.push_back(F);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    Pending.push_back(E->getConstructor());
+    return true;
+  }
+
+  bool VisitCXXDestructorDecl(CXXDestructorDecl *) { return true; }
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  void run(const FunctionDecl *Kernel) {
+    visitFunction(Kernel);
+    while (!Pending.empty()) {
+      const FunctionDecl *F = Pending.back();
+      Pending.pop_back();
+      visitFunction(F);
+    }
+  }
+
+private:
+  void addVariable(VarDecl *V, const FunctionDecl *In) {
+    if (!isSharedVariable(V) || !SeenVars.insert(V->getCanonicalDecl()).second)
+      return;
+    if (isDynamicShared(V)) {
+      Out.UsesDynamicShared = true;
+      return;
+    }
+    QualType T = V->getType();
+    if (T->isDependentType() || T->isIncompleteType()) {
+      Out.Unsized.push_back(V->getNameAsString());
+      return;
+    }
+    SharedVariable S;
+    S.Var = V;
+    S.Bytes = static_cast<std::uint64_t>(Ctx.getTypeSizeInChars(T).getQuantity());
+    S.Alignment = static_cast<std::uint64_t>(Ctx.getDeclAlign(V).getQuantity());
+    if (S.Alignment == 0)
+      S.Alignment = 1;
+    S.DeclaredIn = In;
+    Out.Bytes = (Out.Bytes + S.Alignment - 1) / S.Alignment * S.Alignment + S.Bytes;
+    Out.Variables.push_back(S);
+  }
+
+  ASTContext &Ctx;
+  StaticSharedMemory &Out;
+  const FunctionDecl *Current = nullptr;
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Visited;
+  llvm::SmallPtrSet<const VarDecl *, 16> SeenVars;
+  std::vector<const FunctionDecl *> Pending;
+};
+
+std::optional<unsigned> evaluateCount(const Expr *E, ASTContext &Ctx) {
+  if (!E || E->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() || R.Val.getInt().isNegative() ||
+      R.Val.getInt().getActiveBits() > 31)
+    return std::nullopt;
+  return static_cast<unsigned>(R.Val.getInt().getZExtValue());
+}
+
+} // namespace
+
+StaticSharedMemory staticSharedMemory(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  StaticSharedMemory Out;
+  SharedCollector C(Ctx, Out);
+  C.run(Kernel);
+  return Out;
+}
+
+std::optional<LaunchBounds> launchBounds(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  const auto *A = Kernel ? Kernel->getAttr<CUDALaunchBoundsAttr>() : nullptr;
+  if (!A)
+    return std::nullopt;
+  std::optional<unsigned> Threads = evaluateCount(A->getMaxThreads(), Ctx);
+  if (!Threads || *Threads == 0)
+    return std::nullopt;
+  LaunchBounds B;
+  B.MaxThreads = *Threads;
+  B.MinBlocks = evaluateCount(A->getMinBlocks(), Ctx);
+  B.MaxBlocksPerCluster = evaluateCount(A->getMaxBlocks(), Ctx);
+  return B;
+}
+
+std::optional<KernelOccupancyReport> occupancyFor(const FunctionDecl *Kernel,
+                                                  const LaunchConfig &Launch, ASTContext &Ctx,
+                                                  const RegisterOptions &Options) {
+  if (!Kernel)
+    return std::nullopt;
+  RegisterOptions O = Options;
+  if (O.Arch.empty())
+    O.Arch = "sm_90";
+  const model::ArchSpec *Arch = model::findArch(O.Arch);
+  if (!Arch)
+    return std::nullopt;
+  std::string Note;
+  std::optional<FunctionRegisters> Regs = RegisterUsage::get(Ctx).lookup(Kernel, O, &Note);
+  if (!Regs)
+    return std::nullopt;
+
+  KernelOccupancyReport R;
+  R.ArchSpec = Arch;
+  R.RegisterDetails = *Regs;
+  R.Registers = Regs->Registers;
+  R.RegistersSource = registerSourceName(Regs->Source);
+  R.Bounds = launchBounds(Kernel, Ctx);
+  if (Regs->Source == RegisterSource::Estimate)
+    R.Assumptions.push_back(std::to_string(Regs->Registers) +
+                            " registers per thread is an estimate from the source, not "
+                            "ptxas's count");
+  if (!Note.empty())
+    R.Assumptions.push_back(Note);
+
+  StaticSharedMemory Shared = staticSharedMemory(Kernel, Ctx);
+  if (Regs->Source == RegisterSource::Ptxas && Regs->SharedBytes) {
+    R.SharedBytesStatic = *Regs->SharedBytes;
+    R.SharedBytesStaticSource = "ptxas";
+  } else {
+    R.SharedBytesStatic = Shared.Bytes;
+    R.SharedBytesStaticSource = "ast";
+    for (const std::string &Name : Shared.Unsized)
+      R.Assumptions.push_back("the size of __shared__ '" + Name + "' is not known; 0 bytes assumed");
+  }
+  if (Launch.DynamicSharedBytes) {
+    R.SharedBytesDynamic = *Launch.DynamicSharedBytes;
+  } else if (Shared.UsesDynamicShared) {
+    R.DynamicSharedUnknown = true;
+    R.Assumptions.push_back("the launch's dynamic shared memory size is not known; 0 bytes assumed");
+  }
+
+  R.Resources.RegistersPerThread = R.Registers;
+  std::uint64_t Threads = Launch.Block.count();
+  R.Resources.ThreadsPerBlock =
+      static_cast<unsigned>(std::min<std::uint64_t>(Threads, ~0u));
+  R.Resources.StaticSharedBytes = R.SharedBytesStatic;
+  R.Resources.DynamicSharedBytes = R.SharedBytesDynamic;
+  R.Result = model::computeOccupancy(*Arch, R.Resources);
+
+  R.Occupancy.Arch = Arch->Name;
+  R.Occupancy.ActiveBlocksPerSM = R.Result.valid() ? R.Result.ActiveBlocksPerSM : 0;
+  R.Occupancy.ActiveWarpsPerSM = R.Result.valid() ? R.Result.ActiveWarpsPerSM : 0;
+  R.Occupancy.Theoretical = R.Result.valid() ? R.Result.Theoretical : 0.0;
+  R.Occupancy.Limiter = model::limiterName(R.Result.Limiter);
+  return R;
+}
+
+void addOccupancyToJson(llvm::json::Object &Kernel, const KernelOccupancyReport &Report) {
+  Kernel["registers"] = Report.Registers;
+  Kernel["registers_source"] = Report.RegistersSource;
+  Kernel["shared_bytes_static"] = static_cast<std::int64_t>(Report.SharedBytesStatic);
+  Kernel["shared_bytes_dynamic"] = static_cast<std::int64_t>(Report.SharedBytesDynamic);
+  llvm::json::Object Occupancy;
+  Occupancy["arch"] = Report.Occupancy.Arch;
+  Occupancy["active_blocks_per_sm"] = Report.Occupancy.ActiveBlocksPerSM;
+  Occupancy["active_warps_per_sm"] = Report.Occupancy.ActiveWarpsPerSM;
+  Occupancy["theoretical"] = std::round(Report.Occupancy.Theoretical * 10000.0) / 10000.0;
+  Occupancy["limiter"] = Report.Occupancy.Limiter;
+  Kernel["occupancy"] = std::move(Occupancy);
+}
+
+} // namespace warpcheck::analysis

@@ -1,0 +1,1681 @@
+//===- RegisterUsage.cpp - registers per thread: ptxas and the estimate ---===//
+
+#include "warpcheck/analysis/RegisterUsage.h"
+
+#include "warpcheck/model/Arch.h"
+#include "warpcheck/model/Occupancy.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/CodeGenOptions.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/LangStandard.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
+#include "clang/CodeGen/ModuleBuilder.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" char **environ;
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+//===----------------------------------------------------------------------===//
+// Names and options
+//===----------------------------------------------------------------------===//
+
+const char *registerSourceName(RegisterSource Source) {
+  return Source == RegisterSource::Ptxas ? "ptxas" : "estimate";
+}
+
+std::optional<RegisterMode> parseRegisterMode(llvm::StringRef Text) {
+  Text = Text.trim();
+  if (Text.empty() || Text.equals_insensitive("auto"))
+    return RegisterMode::Auto;
+  if (Text.equals_insensitive("ptxas"))
+    return RegisterMode::Ptxas;
+  if (Text.equals_insensitive("estimate"))
+    return RegisterMode::Estimate;
+  return std::nullopt;
+}
+
+const char *registerModeName(RegisterMode Mode) {
+  switch (Mode) {
+  case RegisterMode::Auto:
+    return "auto";
+  case RegisterMode::Ptxas:
+    return "ptxas";
+  case RegisterMode::Estimate:
+    return "estimate";
+  }
+  return "auto";
+}
+
+std::string RegisterOptions::fingerprint() const {
+  std::string F;
+  llvm::raw_string_ostream OS(F);
+  OS << registerModeName(Mode) << '\x1f' << ToolkitRoot << '\x1f' << Arch << '\x1f'
+     << WorkingDirectory << '\x1f' << (MaxRegisterCount ? *MaxRegisterCount : 0)
+     << '\x1f' << SourceFile << '\x1f' << CacheDir << '\x1f' << TimeoutSeconds;
+  for (const std::string &Flag : CompileFlags)
+    OS << '\x1e' << Flag;
+  return OS.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Guards: characters, flags, toolkit
+//===----------------------------------------------------------------------===//
+
+bool isShellSafeArgument(llvm::StringRef Arg, bool ForMacro) {
+  if (Arg.empty())
+    return false;
+  for (char C : Arg) {
+    if (llvm::isAlnum(C))
+      continue;
+    switch (C) {
+    case '_': case '.': case '/': case '+': case ',': case '=': case '@':
+    case '%': case ':': case '~': case '-': case ' ':
+      continue;
+    case '(': case ')':
+      if (ForMacro)
+        continue;
+      return false;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+/// Flags (nvcc and clang spellings) that take their value as the next
+/// argument; their values are dropped with them.
+bool takesSeparateValue(llvm::StringRef Flag) {
+  static const char *const Names[] = {
+      "-o", "-x", "-ccbin", "--compiler-bindir", "--options-file", "-optf",
+      "-Xcompiler", "-Xptxas", "-Xnvlink", "-Xlinker", "-Xfatbin", "-Xcudafe",
+      "-Xarchive", "-Xclang", "-Xcuda-ptxas", "-Xcuda-fatbinary", "-Xarch_host",
+      "-Xarch_device", "-mllvm", "-include", "-imacros", "-iquote", "-idirafter",
+      "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot",
+      "--sysroot", "-MF", "-MT", "-MQ", "-arch", "--gpu-architecture", "-code",
+      "--gpu-code", "-gencode", "--generate-code", "--output-file",
+      "--output-directory", "-odir", "--dependency-output", "-target",
+      "--target", "-L", "-l", "--library", "--library-path", "-rdc",
+      "--relocatable-device-code", "-Xopenmp-target", "-ftemplate-depth",
+      "--machine", "-m", "--keep-dir", "--run-args", "--linker-options",
+      "--compiler-options", "--ptxas-options", "--nvlink-options",
+      "--pre-include", "--std-lib", "-resource-dir", "-ivfsoverlay",
+      "-load", "-fplugin", "-Xassembler", "-Xpreprocessor", "-aux-triple",
+      "-triple", "-fmodule-file", "-fprebuilt-module-path", "-B", "--prefix"};
+  for (const char *N : Names)
+    if (Flag == N)
+      return true;
+  return false;
+}
+
+bool fileExists(const llvm::Twine &Path) {
+  return llvm::sys::fs::exists(Path) && !llvm::sys::fs::is_directory(Path);
+}
+
+/// Folders nvcc brings itself or that belong to another compiler: clang's
+/// resource folder and CUDA wrappers, a CUDA toolkit's include folder and
+/// CCCL, the system's C and C++ folders, warpcheck's bundled header shims.
+bool isToolchainIncludeDir(llvm::StringRef Dir, llvm::StringRef ResourceDir) {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  llvm::StringRef S = P.str();
+  while (S.size() > 1 && S.ends_with("/"))
+    S = S.drop_back();
+  if (!ResourceDir.empty()) {
+    llvm::SmallString<256> R(ResourceDir);
+    llvm::sys::path::remove_dots(R, true);
+    if (S.starts_with(R.str()))
+      return true;
+  }
+  if (S == "/include" || S == "/usr/include" || S.starts_with("/usr/include/") ||
+      S == "/usr/local/include" || S.starts_with("/usr/lib/gcc/") ||
+      S.starts_with("/usr/lib/llvm-") || S.ends_with("/cuda_wrappers") ||
+      S.ends_with("/include/cccl"))
+    return true;
+  if (fileExists(S + "/cuda_runtime.h") || fileExists(S + "/cuda_runtime_api.h") ||
+      fileExists(S + "/warpcheck_cuda_minimal.h"))
+    return true;
+  // A shim for CUDA headers clang's wrapper expects (texture_fetch_functions.h)
+  // holding nothing of the user's.
+  if (fileExists(S + "/texture_fetch_functions.h") &&
+      !fileExists(S + "/cuda_runtime.h"))
+    return true;
+  return false;
+}
+
+std::optional<std::string> nvccStd(llvm::StringRef Std) {
+  Std = Std.trim();
+  if (Std.consume_front("gnu++"))
+    ;
+  else if (!Std.consume_front("c++"))
+    return std::nullopt;
+  if (Std == "03" || Std == "98")
+    return std::string("c++03");
+  if (Std == "11" || Std == "0x")
+    return std::string("c++11");
+  if (Std == "14" || Std == "1y")
+    return std::string("c++14");
+  if (Std == "17" || Std == "1z")
+    return std::string("c++17");
+  if (Std == "20" || Std == "2a")
+    return std::string("c++20");
+  return std::nullopt;
+}
+
+bool isMacroDefinition(llvm::StringRef M) {
+  llvm::StringRef Name = M.take_until([](char C) { return C == '=' || C == '('; });
+  if (Name.empty() || !(llvm::isAlpha(Name[0]) || Name[0] == '_'))
+    return false;
+  return llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_'; });
+}
+
+} // namespace
+
+SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
+                                    llvm::StringRef WorkingDirectory) {
+  SanitizedFlags Out;
+  auto Absolute = [&](llvm::StringRef Path) {
+    llvm::SmallString<256> P(Path);
+    if (!llvm::sys::path::is_absolute(P) && !WorkingDirectory.empty())
+      llvm::sys::fs::make_absolute(WorkingDirectory, P);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    return std::string(P.str());
+  };
+  auto AddInclude = [&](llvm::StringRef Spelling, bool System, llvm::StringRef Path) {
+    if (Path.empty()) {
+      Out.Dropped.push_back(Spelling.str());
+      return;
+    }
+    std::string Abs = Absolute(Path);
+    if (isToolchainIncludeDir(Abs, ""))
+      return; // nvcc brings its own
+    if (!isShellSafeArgument(Abs)) {
+      Out.Refused.push_back(Spelling.str() + Path.str());
+      return;
+    }
+    if (System) {
+      Out.Kept.push_back("-isystem");
+      Out.Kept.push_back(Abs);
+    } else {
+      Out.Kept.push_back("-I" + Abs);
+    }
+  };
+  auto AddMacro = [&](char Kind, llvm::StringRef Spelling, llvm::StringRef Value) {
+    if (!isMacroDefinition(Value) || (Kind == 'U' && Value.contains('='))) {
+      Out.Dropped.push_back(Spelling.str() + Value.str());
+      return;
+    }
+    if (!isShellSafeArgument(Value, /*ForMacro=*/true)) {
+      Out.Refused.push_back(Spelling.str() + Value.str());
+      return;
+    }
+    Out.Kept.push_back(std::string("-") + Kind + Value.str());
+  };
+
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    llvm::StringRef A = Flags[I];
+    auto Next = [&]() -> std::optional<llvm::StringRef> {
+      if (I + 1 < Flags.size())
+        return llvm::StringRef(Flags[++I]);
+      return std::nullopt;
+    };
+    // Joined or separate value of one of the given spellings.
+    auto Match = [&](std::initializer_list<const char *> Joined,
+                     std::initializer_list<const char *> Separate,
+                     llvm::StringRef &Value) {
+      for (const char *S : Separate)
+        if (A == S) {
+          if (auto V = Next()) {
+            Value = *V;
+            return true;
+          }
+          Value = "";
+          return true;
+        }
+      for (const char *J : Joined)
+        if (A.starts_with(J) && A.size() > llvm::StringRef(J).size()) {
+          Value = A.drop_front(llvm::StringRef(J).size());
+          return true;
+        }
+      return false;
+    };
+    llvm::StringRef V;
+    if (Match({"--include-path=", "-I"}, {"-I", "--include-path"}, V)) {
+      AddInclude("-I", false, V);
+    } else if (Match({"--system-include=", "-isystem="}, {"-isystem", "--system-include"}, V) ||
+               (A.starts_with("-isystem") && A.size() > 8 && (V = A.drop_front(8), true))) {
+      AddInclude("-isystem ", true, V);
+    } else if (Match({"--define-macro=", "-D"}, {"-D", "--define-macro"}, V)) {
+      AddMacro('D', "-D", V);
+    } else if (Match({"--undefine-macro=", "-U"}, {"-U", "--undefine-macro"}, V)) {
+      AddMacro('U', "-U", V);
+    } else if (Match({"-std=", "--std="}, {"-std", "--std"}, V)) {
+      if (auto S = nvccStd(V))
+        Out.Kept.push_back("-std=" + *S);
+      else
+        Out.Dropped.push_back("-std=" + V.str());
+    } else if (Match({"-maxrregcount=", "--maxrregcount="}, {"-maxrregcount", "--maxrregcount"},
+                     V)) {
+      unsigned N = 0;
+      if (!V.trim().getAsInteger(10, N) && N >= 1 && N <= 255)
+        Out.MaxRegisterCount = Out.MaxRegisterCount ? std::min(*Out.MaxRegisterCount, N) : N;
+      else
+        Out.Dropped.push_back("-maxrregcount=" + V.str());
+    } else if (A.starts_with("-")) {
+      std::string Dropped = A.str();
+      if (takesSeparateValue(A))
+        if (auto Value = Next())
+          Dropped += " " + Value->str();
+      Out.Dropped.push_back(Dropped);
+    }
+    // Positional arguments (the compiler, source files) are not flags.
+  }
+  return Out;
+}
+
+std::vector<std::string> compileFlagsFromPreprocessor(const Preprocessor &PP) {
+  std::vector<std::string> Flags;
+  const HeaderSearchOptions &HS = PP.getHeaderSearchInfo().getHeaderSearchOpts();
+  for (const HeaderSearchOptions::Entry &E : HS.UserEntries) {
+    if (E.IsFramework || isToolchainIncludeDir(E.Path, HS.ResourceDir))
+      continue;
+    switch (E.Group) {
+    case frontend::Quoted:
+    case frontend::Angled:
+      Flags.push_back("-I" + E.Path);
+      break;
+    case frontend::System:
+      Flags.push_back("-isystem");
+      Flags.push_back(E.Path);
+      break;
+    default:
+      break;
+    }
+  }
+  for (const auto &[Macro, IsUndef] : PP.getPreprocessorOpts().Macros)
+    Flags.push_back((IsUndef ? "-U" : "-D") + Macro);
+  const LangOptions &LO = PP.getLangOpts();
+  const LangStandard &Std = LangStandard::getLangStandardForKind(LO.LangStd);
+  if (LO.CPlusPlus)
+    Flags.push_back(std::string("-std=") + Std.getName());
+  return Flags;
+}
+
+std::optional<std::string> validateToolkitRoot(llvm::StringRef ToolkitRoot, std::string *Why) {
+  auto Fail = [&](const std::string &Reason) -> std::optional<std::string> {
+    if (Why)
+      *Why = Reason;
+    return std::nullopt;
+  };
+  if (ToolkitRoot.empty())
+    return Fail("no CUDA toolkit was given");
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(ToolkitRoot, Real))
+    return Fail("the CUDA toolkit folder '" + ToolkitRoot.str() + "' does not exist");
+  llvm::SmallString<256> Nvcc(Real);
+  llvm::sys::path::append(Nvcc, "bin", "nvcc");
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Nvcc, Status) ||
+      Status.type() != llvm::sys::fs::file_type::regular_file ||
+      !llvm::sys::fs::can_execute(Nvcc))
+    return Fail("'" + std::string(Nvcc.str()) + "' is not an executable file");
+  return std::string(Real.str());
+}
+
+std::optional<std::string> defaultToolkitRoot() {
+  for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
+    if (auto V = llvm::sys::Process::GetEnv(Var))
+      if (auto Root = validateToolkitRoot(*V))
+        return Root;
+  return validateToolkitRoot("/usr/local/cuda");
+}
+
+std::optional<std::string> nvccArchName(llvm::StringRef Arch) {
+  Arch = Arch.trim();
+  std::string Lower = Arch.lower();
+  llvm::StringRef S = Lower;
+  if (!S.consume_front("sm_"))
+    S.consume_front("compute_");
+  if (S.contains('.')) {
+    auto [Major, Minor] = S.split('.');
+    std::string Joined = Major.str() + Minor.str();
+    if (Joined.empty() || !llvm::all_of(Joined, llvm::isDigit))
+      return std::nullopt;
+    return "sm_" + Joined;
+  }
+  llvm::StringRef Digits = S.take_while(llvm::isDigit);
+  llvm::StringRef Suffix = S.drop_front(Digits.size());
+  if (Digits.size() < 2 || Digits.size() > 3 || !(Suffix.empty() || Suffix == "a" || Suffix == "f"))
+    return std::nullopt;
+  return "sm_" + S.str();
+}
+
+std::optional<std::vector<std::string>>
+nvccArguments(llvm::StringRef ToolkitRoot, llvm::StringRef Arch, const SanitizedFlags &Flags,
+              std::optional<unsigned> MaxRegisterCount, llvm::StringRef WrapperSource,
+              llvm::StringRef OutputFile, std::string *Error) {
+  auto Fail = [&](const std::string &Why) -> std::optional<std::vector<std::string>> {
+    if (Error)
+      *Error = Why;
+    return std::nullopt;
+  };
+  std::optional<std::string> SM = nvccArchName(Arch.empty() ? "sm_90" : Arch);
+  if (!SM)
+    return Fail("'" + Arch.str() + "' is not an architecture nvcc can compile for");
+  llvm::SmallString<256> Nvcc(ToolkitRoot);
+  llvm::sys::path::append(Nvcc, "bin", "nvcc");
+  std::vector<std::string> Args = {std::string(Nvcc.str()),
+                                   "-cubin",
+                                   "-arch=" + *SM,
+                                   "-o",
+                                   OutputFile.str(),
+                                   "-Xptxas",
+                                   "-v",
+                                   // Language extensions clang accepts by
+                                   // default and nvcc only on request.
+                                   "--extended-lambda",
+                                   "--expt-relaxed-constexpr",
+                                   // The host compiler only preprocesses here.
+                                   "-allow-unsupported-compiler"};
+  std::optional<unsigned> MaxReg = MaxRegisterCount;
+  if (Flags.MaxRegisterCount)
+    MaxReg = MaxReg ? std::min(*MaxReg, *Flags.MaxRegisterCount) : *Flags.MaxRegisterCount;
+  if (MaxReg)
+    Args.push_back("-maxrregcount=" + std::to_string(*MaxReg));
+  Args.insert(Args.end(), Flags.Kept.begin(), Flags.Kept.end());
+  Args.push_back("-x");
+  Args.push_back("cu");
+  Args.push_back(WrapperSource.str());
+  for (const std::string &A : Args) {
+    llvm::StringRef S(A);
+    bool Macro = S.starts_with("-D") || S.starts_with("-U");
+    if (!isShellSafeArgument(S, Macro))
+      return Fail("the nvcc argument '" + A +
+                  "' holds characters nvcc could hand to its shell unescaped");
+  }
+  return Args;
+}
+
+namespace {
+
+/// "N" at the start of Text, as an integer.
+std::optional<std::uint64_t> leadingNumber(llvm::StringRef Text) {
+  Text = Text.ltrim();
+  llvm::StringRef Digits = Text.take_while(llvm::isDigit);
+  std::uint64_t N = 0;
+  if (Digits.empty() || Digits.getAsInteger(10, N))
+    return std::nullopt;
+  return N;
+}
+
+/// The text after Marker up to the next quote: "'X'" -> X.
+std::optional<llvm::StringRef> quotedAfter(llvm::StringRef Line, llvm::StringRef Marker) {
+  size_t At = Line.find(Marker);
+  if (At == llvm::StringRef::npos)
+    return std::nullopt;
+  llvm::StringRef Rest = Line.drop_front(At + Marker.size());
+  size_t End = Rest.find('\'');
+  if (End == llvm::StringRef::npos)
+    return std::nullopt;
+  return Rest.take_front(End);
+}
+
+} // namespace
+
+std::map<std::string, FunctionRegisters> parsePtxasOutput(llvm::StringRef Text) {
+  std::map<std::string, FunctionRegisters> Result;
+  std::map<std::string, FunctionRegisters> Properties; // stack/spills by name
+  std::string Current, PropertiesOf;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  Text.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.rtrim("\r");
+    if (auto Name = quotedAfter(Line, "Compiling entry function '")) {
+      Current = Name->str();
+      FunctionRegisters &F = Result[Current];
+      F.Source = RegisterSource::Ptxas;
+      if (auto Arch = quotedAfter(Line, "' for '"))
+        F.Arch = Arch->str();
+      PropertiesOf.clear();
+      continue;
+    }
+    size_t Props = Line.find("Function properties for ");
+    if (Props != llvm::StringRef::npos) {
+      PropertiesOf = Line.drop_front(Props + 24).trim().str();
+      continue;
+    }
+    if (Line.contains("bytes stack frame")) {
+      if (PropertiesOf.empty())
+        continue;
+      FunctionRegisters &P = Properties[PropertiesOf];
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      Line.split(Parts, ',');
+      for (llvm::StringRef Part : Parts) {
+        // "ptxas         .     0 bytes stack frame" in older releases.
+        size_t Digit = Part.find_first_of("0123456789");
+        if (Digit == llvm::StringRef::npos)
+          continue;
+        auto N = leadingNumber(Part.drop_front(Digit));
+        if (!N)
+          continue;
+        if (Part.contains("stack frame"))
+          P.StackFrameBytes = *N;
+        else if (Part.contains("spill stores"))
+          P.SpillStoreBytes = *N;
+        else if (Part.contains("spill loads"))
+          P.SpillLoadBytes = *N;
+      }
+      PropertiesOf.clear();
+      continue;
+    }
+    size_t Used = Line.find("Used ");
+    if (Used != llvm::StringRef::npos && Line.contains(" registers") && !Current.empty()) {
+      FunctionRegisters &F = Result[Current];
+      llvm::SmallVector<llvm::StringRef, 8> Parts;
+      Line.drop_front(Used).split(Parts, ',');
+      for (llvm::StringRef Part : Parts) {
+        Part = Part.trim();
+        if (Part.consume_front("Used ")) {
+          if (auto N = leadingNumber(Part); N && Part.contains("register"))
+            F.Registers = static_cast<unsigned>(*N);
+        } else if (Part.consume_front("used ")) {
+          if (auto N = leadingNumber(Part); N && Part.contains("barrier"))
+            F.Barriers = static_cast<unsigned>(*N);
+        } else if (Part.ends_with("bytes smem")) {
+          if (auto N = leadingNumber(Part))
+            F.SharedBytes = *N;
+        }
+      }
+      if (!F.SharedBytes)
+        F.SharedBytes = 0; // ptxas omits "0 bytes smem"
+      Current.clear();
+    }
+  }
+  for (auto &[Name, F] : Result) {
+    auto P = Properties.find(Name);
+    if (P != Properties.end()) {
+      F.StackFrameBytes = P->second.StackFrameBytes;
+      F.SpillStoreBytes = P->second.SpillStoreBytes;
+      F.SpillLoadBytes = P->second.SpillLoadBytes;
+    }
+  }
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// The disk cache
+//===----------------------------------------------------------------------===//
+
+std::string registerCacheDirectory(const RegisterOptions &Options) {
+  if (Options.CacheDir == "none")
+    return "";
+  llvm::SmallString<256> Dir;
+  if (!Options.CacheDir.empty()) {
+    Dir = Options.CacheDir;
+  } else if (auto X = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); X && !X->empty() &&
+                                                                      llvm::sys::path::is_absolute(*X)) {
+    Dir = *X;
+    llvm::sys::path::append(Dir, "warpcheck");
+  } else if (auto H = llvm::sys::Process::GetEnv("HOME"); H && !H->empty()) {
+    Dir = *H;
+    llvm::sys::path::append(Dir, ".cache", "warpcheck");
+  } else {
+    return "";
+  }
+  llvm::sys::path::append(Dir, "ptxas");
+  if (llvm::sys::fs::create_directories(Dir))
+    return "";
+  // Unwritable: no cache.
+  if (llvm::sys::fs::access(Dir, llvm::sys::fs::AccessMode::Write))
+    return "";
+  return std::string(Dir.str());
+}
+
+namespace {
+
+constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 1";
+
+std::string hexDigest(llvm::SHA256 &Hash) {
+  auto Digest = Hash.final();
+  return llvm::toHex(llvm::ArrayRef<uint8_t>(Digest.data(), Digest.size()),
+                     /*LowerCase=*/true);
+}
+
+void hashFileIdentity(llvm::SHA256 &Hash, const llvm::Twine &Path) {
+  llvm::sys::fs::file_status S;
+  std::string P = Path.str();
+  Hash.update(P);
+  if (!llvm::sys::fs::status(P, S)) {
+    Hash.update(std::to_string(S.getSize()));
+    Hash.update(std::to_string(S.getLastModificationTime().time_since_epoch().count()));
+  }
+  Hash.update(llvm::StringRef("\0", 1));
+}
+
+std::optional<TranslationUnitRegisters> readCache(llvm::StringRef File) {
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  if (!Buffer)
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
+  if (Lines.size() < 2 || Lines[0] != CacheHeader)
+    return std::nullopt;
+  TranslationUnitRegisters R;
+  R.Source = RegisterSource::Ptxas;
+  R.FromCache = true;
+  if (Lines[1].starts_with("error\t")) {
+    R.FallbackReason = Lines[1].drop_front(6).str();
+    return R;
+  }
+  if (Lines[1] != "ok")
+    return std::nullopt;
+  for (size_t I = 2; I < Lines.size(); ++I) {
+    llvm::SmallVector<llvm::StringRef, 8> Cells;
+    Lines[I].split(Cells, '\t');
+    if (Cells.size() != 8)
+      return std::nullopt;
+    FunctionRegisters F;
+    F.Source = RegisterSource::Ptxas;
+    F.Arch = Cells[1].str();
+    std::uint64_t N = 0;
+    if (Cells[2].getAsInteger(10, N))
+      return std::nullopt;
+    F.Registers = static_cast<unsigned>(N);
+    if (Cells[3] != "-" && !Cells[3].getAsInteger(10, N))
+      F.SharedBytes = N;
+    if (Cells[4].getAsInteger(10, F.StackFrameBytes) ||
+        Cells[5].getAsInteger(10, F.SpillStoreBytes) ||
+        Cells[6].getAsInteger(10, F.SpillLoadBytes))
+      return std::nullopt;
+    if (Cells[7] != "-" && !Cells[7].getAsInteger(10, N))
+      F.Barriers = static_cast<unsigned>(N);
+    R.ByMangledName[Cells[0].str()] = F;
+  }
+  return R;
+}
+
+void writeCache(llvm::StringRef File, const TranslationUnitRegisters &R) {
+  std::string Text = CacheHeader.str() + "\n";
+  if (!R.FallbackReason.empty()) {
+    std::string Reason = R.FallbackReason;
+    std::replace(Reason.begin(), Reason.end(), '\n', ' ');
+    std::replace(Reason.begin(), Reason.end(), '\t', ' ');
+    Text += "error\t" + Reason + "\n";
+  } else {
+    Text += "ok\n";
+    for (const auto &[Name, F] : R.ByMangledName) {
+      if (Name.find_first_of("\t\n") != std::string::npos)
+        return;
+      Text += Name + "\t" + F.Arch + "\t" + std::to_string(F.Registers) + "\t" +
+              (F.SharedBytes ? std::to_string(*F.SharedBytes) : "-") + "\t" +
+              std::to_string(F.StackFrameBytes) + "\t" + std::to_string(F.SpillStoreBytes) +
+              "\t" + std::to_string(F.SpillLoadBytes) + "\t" +
+              (F.Barriers ? std::to_string(*F.Barriers) : "-") + "\n";
+    }
+  }
+  // Write to a private file, then rename: readers never see half a file.
+  llvm::SmallString<256> Temp;
+  int FD = -1;
+  if (llvm::sys::fs::createUniqueFile(File + ".tmp-%%%%%%%%", FD, Temp))
+    return;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return;
+    }
+  }
+  if (llvm::sys::fs::rename(Temp, File))
+    llvm::sys::fs::remove(Temp);
+}
+
+/// The first lines of nvcc's output that say what went wrong.
+std::string errorSummary(llvm::StringRef Output) {
+  llvm::SmallVector<llvm::StringRef, 32> Lines;
+  Output.split(Lines, '\n', -1, false);
+  std::string Summary;
+  unsigned Taken = 0;
+  for (llvm::StringRef L : Lines) {
+    L = L.trim();
+    if (L.empty() || L.starts_with("ptxas info"))
+      continue;
+    if (!(L.contains("error") || L.contains("fatal")))
+      continue;
+    if (!Summary.empty())
+      Summary += "; ";
+    Summary += L.take_front(300).str();
+    if (++Taken == 2)
+      break;
+  }
+  if (Summary.empty() && !Lines.empty())
+    Summary = Lines.front().trim().take_front(300).str();
+  return Summary;
+}
+
+} // namespace
+
+TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRef SourceFile,
+                                  llvm::StringRef ExtraKey) {
+  TranslationUnitRegisters R;
+  R.Source = RegisterSource::Ptxas;
+  auto Fail = [&](const std::string &Why) {
+    R.ByMangledName.clear();
+    R.FallbackReason = Why;
+    return R;
+  };
+  std::string Why;
+  std::optional<std::string> Root = validateToolkitRoot(Options.ToolkitRoot, &Why);
+  if (!Root)
+    return Fail(Why);
+  std::optional<std::string> SM = nvccArchName(Options.Arch.empty() ? "sm_90" : Options.Arch);
+  if (!SM)
+    return Fail("'" + Options.Arch + "' is not an architecture nvcc can compile for");
+  R.Arch = *SM;
+
+  llvm::SmallString<256> Source(SourceFile);
+  if (!llvm::sys::path::is_absolute(Source)) {
+    if (!Options.WorkingDirectory.empty())
+      llvm::sys::fs::make_absolute(Options.WorkingDirectory, Source);
+    else
+      llvm::sys::fs::make_absolute(Source);
+  }
+  llvm::sys::path::remove_dots(Source, /*remove_dot_dot=*/true);
+  if (!fileExists(Source))
+    return Fail("the source file '" + std::string(Source.str()) + "' cannot be read");
+  // The path goes into an #include line of the wrapper, never onto a
+  // command line; it must still be a valid header name.
+  if (llvm::any_of(Source.str(), [](char C) {
+        return C == '"' || C == '\\' || C == '\n' || C == '\r' ||
+               static_cast<unsigned char>(C) < 0x20;
+      }))
+    return Fail("the source path holds characters an #include line cannot name");
+
+  llvm::SmallString<256> WorkDir(Options.WorkingDirectory);
+  if (WorkDir.empty())
+    WorkDir = llvm::sys::path::parent_path(Source);
+  SanitizedFlags Flags = sanitizeCompileFlags(Options.CompileFlags, WorkDir);
+  R.DroppedFlags = Flags.Dropped;
+  if (!Flags.Refused.empty())
+    return Fail("nvcc was not run: " + llvm::join(Flags.Refused, ", ") +
+                " holds characters nvcc would hand to its shell unescaped");
+
+  // The cache key: the toolkit, the arguments, the source and ExtraKey.
+  auto Content = llvm::MemoryBuffer::getFile(Source);
+  if (!Content)
+    return Fail("the source file '" + std::string(Source.str()) + "' cannot be read");
+  llvm::SHA256 Hash;
+  Hash.update(CacheHeader);
+  Hash.update(*Root);
+  hashFileIdentity(Hash, *Root + "/bin/nvcc");
+  hashFileIdentity(Hash, *Root + "/bin/ptxas");
+  hashFileIdentity(Hash, *Root + "/nvvm/bin/cicc");
+  Hash.update(*SM);
+  Hash.update(std::to_string(Options.MaxRegisterCount.value_or(0)));
+  for (const std::string &F : Flags.Kept) {
+    Hash.update(F);
+    Hash.update(llvm::StringRef("\0", 1));
+  }
+  Hash.update(std::to_string(Flags.MaxRegisterCount.value_or(0)));
+  Hash.update(Source.str());
+  Hash.update((*Content)->getBuffer());
+  Hash.update(ExtraKey);
+  std::string Key = hexDigest(Hash);
+  std::string CacheDir = registerCacheDirectory(Options);
+  llvm::SmallString<256> CacheFile;
+  if (!CacheDir.empty()) {
+    CacheFile = CacheDir;
+    llvm::sys::path::append(CacheFile, Key + ".txt");
+    if (auto Cached = readCache(CacheFile)) {
+      Cached->Arch = *SM;
+      Cached->DroppedFlags = Flags.Dropped;
+      return *Cached;
+    }
+  }
+
+  llvm::SmallString<256> TempDir;
+  if (llvm::sys::fs::createUniqueDirectory("warpcheck-ptxas", TempDir))
+    return Fail("no temporary folder could be created for nvcc");
+  auto Cleanup = llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(TempDir); });
+  llvm::SmallString<256> Wrapper(TempDir), Cubin(TempDir), Out(TempDir), Err(TempDir);
+  llvm::sys::path::append(Wrapper, "unit.cu");
+  llvm::sys::path::append(Cubin, "unit.cubin");
+  llvm::sys::path::append(Out, "stdout.txt");
+  llvm::sys::path::append(Err, "stderr.txt");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Wrapper, EC);
+    if (EC)
+      return Fail("the nvcc input could not be written: " + EC.message());
+    OS << "#include \"" << Source << "\"\n";
+  }
+  std::string ArgError;
+  std::optional<std::vector<std::string>> Args =
+      nvccArguments(*Root, *SM, Flags, Options.MaxRegisterCount, Wrapper, Cubin, &ArgError);
+  if (!Args)
+    return Fail(ArgError);
+
+  // The user's environment, with nvcc's temporary files in the private
+  // folder.
+  std::vector<std::string> Env;
+  for (char **E = environ; E && *E; ++E) {
+    llvm::StringRef Var(*E);
+    if (Var.starts_with("TMPDIR="))
+      continue;
+    Env.push_back(Var.str());
+  }
+  Env.push_back("TMPDIR=" + std::string(TempDir.str()));
+  std::vector<llvm::StringRef> ArgRefs(Args->begin(), Args->end());
+  std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(Out),
+                                                llvm::StringRef(Err)};
+  std::string ExecError;
+  bool ExecutionFailed = false;
+  int RC = llvm::sys::ExecuteAndWait(ArgRefs.front(), ArgRefs, EnvRefs, Redirects,
+                                     Options.TimeoutSeconds, /*MemoryLimit=*/0, &ExecError,
+                                     &ExecutionFailed);
+  std::string Output;
+  for (const auto &File : {Err, Out})
+    if (auto B = llvm::MemoryBuffer::getFile(File))
+      Output += (*B)->getBuffer().str();
+  if (ExecutionFailed)
+    return Fail("nvcc could not be started: " + ExecError);
+  if (RC < 0) {
+    // A time-out or a crash: not cached, it may not happen again.
+    return Fail(ExecError.empty() ? "nvcc did not finish" : "nvcc did not finish: " + ExecError);
+  }
+  if (RC != 0) {
+    Fail("nvcc failed (exit code " + std::to_string(RC) + "): " + errorSummary(Output));
+    if (!CacheFile.empty())
+      writeCache(CacheFile, R);
+    return R;
+  }
+  R.ByMangledName = parsePtxasOutput(Output);
+  for (auto &[Name, F] : R.ByMangledName)
+    if (F.Arch.empty())
+      F.Arch = *SM;
+  if (!CacheFile.empty())
+    writeCache(CacheFile, R);
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// The estimate: clang CodeGen -> LLVM -O3 for NVPTX -> live 32-bit values
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The calibration of the estimate (see registersFromLiveValues).
+constexpr double EstimateSlope = 1.0;
+constexpr double EstimateIntercept = 6.0;
+/// ptxas never reports fewer (an empty kernel on sm_90).
+constexpr long MinimumRegisters = 4;
+/// Pressure charged for a call to a function without a body (vprintf,
+/// malloc, a libdevice function when no toolkit is there to link).
+constexpr unsigned ExternalCallPressure = 16;
+} // namespace
+
+unsigned registersFromLiveValues(unsigned MaxLiveValues) {
+  // Calibrated against ptxas (sm_90, CUDA 13.0) on the kernels of
+  // bench/register_estimator.py's calibration set: ptxas needs a few
+  // registers beyond the live values (the stack pointer, two it reserves,
+  // address temporaries) and schedules loads early, which lengthens live
+  // ranges roughly in proportion.
+  double Estimate = EstimateSlope * MaxLiveValues + EstimateIntercept;
+  long R = std::lround(Estimate);
+  return static_cast<unsigned>(std::clamp<long>(R, MinimumRegisters, 255));
+}
+
+namespace {
+
+/// How many 32-bit registers a value of type T occupies; predicates (i1)
+/// live in a file of their own and count 0.
+unsigned typeWeight(llvm::Type *T, const llvm::DataLayout &DL) {
+  if (!T || T->isVoidTy() || T->isLabelTy() || T->isMetadataTy() || T->isTokenTy())
+    return 0;
+  if (T->isIntegerTy(1))
+    return 0;
+  if (auto *P = llvm::dyn_cast<llvm::PointerType>(T)) {
+    unsigned AS = P->getAddressSpace();
+    if (AS == 3 || AS == 5) // shared and local addresses are 32-bit in SASS
+      return 1;
+    return DL.getPointerSizeInBits(AS) > 32 ? 2 : 1;
+  }
+  if (auto *V = llvm::dyn_cast<llvm::FixedVectorType>(T)) {
+    if (V->getElementType()->isIntegerTy(1))
+      return 0;
+    std::uint64_t Bits = DL.getTypeSizeInBits(V).getFixedValue();
+    return static_cast<unsigned>((Bits + 31) / 32);
+  }
+  if (auto *S = llvm::dyn_cast<llvm::StructType>(T)) {
+    unsigned W = 0;
+    for (llvm::Type *E : S->elements())
+      W += typeWeight(E, DL);
+    return W;
+  }
+  if (auto *A = llvm::dyn_cast<llvm::ArrayType>(T))
+    return static_cast<unsigned>(A->getNumElements()) * typeWeight(A->getElementType(), DL);
+  if (T->isSized()) {
+    std::uint64_t Bits = DL.getTypeSizeInBits(T).getFixedValue();
+    return static_cast<unsigned>(std::max<std::uint64_t>(1, (Bits + 31) / 32));
+  }
+  return 1;
+}
+
+/// Register pressure of optimized NVPTX IR: the largest total weight of
+/// SSA values live at one point, with what ptxas folds away not counted.
+class PressureModel {
+public:
+  explicit PressureModel(const llvm::DataLayout &DL) : DL(DL) {}
+
+  unsigned functionPressure(const llvm::Function &F) {
+    auto It = Memo.find(&F);
+    if (It != Memo.end())
+      return It->second;
+    Memo[&F] = 0; // recursion guard
+    unsigned P = compute(F);
+    Memo[&F] = P;
+    return P;
+  }
+
+private:
+  /// Values ptxas needs no register of their own for: address arithmetic
+  /// with constant offsets folded into [reg + imm], casts that reuse their
+  /// operand's register, widening only used for addressing.
+  bool isFolded(const llvm::Value *V) {
+    auto Cached = Folded.find(V);
+    if (Cached != Folded.end())
+      return Cached->second;
+    bool Result = false;
+    if (const auto *I = llvm::dyn_cast<llvm::Instruction>(V)) {
+      if (llvm::isa<llvm::BitCastInst, llvm::AddrSpaceCastInst, llvm::FreezeInst>(I)) {
+        Result = true;
+      } else if (llvm::isa<llvm::TruncInst>(I)) {
+        Result = true;
+      } else if (llvm::isa<llvm::PtrToIntInst, llvm::IntToPtrInst>(I)) {
+        Result = typeWeight(I->getType(), DL) == typeWeight(I->getOperand(0)->getType(), DL);
+      } else if (const auto *GEP = llvm::dyn_cast<llvm::GetElementPtrInst>(I)) {
+        Result = GEP->hasAllConstantIndices() && onlyAddresses(GEP);
+      } else if (llvm::isa<llvm::ZExtInst, llvm::SExtInst>(I)) {
+        Result = !I->user_empty() && llvm::all_of(I->users(), [](const llvm::User *U) {
+          return llvm::isa<llvm::GetElementPtrInst>(U);
+        });
+      }
+    }
+    Folded[V] = Result;
+    return Result;
+  }
+
+  /// Every user reads or writes memory through V (or is itself folded).
+  bool onlyAddresses(const llvm::Instruction *I) {
+    for (const llvm::User *U : I->users()) {
+      if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(U))
+        continue;
+      if (const auto *S = llvm::dyn_cast<llvm::StoreInst>(U)) {
+        if (S->getValueOperand() == I)
+          return false;
+        continue;
+      }
+      if (llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(U))
+        continue;
+      if (llvm::isa<llvm::GetElementPtrInst, llvm::BitCastInst, llvm::AddrSpaceCastInst>(U) &&
+          isFolded(U))
+        continue;
+      return false;
+    }
+    return !I->user_empty();
+  }
+
+  /// The register-holding values an operand stands for.
+  void collect(const llvm::Value *Op, llvm::SmallVectorImpl<unsigned> &Out, unsigned Depth = 0) {
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(Op);
+    if (!I || Depth > 16)
+      return; // arguments come from the constant bank; constants are immediates
+    if (isFolded(I)) {
+      for (const llvm::Value *Inner : I->operands())
+        collect(Inner, Out, Depth + 1);
+      return;
+    }
+    auto It = Index.find(I);
+    if (It != Index.end())
+      Out.push_back(It->second);
+  }
+
+  unsigned compute(const llvm::Function &F) {
+    if (F.isDeclaration())
+      return ExternalCallPressure;
+    Index.clear();
+    Weights.clear();
+    Folded.clear();
+    for (const llvm::BasicBlock &BB : F)
+      for (const llvm::Instruction &I : BB) {
+        if (llvm::isa<llvm::AllocaInst>(I) || isFolded(&I))
+          continue;
+        unsigned W = typeWeight(I.getType(), DL);
+        if (W == 0)
+          continue;
+        Index[&I] = static_cast<unsigned>(Weights.size());
+        Weights.push_back(W);
+      }
+    const unsigned N = static_cast<unsigned>(Weights.size());
+
+    // Upward-exposed uses, definitions and phi uses per block.
+    llvm::DenseMap<const llvm::BasicBlock *, unsigned> BlockIndex;
+    std::vector<const llvm::BasicBlock *> Blocks;
+    for (const llvm::BasicBlock &BB : F) {
+      BlockIndex[&BB] = static_cast<unsigned>(Blocks.size());
+      Blocks.push_back(&BB);
+    }
+    const size_t B = Blocks.size();
+    std::vector<llvm::BitVector> Use(B, llvm::BitVector(N)), Def(B, llvm::BitVector(N)),
+        PhiOut(B, llvm::BitVector(N)), LiveIn(B, llvm::BitVector(N)),
+        LiveOut(B, llvm::BitVector(N));
+    llvm::SmallVector<unsigned, 8> Ops;
+    for (size_t K = 0; K < B; ++K) {
+      const llvm::BasicBlock *BB = Blocks[K];
+      for (const llvm::Instruction &I : *BB) {
+        if (!llvm::isa<llvm::PHINode>(I)) {
+          Ops.clear();
+          for (const llvm::Value *Op : I.operands())
+            collect(Op, Ops);
+          for (unsigned O : Ops)
+            if (!Def[K].test(O))
+              Use[K].set(O);
+        }
+        auto It = Index.find(&I);
+        if (It != Index.end())
+          Def[K].set(It->second);
+      }
+      for (const llvm::BasicBlock *S : llvm::successors(BB))
+        for (const llvm::PHINode &Phi : S->phis()) {
+          Ops.clear();
+          collect(Phi.getIncomingValueForBlock(BB), Ops);
+          for (unsigned O : Ops)
+            PhiOut[K].set(O);
+        }
+    }
+    // Backward data flow to a fixed point.
+    bool Changed = true;
+    unsigned Rounds = 0;
+    while (Changed && Rounds++ < 1000) {
+      Changed = false;
+      for (size_t K = B; K-- > 0;) {
+        llvm::BitVector Out = PhiOut[K];
+        for (const llvm::BasicBlock *S : llvm::successors(Blocks[K]))
+          Out |= LiveIn[BlockIndex[S]];
+        llvm::BitVector In = Out;
+        In.reset(Def[K]);
+        In |= Use[K];
+        if (Out != LiveOut[K] || In != LiveIn[K]) {
+          LiveOut[K] = std::move(Out);
+          LiveIn[K] = std::move(In);
+          Changed = true;
+        }
+      }
+    }
+
+    // The largest weight live at one point.
+    unsigned Max = 0;
+    for (size_t K = 0; K < B; ++K) {
+      llvm::BitVector Live = LiveOut[K];
+      unsigned W = 0;
+      for (unsigned V : Live.set_bits())
+        W += Weights[V];
+      Max = std::max(Max, W);
+      const llvm::BasicBlock *BB = Blocks[K];
+      for (auto It = BB->rbegin(); It != BB->rend(); ++It) {
+        const llvm::Instruction &I = *It;
+        if (llvm::isa<llvm::PHINode>(I))
+          break;
+        auto Def = Index.find(&I);
+        if (Def != Index.end()) {
+          unsigned D = Def->second;
+          if (Live.test(D)) {
+            Live.reset(D);
+            W -= Weights[D];
+          } else {
+            Max = std::max(Max, W + Weights[D]); // a result nobody reads
+          }
+        }
+        if (const auto *Call = llvm::dyn_cast<llvm::CallBase>(&I)) {
+          const llvm::Function *Callee = Call->getCalledFunction();
+          if (!Callee || !Callee->isIntrinsic()) {
+            // The callee's registers come on top of what lives across the
+            // call (ptxas's ABI saves nothing for the kernel).
+            unsigned CalleePressure =
+                Callee && !Callee->isDeclaration() ? PressureModel(DL).functionPressure(*Callee)
+                                                   : ExternalCallPressure;
+            Max = std::max(Max, W + CalleePressure);
+          }
+        }
+        Ops.clear();
+        for (const llvm::Value *Op : I.operands())
+          collect(Op, Ops);
+        for (unsigned O : Ops)
+          if (!Live.test(O)) {
+            Live.set(O);
+            W += Weights[O];
+          }
+        Max = std::max(Max, W);
+      }
+    }
+    return Max;
+  }
+
+  const llvm::DataLayout &DL;
+  llvm::DenseMap<const llvm::Function *, unsigned> Memo;
+  llvm::DenseMap<const llvm::Value *, bool> Folded;
+  llvm::DenseMap<const llvm::Instruction *, unsigned> Index;
+  std::vector<unsigned> Weights;
+};
+
+void initializeNVPTX() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+  });
+}
+
+/// -O3 for NVPTX, as clang's device compilation runs it.
+bool optimizeModule(llvm::Module &M, llvm::StringRef CPU, std::string &Error) {
+  initializeNVPTX();
+  std::string Triple = M.getTargetTriple();
+  if (Triple.empty())
+    Triple = "nvptx64-nvidia-cuda";
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Error);
+  if (!T)
+    return false;
+  llvm::TargetOptions TO;
+  std::unique_ptr<llvm::TargetMachine> TM(T->createTargetMachine(
+      Triple, CPU, "", TO, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!TM) {
+    Error = "no NVPTX target machine";
+    return false;
+  }
+  llvm::LoopAnalysisManager LAM;
+  llvm::FunctionAnalysisManager FAM;
+  llvm::CGSCCAnalysisManager CGAM;
+  llvm::ModuleAnalysisManager MAM;
+  llvm::PassBuilder PB(TM.get());
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  llvm::ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  MPM.run(M, MAM);
+  return true;
+}
+
+/// Links the toolkit's libdevice (math functions) the way clang's
+/// -mlink-builtin-bitcode does, so that they are inlined and counted.
+void linkLibdevice(llvm::Module &M, llvm::StringRef ToolkitRoot) {
+  if (ToolkitRoot.empty())
+    return;
+  llvm::SmallString<256> Path(ToolkitRoot);
+  llvm::sys::path::append(Path, "nvvm", "libdevice", "libdevice.10.bc");
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return;
+  bool NeedsLibdevice = llvm::any_of(M.functions(), [](const llvm::Function &F) {
+    return F.isDeclaration() && F.getName().starts_with("__nv_");
+  });
+  if (!NeedsLibdevice)
+    return;
+  llvm::Expected<std::unique_ptr<llvm::Module>> Lib =
+      llvm::parseBitcodeFile((*Buffer)->getMemBufferRef(), M.getContext());
+  if (!Lib) {
+    llvm::consumeError(Lib.takeError());
+    return;
+  }
+  (*Lib)->setTargetTriple(M.getTargetTriple());
+  (*Lib)->setDataLayout(M.getDataLayout());
+  if (llvm::Linker::linkModules(M, std::move(*Lib), llvm::Linker::Flags::LinkOnlyNeeded))
+    return;
+  for (llvm::Function &F : M)
+    if (F.getName().starts_with("__nv_") && !F.isDeclaration())
+      F.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+std::optional<std::uint64_t> evaluateUnsigned(const Expr *E, ASTContext &Ctx) {
+  if (!E || E->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() || R.Val.getInt().isNegative())
+    return std::nullopt;
+  return R.Val.getInt().getZExtValue();
+}
+
+/// Every kernel definition of the AST, instantiations included, and every
+/// function template instantiation (the code generator needs to be told
+/// about them, as Sema does at the end of a translation unit).
+struct KernelCollector : RecursiveASTVisitor<KernelCollector> {
+  std::vector<const FunctionDecl *> Kernels;
+  std::vector<FunctionDecl *> Instantiations;
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() || FD->isInvalidDecl())
+      return true;
+    if (FD->hasAttr<CUDAGlobalAttr>())
+      Kernels.push_back(FD);
+    TemplateSpecializationKind K = FD->getTemplateSpecializationKind();
+    if (K == TSK_ImplicitInstantiation || K == TSK_ExplicitInstantiationDefinition)
+      Instantiations.push_back(FD);
+    return true;
+  }
+};
+
+/// Device-side LLVM IR for every kernel of a device-side AST.
+std::unique_ptr<llvm::Module> emitDeviceModule(ASTContext &Ctx, const KernelCollector &Found,
+                                               llvm::LLVMContext &LLCtx,
+                                               const HeaderSearchOptions &HSOpts,
+                                               const PreprocessorOptions &PPOpts,
+                                               std::string &Error) {
+  IgnoringDiagConsumer Ignore;
+  IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
+  IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts(new DiagnosticOptions());
+  DiagnosticsEngine Diags(IDs, DiagOpts, &Ignore, /*ShouldOwnClient=*/false);
+  Diags.setSourceManager(&Ctx.getSourceManager());
+  CodeGenOptions CGO;
+  CGO.OptimizationLevel = 3;
+  CGO.setInlining(CodeGenOptions::NormalInlining);
+  CGO.UnrollLoops = true;
+  CGO.DiscardValueNames = true;
+  std::unique_ptr<CodeGenerator> Gen(CreateLLVMCodeGen(
+      Diags, "warpcheck-register-estimate", llvm::vfs::getRealFileSystem(), HSOpts, PPOpts,
+      CGO, LLCtx));
+  Gen->Initialize(Ctx);
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!Diags.hasErrorOccurred())
+      Gen->HandleTopLevelDecl(DeclGroupRef(D));
+  for (FunctionDecl *FD : Found.Instantiations)
+    if (!Diags.hasErrorOccurred())
+      Gen->HandleTopLevelDecl(DeclGroupRef(FD));
+  Gen->HandleTranslationUnit(Ctx);
+  if (Diags.hasErrorOccurred()) {
+    Error = "clang's code generator could not lower the device code";
+    return nullptr;
+  }
+  std::unique_ptr<llvm::Module> M(Gen->ReleaseModule());
+  if (!M)
+    Error = "clang's code generator produced no module";
+  return M;
+}
+
+/// The cap ptxas applies: __launch_bounds__ and -maxrregcount.
+unsigned applyCaps(unsigned Registers, const FunctionDecl *Kernel, ASTContext &Ctx,
+                   const model::ArchSpec &Arch, std::optional<unsigned> MaxRegisterCount,
+                   std::string &CappedBy) {
+  unsigned Cap = Arch.MaxRegistersPerThread;
+  if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
+    auto Threads = evaluateUnsigned(LB->getMaxThreads(), Ctx);
+    auto Blocks = evaluateUnsigned(LB->getMinBlocks(), Ctx);
+    if (Threads && *Threads > 0 && *Threads <= Arch.MaxThreadsPerBlock) {
+      model::KernelResources K;
+      K.ThreadsPerBlock = static_cast<unsigned>(*Threads);
+      unsigned Want = Blocks && *Blocks > 0 ? static_cast<unsigned>(*Blocks) : 1;
+      std::optional<unsigned> Limit = model::maxRegistersForBlocks(Arch, K, Want);
+      if (!Limit) // ptxas ignores a minimum it cannot reach
+        Limit = model::maxRegistersForBlocks(Arch, K, 1);
+      if (Limit && *Limit < Cap) {
+        Cap = *Limit;
+        CappedBy = "__launch_bounds__(" + std::to_string(*Threads) +
+                   (Blocks ? ", " + std::to_string(*Blocks) : std::string()) + ")";
+      }
+    }
+  }
+  if (MaxRegisterCount && *MaxRegisterCount < Cap) {
+    Cap = *MaxRegisterCount;
+    CappedBy = "-maxrregcount=" + std::to_string(*MaxRegisterCount);
+  }
+  if (Registers <= Cap)
+    CappedBy.clear();
+  return std::min(Registers, Cap);
+}
+
+/// The estimate on a device-side AST.
+TranslationUnitRegisters estimateOnDeviceAST(ASTContext &Ctx, const RegisterOptions &Options,
+                                             const Preprocessor *PP) {
+  TranslationUnitRegisters R;
+  R.Source = RegisterSource::Estimate;
+  R.Arch = Options.Arch.empty() ? "sm_90" : Options.Arch;
+  if (Ctx.getDiagnostics().hasErrorOccurred()) {
+    R.FallbackReason = "the translation unit has errors";
+    return R;
+  }
+  KernelCollector Found;
+  Found.TraverseDecl(Ctx.getTranslationUnitDecl());
+  if (Found.Kernels.empty())
+    return R;
+  HeaderSearchOptions DefaultHS;
+  PreprocessorOptions DefaultPP;
+  const HeaderSearchOptions &HS =
+      PP ? PP->getHeaderSearchInfo().getHeaderSearchOpts() : DefaultHS;
+  const PreprocessorOptions &PPO = PP ? PP->getPreprocessorOpts() : DefaultPP;
+  llvm::LLVMContext LLCtx;
+  std::string Error;
+  std::unique_ptr<llvm::Module> M = emitDeviceModule(Ctx, Found, LLCtx, HS, PPO, Error);
+  if (!M) {
+    R.FallbackReason = Error;
+    return R;
+  }
+  linkLibdevice(*M, Options.ToolkitRoot);
+  std::string CPU = Ctx.getTargetInfo().getTargetOpts().CPU;
+  if (!optimizeModule(*M, CPU.empty() ? "sm_90" : CPU, Error)) {
+    R.FallbackReason = Error;
+    return R;
+  }
+  const model::ArchSpec *Arch = model::findArch(R.Arch);
+  if (!Arch)
+    Arch = model::findArch("sm_90");
+  SanitizedFlags Flags = sanitizeCompileFlags(Options.CompileFlags, Options.WorkingDirectory);
+  std::optional<unsigned> MaxReg = Options.MaxRegisterCount;
+  if (Flags.MaxRegisterCount)
+    MaxReg = MaxReg ? std::min(*MaxReg, *Flags.MaxRegisterCount) : *Flags.MaxRegisterCount;
+  PressureModel Model(M->getDataLayout());
+  for (const FunctionDecl *K : Found.Kernels) {
+    std::string Name = deviceMangledName(K, Ctx);
+    const llvm::Function *F = M->getFunction(Name);
+    if (!F || F->isDeclaration())
+      continue;
+    FunctionRegisters FR;
+    FR.Source = RegisterSource::Estimate;
+    FR.Arch = R.Arch;
+    FR.MaxLiveValues = Model.functionPressure(*F);
+    FR.UncappedRegisters = registersFromLiveValues(FR.MaxLiveValues);
+    FR.Registers = applyCaps(FR.UncappedRegisters, K, Ctx, *Arch, MaxReg, FR.CappedBy);
+    R.ByMangledName[Name] = FR;
+  }
+  return R;
+}
+
+bool isCudaIncludeDir(llvm::StringRef Dir, std::string &Root) {
+  if (!fileExists(Dir + "/cuda_runtime.h"))
+    return false;
+  llvm::SmallString<256> P(Dir);
+  for (int Up = 0; Up < 4 && !P.empty(); ++Up) {
+    P = llvm::sys::path::parent_path(P);
+    if (fileExists(P + "/bin/nvcc") || fileExists(P + "/version.json") ||
+        llvm::sys::fs::is_directory(P + "/nvvm")) {
+      Root = std::string(P.str());
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The estimate for a host-side AST: the source is parsed again for the
+/// device in-process (no program is started) with the same include paths
+/// and macros.
+TranslationUnitRegisters estimateByDeviceReparse(ASTContext &Ctx, const RegisterOptions &Options,
+                                                 const Preprocessor *PP) {
+  TranslationUnitRegisters R;
+  R.Source = RegisterSource::Estimate;
+  R.Arch = Options.Arch.empty() ? "sm_90" : Options.Arch;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Source = Options.SourceFile;
+  if (Source.empty())
+    if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+      Source = Main->getName().str();
+  if (Source.empty()) {
+    R.FallbackReason = "the main file of the translation unit has no name";
+    return R;
+  }
+  // clang 19 knows GPU architectures up to sm_90a; newer ones are parsed as
+  // sm_90 (the device code rarely differs).
+  std::string ClangArch = "sm_90";
+  if (auto SMName = nvccArchName(R.Arch)) {
+    unsigned Number = 0;
+    llvm::StringRef(*SMName).drop_front(3).take_while(llvm::isDigit).getAsInteger(10, Number);
+    if (Number >= 50 && Number <= 90)
+      ClangArch = *SMName;
+  }
+  std::vector<std::string> Args = {"-x", "cuda", "--cuda-device-only",
+                                   "--cuda-gpu-arch=" + ClangArch, "-nocudalib", "-w",
+                                   "-Wno-unknown-cuda-version"};
+  std::string CudaRoot;
+  if (PP) {
+    const HeaderSearchOptions &HS = PP->getHeaderSearchInfo().getHeaderSearchOpts();
+    if (!HS.ResourceDir.empty())
+      Args.push_back("-resource-dir=" + HS.ResourceDir);
+    std::vector<std::string> Includes;
+    for (const HeaderSearchOptions::Entry &E : HS.UserEntries) {
+      if (E.IsFramework)
+        continue;
+      llvm::StringRef P = E.Path;
+      if (CudaRoot.empty() && isCudaIncludeDir(P, CudaRoot))
+        continue;
+      if (P.starts_with(HS.ResourceDir) || P.ends_with("/cuda_wrappers") || P == "/include" ||
+          P == "/usr/include" || P.starts_with("/usr/include/") || P == "/usr/local/include" ||
+          P.starts_with("/usr/lib/gcc/"))
+        continue; // the driver adds these itself
+      if (E.Group == frontend::Angled || E.Group == frontend::Quoted) {
+        Includes.push_back("-I" + E.Path);
+      } else if (E.Group == frontend::System) {
+        Includes.push_back("-isystem");
+        Includes.push_back(E.Path);
+      }
+    }
+    Args.insert(Args.end(), Includes.begin(), Includes.end());
+    for (const auto &[Macro, IsUndef] : PP->getPreprocessorOpts().Macros)
+      Args.push_back((IsUndef ? "-U" : "-D") + Macro);
+    const LangStandard &Std = LangStandard::getLangStandardForKind(PP->getLangOpts().LangStd);
+    Args.push_back(std::string("-std=") + Std.getName());
+  } else {
+    SanitizedFlags Flags = sanitizeCompileFlags(Options.CompileFlags, Options.WorkingDirectory);
+    Args.insert(Args.end(), Flags.Kept.begin(), Flags.Kept.end());
+  }
+  if (CudaRoot.empty())
+    CudaRoot = Options.ToolkitRoot;
+  if (!CudaRoot.empty())
+    Args.push_back("--cuda-path=" + CudaRoot);
+  else
+    Args.push_back("-nocudainc");
+
+  struct Consumer : ASTConsumer {
+    Consumer(const RegisterOptions &O, TranslationUnitRegisters &Out, CompilerInstance &CI)
+        : Options(O), Out(Out), CI(CI) {}
+    void HandleTranslationUnit(ASTContext &DeviceCtx) override {
+      Out = estimateOnDeviceAST(DeviceCtx, Options, &CI.getPreprocessor());
+      Done = true;
+    }
+    const RegisterOptions &Options;
+    TranslationUnitRegisters &Out;
+    CompilerInstance &CI;
+    bool Done = false;
+  };
+  struct Action : ASTFrontendAction {
+    Action(const RegisterOptions &O, TranslationUnitRegisters &Out) : Options(O), Out(Out) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
+      return std::make_unique<Consumer>(Options, Out, CI);
+    }
+    const RegisterOptions &Options;
+    TranslationUnitRegisters &Out;
+  };
+  struct Factory : tooling::FrontendActionFactory {
+    Factory(const RegisterOptions &O, TranslationUnitRegisters &Out) : Options(O), Out(Out) {}
+    std::unique_ptr<FrontendAction> create() override {
+      return std::make_unique<Action>(Options, Out);
+    }
+    const RegisterOptions &Options;
+    TranslationUnitRegisters &Out;
+  };
+  std::string Dir = Options.WorkingDirectory;
+  if (Dir.empty())
+    Dir = llvm::sys::path::parent_path(Source).str();
+  tooling::FixedCompilationDatabase Database(Dir.empty() ? "." : Dir, Args);
+  tooling::ClangTool Tool(Database, {Source});
+  IgnoringDiagConsumer Quiet;
+  Tool.setDiagnosticConsumer(&Quiet);
+  Tool.setPrintErrorMessage(false);
+  TranslationUnitRegisters Device;
+  Device.FallbackReason = "the device-side parse failed";
+  Factory F(Options, Device);
+  if (Tool.run(&F) != 0 && Device.ByMangledName.empty()) {
+    R.FallbackReason = "the source could not be parsed for the device";
+    return R;
+  }
+  Device.Arch = R.Arch;
+  return Device;
+}
+
+} // namespace
+
+TranslationUnitRegisters estimateRegisters(ASTContext &Ctx, const RegisterOptions &Options,
+                                           const Preprocessor *PP) {
+  if (Ctx.getTargetInfo().getTriple().isNVPTX())
+    return estimateOnDeviceAST(Ctx, Options, PP);
+  return estimateByDeviceReparse(Ctx, Options, PP);
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+std::string deviceMangledName(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  std::unique_ptr<MangleContext> MC(Ctx.createMangleContext());
+  if (!MC->shouldMangleDeclName(Kernel))
+    return Kernel->getNameAsString();
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  MC->mangleName(GlobalDecl(Kernel, KernelReferenceKind::Kernel), OS);
+  OS.flush();
+  return Name;
+}
+
+std::string normalizedKernelName(llvm::StringRef MangledName) {
+  std::string D = llvm::demangle(MangledName);
+  // nvcc names an anonymous namespace _GLOBAL__N__<hash>_<n>_<file>_<hash>.
+  std::string Out;
+  Out.reserve(D.size());
+  llvm::StringRef S(D);
+  while (!S.empty()) {
+    size_t At = S.find("_GLOBAL__N_");
+    if (At == llvm::StringRef::npos) {
+      Out += S.str();
+      break;
+    }
+    Out += S.take_front(At).str();
+    S = S.drop_front(At);
+    size_t End = 0;
+    while (End < S.size() && (llvm::isAlnum(S[End]) || S[End] == '_'))
+      ++End;
+    Out += "(anonymous namespace)";
+    S = S.drop_front(End);
+  }
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Per-AST cache
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct RegistryEntry {
+  const TranslationUnitDecl *TU = nullptr;
+  std::unique_ptr<RegisterUsage> Usage;
+};
+std::mutex RegistryMutex;
+std::map<const ASTContext *, RegistryEntry> &registry() {
+  static std::map<const ASTContext *, RegistryEntry> M;
+  return M;
+}
+
+/// Path and contents of every file the parse read, for the cache key.
+std::string loadedFilesKey(const SourceManager &SM) {
+  std::vector<std::pair<std::string, llvm::StringRef>> Files;
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    if (!It->second)
+      continue;
+    std::optional<llvm::StringRef> Data = It->second->getBufferDataIfLoaded();
+    if (!Data)
+      continue;
+    Files.emplace_back(It->first.getName().str(), *Data);
+  }
+  std::sort(Files.begin(), Files.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
+  llvm::SHA256 Hash;
+  for (const auto &[Name, Data] : Files) {
+    Hash.update(Name);
+    Hash.update(llvm::StringRef("\0", 1));
+    Hash.update(Data);
+    Hash.update(llvm::StringRef("\0", 1));
+  }
+  return hexDigest(Hash);
+}
+} // namespace
+
+RegisterUsage::RegisterUsage(ASTContext &Ctx) : Ctx(Ctx) {}
+
+RegisterUsage &RegisterUsage::get(ASTContext &Ctx) {
+  std::lock_guard<std::mutex> Lock(RegistryMutex);
+  RegistryEntry &E = registry()[&Ctx];
+  if (!E.Usage || E.TU != Ctx.getTranslationUnitDecl()) {
+    E.TU = Ctx.getTranslationUnitDecl();
+    E.Usage = std::make_unique<RegisterUsage>(Ctx);
+  }
+  return *E.Usage;
+}
+
+void RegisterUsage::release(ASTContext &Ctx) {
+  std::lock_guard<std::mutex> Lock(RegistryMutex);
+  registry().erase(&Ctx);
+}
+
+RegisterOptions RegisterUsage::resolve(const RegisterOptions &Options) {
+  RegisterOptions O = Options;
+  if (O.Arch.empty())
+    O.Arch = "sm_90";
+  if (!O.ToolkitRoot.empty())
+    if (auto Real = validateToolkitRoot(O.ToolkitRoot))
+      O.ToolkitRoot = *Real;
+  if (O.Mode == RegisterMode::Auto)
+    O.Mode = O.ToolkitRoot.empty() ? RegisterMode::Estimate : RegisterMode::Ptxas;
+  return O;
+}
+
+const TranslationUnitRegisters &RegisterUsage::estimate(const RegisterOptions &O) {
+  // The estimate does not depend on the mode; one per remaining options.
+  RegisterOptions Key = O;
+  Key.Mode = RegisterMode::Estimate;
+  auto &Slot = Estimates[Key.fingerprint()];
+  if (!Slot)
+    Slot = std::make_unique<TranslationUnitRegisters>(estimateRegisters(Ctx, O, PP));
+  return *Slot;
+}
+
+const TranslationUnitRegisters &RegisterUsage::translationUnit(const RegisterOptions &Options) {
+  RegisterOptions O = resolve(Options);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::string Key = O.fingerprint();
+  auto &Slot = Results[Key];
+  if (Slot)
+    return *Slot;
+  if (O.Mode == RegisterMode::Estimate) {
+    Slot = std::make_unique<TranslationUnitRegisters>(estimate(O));
+    return *Slot;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Source = O.SourceFile;
+  if (Source.empty())
+    if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID())) {
+      llvm::StringRef Real = Main->getFileEntry().tryGetRealPathName();
+      Source = Real.empty() ? Main->getName().str() : Real.str();
+    }
+  TranslationUnitRegisters R = runPtxas(O, Source, loadedFilesKey(SM));
+  if (!R.FallbackReason.empty()) {
+    TranslationUnitRegisters E = estimate(O);
+    E.FallbackReason = "ptxas was not used (" + R.FallbackReason + ")" +
+                       (E.FallbackReason.empty() ? "" : "; the estimate: " + E.FallbackReason);
+    E.DroppedFlags = R.DroppedFlags;
+    R = std::move(E);
+  }
+  Slot = std::make_unique<TranslationUnitRegisters>(std::move(R));
+  return *Slot;
+}
+
+std::optional<FunctionRegisters> RegisterUsage::lookup(const FunctionDecl *Kernel,
+                                                      const RegisterOptions &Options,
+                                                      std::string *Note) {
+  const TranslationUnitRegisters &TU = translationUnit(Options);
+  std::string Mangled = deviceMangledName(Kernel, Ctx);
+  auto Find = [&](const TranslationUnitRegisters &R,
+                  const std::string &Key) -> std::optional<FunctionRegisters> {
+    auto It = R.ByMangledName.find(Mangled);
+    if (It != R.ByMangledName.end())
+      return It->second;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto &Index = Normalized[Key];
+    if (Index.empty()) {
+      std::map<std::string, unsigned> Count;
+      for (const auto &Entry : R.ByMangledName)
+        ++Count[normalizedKernelName(Entry.first)];
+      for (const auto &Entry : R.ByMangledName) {
+        std::string N = normalizedKernelName(Entry.first);
+        if (Count[N] == 1)
+          Index[N] = Entry.first;
+      }
+      Index[""] = ""; // computed
+    }
+    auto N = Index.find(normalizedKernelName(Mangled));
+    if (N == Index.end() || N->second.empty())
+      return std::nullopt;
+    return R.ByMangledName.at(N->second);
+  };
+  RegisterOptions O = resolve(Options);
+  std::optional<FunctionRegisters> F = Find(TU, O.fingerprint() + "\x1d" + registerSourceName(TU.Source));
+  if (F) {
+    if (Note)
+      *Note = TU.FallbackReason;
+    return F;
+  }
+  if (TU.Source == RegisterSource::Ptxas) {
+    const TranslationUnitRegisters *E;
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      E = &estimate(O);
+    }
+    F = Find(*E, O.fingerprint() + "\x1d" + "estimate");
+    if (F && Note)
+      *Note = "ptxas reported no kernel named '" + Mangled + "'";
+    return F;
+  }
+  if (Note)
+    *Note = TU.FallbackReason;
+  return std::nullopt;
+}
+
+} // namespace warpcheck::analysis

@@ -1,0 +1,279 @@
+//===- RegisterUsage.h - registers per thread of each kernel --------------===//
+//
+// Occupancy depends on how many registers ptxas gives each thread of a
+// kernel (cudaFuncAttributes::numRegs). Two sources:
+//
+//  ptxas     exact: the translation unit's device code is compiled for the
+//            target architecture by the CUDA toolkit's own nvcc, as a build
+//            would (`nvcc -cubin -arch=sm_XX -Xptxas -v`), and ptxas's
+//            "Used N registers" lines are read back. Seconds per
+//            translation unit, so results are cached on disk by content.
+//  estimate  no program is started: clang's code generator lowers the
+//            kernel from the AST to LLVM IR for NVPTX, LLVM's -O3 pipeline
+//            runs on it, and the largest number of 32-bit values live at
+//            once is turned into a register count (calibrated against
+//            ptxas; bench/register_estimator.py measures the error).
+//
+// Security. The only program ever started is <toolkit>/bin/nvcc of a
+// toolkit the caller located itself (RegisterOptions::ToolkitRoot; never a
+// PATH search, never a name from a compile database), with
+// llvm::sys::ExecuteAndWait, an argument vector and a time limit. nvcc
+// itself runs its sub-steps through a shell (`nvcc -dryrun` shows them) and
+// does not escape `$(...)` or backquotes in -D values, so every argument
+// handed to it is checked against a conservative character set, and of a
+// compile database's flags only -I, -isystem, -D, -U, -std and
+// -maxrregcount survive (sanitizeCompileFlags). The source file reaches nvcc
+// through `#include "<path>"` in a wrapper file in a private temporary
+// folder, so its name never appears on a command line.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_REGISTERUSAGE_H
+#define WARPCHECK_ANALYSIS_REGISTERUSAGE_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class Preprocessor;
+}
+
+namespace warpcheck::analysis {
+
+/// Where a register count comes from.
+enum class RegisterSource { Ptxas, Estimate };
+/// "ptxas" or "estimate" (the JSON field registers_source).
+const char *registerSourceName(RegisterSource Source);
+
+/// Which source to use.
+enum class RegisterMode {
+  /// ptxas when a toolkit was located, else the estimate.
+  Auto,
+  /// Run nvcc/ptxas; falls back to the estimate (with a note) when the
+  /// toolkit is missing or the compilation fails.
+  Ptxas,
+  /// Never start a program.
+  Estimate,
+};
+/// "auto" (or empty), "ptxas", "estimate"; case-insensitive. nullopt for
+/// anything else.
+std::optional<RegisterMode> parseRegisterMode(llvm::StringRef Text);
+const char *registerModeName(RegisterMode Mode);
+
+struct RegisterOptions {
+  RegisterMode Mode = RegisterMode::Auto;
+  /// Root of the CUDA toolkit the caller located itself (holding
+  /// bin/nvcc). Its bin/nvcc is the only program ever started. Empty: no
+  /// toolkit, the estimate is used.
+  std::string ToolkitRoot;
+  /// Architecture to compile for: "sm_90", "sm_90a", "sm_100"... Empty
+  /// means sm_90.
+  std::string Arch;
+  /// Flags of the translation unit, from a compile database or from the
+  /// parse (compileFlagsFromPreprocessor). Untrusted: only what
+  /// sanitizeCompileFlags keeps reaches nvcc.
+  std::vector<std::string> CompileFlags;
+  /// Directory relative -I/-isystem paths in CompileFlags are relative to
+  /// (the compile command's directory). Empty: the source's directory.
+  std::string WorkingDirectory;
+  /// -maxrregcount set by the tool's own options; the smaller of this and a
+  /// -maxrregcount in CompileFlags applies.
+  std::optional<unsigned> MaxRegisterCount;
+  /// The file to compile. Empty: the main file of the AST.
+  std::string SourceFile;
+  /// Where ptxas results are cached. Empty: $XDG_CACHE_HOME/warpcheck, else
+  /// $HOME/.cache/warpcheck. "none": no cache. A folder that cannot be
+  /// created or written means no cache, silently.
+  std::string CacheDir;
+  /// Time limit of one nvcc run, in seconds.
+  unsigned TimeoutSeconds = 180;
+
+  /// Identifies the options for the per-AST cache.
+  std::string fingerprint() const;
+};
+
+/// What is known about one kernel's registers.
+struct FunctionRegisters {
+  unsigned Registers = 0;
+  RegisterSource Source = RegisterSource::Estimate;
+  std::string Arch;
+  /// ptxas: "N bytes smem" of the kernel (cudaFuncAttributes::sharedSizeBytes).
+  std::optional<std::uint64_t> SharedBytes;
+  /// ptxas: stack frame and spills, in bytes; barriers used.
+  std::uint64_t StackFrameBytes = 0, SpillStoreBytes = 0, SpillLoadBytes = 0;
+  std::optional<unsigned> Barriers;
+  /// Estimate: the most 32-bit values live at once in the optimized IR
+  /// (before calibration), and the count before any cap was applied.
+  unsigned MaxLiveValues = 0;
+  unsigned UncappedRegisters = 0;
+  /// Estimate: what capped the count ("__launch_bounds__(256, 4)",
+  /// "-maxrregcount=32"); empty if nothing did.
+  std::string CappedBy;
+};
+
+/// Registers of every kernel of one translation unit, from one source.
+struct TranslationUnitRegisters {
+  RegisterSource Source = RegisterSource::Estimate;
+  std::string Arch;
+  /// By mangled name as the device compilation spells it.
+  std::map<std::string, FunctionRegisters> ByMangledName;
+  /// Set when the requested source could not be used, and why.
+  std::string FallbackReason;
+  /// Flags left out of the nvcc command (for the report's assumptions).
+  std::vector<std::string> DroppedFlags;
+  bool FromCache = false;
+};
+
+//===--- The nvcc/ptxas runner, its guards and its parser -----------------===//
+
+/// True when every character of Arg is one nvcc can be trusted to pass
+/// through its internal shell literally: ASCII letters, digits and
+/// `_ . / + , = @ % : ~ -`, plus the space and, with ForMacro, `(` and `)`.
+bool isShellSafeArgument(llvm::StringRef Arg, bool ForMacro = false);
+
+struct SanitizedFlags {
+  /// Flags for nvcc, normalized ("-I/abs/dir", "-isystem", "/abs/dir",
+  /// "-DNAME=value", "-UNAME", "-std=c++17").
+  std::vector<std::string> Kept;
+  /// Flags left out because they are not on the allow-list (with their
+  /// values), e.g. "-ccbin=/tmp/evil.sh".
+  std::vector<std::string> Dropped;
+  /// Allow-listed flags whose value holds characters that are not
+  /// shell-safe: their presence means nvcc cannot compile the unit as the
+  /// build does, so ptxas is not run.
+  std::vector<std::string> Refused;
+  /// -maxrregcount=N of the flags (1..255).
+  std::optional<unsigned> MaxRegisterCount;
+};
+
+/// Filters a compile command (or clang arguments): -I, -isystem, -D, -U,
+/// -std and -maxrregcount survive, in their nvcc and clang spellings;
+/// everything else is dropped, values of flags known to take one included
+/// (-ccbin X, -Xptxas X, --options-file X, -o X, ...). Relative include
+/// paths are made absolute against WorkingDirectory. Include folders of a
+/// toolchain (clang's resource folder, a CUDA toolkit's include folder,
+/// CCCL, the system's C/C++ folders, warpcheck's bundled header shims) are
+/// left out too: nvcc brings its own.
+SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
+                                    llvm::StringRef WorkingDirectory);
+
+/// The -I/-isystem/-D/-U/-std flags the translation unit was parsed with,
+/// read back from the preprocessor's options (toolchain folders excluded).
+std::vector<std::string> compileFlagsFromPreprocessor(const clang::Preprocessor &PP);
+
+/// ToolkitRoot if it holds an executable regular file bin/nvcc (symlinks
+/// resolved), else nullopt and Why says what is missing. Nothing is
+/// searched.
+std::optional<std::string> validateToolkitRoot(llvm::StringRef ToolkitRoot,
+                                               std::string *Why = nullptr);
+
+/// The toolkit to use when the caller names none: $CUDA_PATH, $CUDA_HOME,
+/// then /usr/local/cuda, the first that validateToolkitRoot accepts. These
+/// come from the user's environment, never from a compile database.
+std::optional<std::string> defaultToolkitRoot();
+
+/// "sm_90" if Arch is a GPU architecture nvcc can take (sm_NN[a|f]; also
+/// "compute_NN" and "90", normalized); nullopt otherwise.
+std::optional<std::string> nvccArchName(llvm::StringRef Arch);
+
+/// The argument vector nvcc is started with (element 0 is
+/// <ToolkitRoot>/bin/nvcc). Fails (Error set) if any argument is not
+/// shell-safe.
+std::optional<std::vector<std::string>>
+nvccArguments(llvm::StringRef ToolkitRoot, llvm::StringRef Arch,
+              const SanitizedFlags &Flags, std::optional<unsigned> MaxRegisterCount,
+              llvm::StringRef WrapperSource, llvm::StringRef OutputFile,
+              std::string *Error);
+
+/// Parses `ptxas -v` output: each "Compiling entry function 'X' for 'sm_NN'"
+/// and the "Used N registers, ..." line after it.
+std::map<std::string, FunctionRegisters> parsePtxasOutput(llvm::StringRef Text);
+
+/// Compiles SourceFile with nvcc and reads ptxas's counts. ExtraKey is mixed
+/// into the cache key (e.g. the contents of every file the parse read).
+/// Never throws; on failure the result has FallbackReason set and no
+/// entries.
+TranslationUnitRegisters runPtxas(const RegisterOptions &Options,
+                                  llvm::StringRef SourceFile,
+                                  llvm::StringRef ExtraKey = "");
+
+/// The cache folder RegisterOptions::CacheDir names (created), or "" for
+/// no cache.
+std::string registerCacheDirectory(const RegisterOptions &Options);
+
+//===--- The estimator ----------------------------------------------------===//
+
+/// Register estimate for a number of live 32-bit values (the calibration).
+unsigned registersFromLiveValues(unsigned MaxLiveValues);
+
+/// Estimates the registers of every kernel of the AST. Needs a device-side
+/// AST (--cuda-device-only); for a host-side AST the source is parsed again
+/// for the device, in-process. Kernels it cannot lower are absent.
+TranslationUnitRegisters estimateRegisters(clang::ASTContext &Ctx,
+                                           const RegisterOptions &Options,
+                                           const clang::Preprocessor *PP = nullptr);
+
+//===--- Per-AST access ---------------------------------------------------===//
+
+/// The mangled name of a kernel as the device compilation spells it
+/// (Itanium, the kernel itself and not its host-side stub).
+std::string deviceMangledName(const clang::FunctionDecl *Kernel,
+                              clang::ASTContext &Ctx);
+
+/// A mangled name with nvcc's and clang's differences for internal linkage
+/// removed: demangled, "(anonymous namespace)" for nvcc's
+/// "_GLOBAL__N__<hash>" namespaces (static functions demangle alike).
+std::string normalizedKernelName(llvm::StringRef MangledName);
+
+/// Register counts of the kernels of one AST, computed once per options and
+/// shared by every check and the JSON report.
+class RegisterUsage {
+public:
+  explicit RegisterUsage(clang::ASTContext &Ctx);
+
+  /// The instance for this AST.
+  static RegisterUsage &get(clang::ASTContext &Ctx);
+  /// Drops it (at the end of the translation unit).
+  static void release(clang::ASTContext &Ctx);
+
+  /// The preprocessor of the parse, when the caller has it: used to re-parse
+  /// a host-side AST for the estimate with the same include paths.
+  void setPreprocessor(const clang::Preprocessor *P) { PP = P; }
+
+  /// Every kernel's registers under Options (computed on first use).
+  const TranslationUnitRegisters &translationUnit(const RegisterOptions &Options);
+
+  /// Kernel's registers under Options. Falls back to the estimate where
+  /// ptxas has no entry for the kernel (Note says why); nullopt if neither
+  /// source knows it.
+  std::optional<FunctionRegisters> lookup(const clang::FunctionDecl *Kernel,
+                                          const RegisterOptions &Options,
+                                          std::string *Note = nullptr);
+
+  /// Options with the toolkit and mode resolved as lookup uses them.
+  static RegisterOptions resolve(const RegisterOptions &Options);
+
+private:
+  const TranslationUnitRegisters &estimate(const RegisterOptions &Options);
+
+  clang::ASTContext &Ctx;
+  const clang::Preprocessor *PP = nullptr;
+  std::mutex Mutex;
+  std::map<std::string, std::unique_ptr<TranslationUnitRegisters>> Results;
+  std::map<std::string, std::unique_ptr<TranslationUnitRegisters>> Estimates;
+  /// Normalized name -> mangled name of ptxas results, per options.
+  std::map<std::string, std::map<std::string, std::string>> Normalized;
+};
+
+} // namespace warpcheck::analysis
+
+#endif

@@ -1,0 +1,288 @@
+//===--- SharedBankConflictCheck.cpp - clang-tidy -------------------------===//
+
+#include "SharedBankConflictCheck.h"
+#include "CudaCheckSupport.h"
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+#include <cmath>
+
+using namespace clang::ast_matchers;
+using namespace warpcheck::analysis;
+
+namespace clang::tidy::cuda {
+
+SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
+                                                 ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      MinExtraWavefronts(Options.get("MinExtraWavefronts", "1")),
+      MaxPadding(Options.get("MaxPadding", 32U)),
+      Arch(Options.getLocalOrGlobal("Arch", "")),
+      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")) {}
+
+void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "MinExtraWavefronts", MinExtraWavefronts);
+  Options.store(Opts, "MaxPadding", MaxPadding);
+  Options.store(Opts, "Arch", Arch);
+  Options.store(Opts, "DefaultBlock", DefaultBlock);
+}
+
+void SharedBankConflictCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
+                     this);
+}
+
+void SharedBankConflictCheck::onEndOfTranslationUnit() {
+  if (LastContext)
+    TranslationUnitAnalysis::release(*LastContext);
+  LastContext = nullptr;
+}
+
+namespace {
+
+/// "0-31", "0, 16", "0-7, 16-23".
+std::string laneList(const std::vector<unsigned> &Lanes) {
+  std::string S;
+  for (size_t I = 0; I < Lanes.size();) {
+    size_t J = I;
+    while (J + 1 < Lanes.size() && Lanes[J + 1] == Lanes[J] + 1)
+      ++J;
+    if (!S.empty())
+      S += ", ";
+    S += std::to_string(Lanes[I]);
+    if (J > I)
+      S += "-" + std::to_string(Lanes[J]);
+    I = J + 1;
+  }
+  return S;
+}
+
+/// Why the array's layout may not be changed, or empty when every use of it
+/// is a full subscript `a[i][j]` (the only use a padded row keeps meaning).
+std::string layoutDependentUse(const VarDecl *Var, ASTContext &Ctx, unsigned Rank) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *Var;
+    ASTContext &Ctx;
+    unsigned Rank;
+    std::string Why;
+    Finder(const VarDecl *V, ASTContext &C, unsigned R) : Var(V), Ctx(C), Rank(R) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl() != Var || !Why.empty())
+        return true;
+      // Walk up through the decay and the subscripts.
+      const Expr *Cur = DRE;
+      unsigned Depth = 0;
+      while (true) {
+        DynTypedNodeList Parents = Ctx.getParents(*Cur);
+        if (Parents.empty())
+          break;
+        const Expr *P = Parents[0].get<Expr>();
+        if (!P)
+          break;
+        if (const auto *ICE = dyn_cast<ImplicitCastExpr>(P);
+            ICE && ICE->getCastKind() == CK_ArrayToPointerDecay) {
+          Cur = P;
+          continue;
+        }
+        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P);
+            AS && AS->getBase()->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts()) {
+          ++Depth;
+          Cur = P;
+          continue;
+        }
+        if (isa<ParenExpr>(P)) {
+          Cur = P;
+          continue;
+        }
+        break;
+      }
+      if (Depth != Rank) {
+        PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(
+            Ctx.getSourceManager().getFileLoc(DRE->getBeginLoc()));
+        Why = "'" + Var->getNameAsString() + "' is used at line " +
+              std::to_string(PL.isValid() ? PL.getLine() : 0) +
+              " other than as a full subscript (sizeof, a pointer into it, or a "
+              "partial index), which a padded row would change";
+      }
+      return true;
+    }
+  } F(Var, Ctx, Rank);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return F.Why;
+}
+
+/// Dimensions of a constant array type, outermost first.
+std::optional<ArrayLayout> layoutOf(QualType T, ASTContext &Ctx) {
+  ArrayLayout L;
+  while (const auto *CA = Ctx.getAsConstantArrayType(T)) {
+    L.Dims.push_back(CA->getSize().getZExtValue());
+    T = CA->getElementType();
+  }
+  if (L.Dims.empty() || T->isIncompleteType() || T->isDependentType())
+    return std::nullopt;
+  L.ElementBytes = Ctx.getTypeSizeInChars(T).getQuantity();
+  return L;
+}
+
+/// Source range of the innermost dimension's size: `32` in `float t[32][32]`.
+std::optional<SourceRange> lastDimensionRange(const VarDecl *Var) {
+  TypeSourceInfo *TSI = Var->getTypeSourceInfo();
+  if (!TSI)
+    return std::nullopt;
+  TypeLoc TL = TSI->getTypeLoc();
+  std::optional<SourceRange> Last;
+  while (auto AL = TL.getAs<ConstantArrayTypeLoc>()) {
+    if (Expr *Size = AL.getSizeExpr())
+      Last = Size->getSourceRange();
+    else
+      return std::nullopt;
+    TL = AL.getElementLoc();
+  }
+  return Last;
+}
+
+} // namespace
+
+void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (!isAnalysableKernel(Kernel))
+    return;
+  ASTContext &Ctx = *Result.Context;
+  LastContext = &Ctx;
+  double Threshold = 1.0;
+  llvm::StringRef(MinExtraWavefronts).getAsDouble(Threshold);
+  AnalysisOptions Opts = makeAnalysisOptions(Arch, DefaultBlock, Ctx);
+  TranslationUnitAnalysis &TU = TranslationUnitAnalysis::get(Ctx);
+  const auto Launches = TU.analyze(Kernel, Opts);
+  const SourceManager &SM = Ctx.getSourceManager();
+
+  for (size_t LaunchIndex = 0; LaunchIndex < Launches.size(); ++LaunchIndex) {
+    const KernelLaunchAnalysis &Launch = Launches[LaunchIndex];
+    for (const AccessResult &A : Launch.Accesses) {
+      if (A.Site.Space != MemorySpace::Shared || A.Status == AccessStatus::Unknown ||
+          A.Cost.Requests == 0)
+        continue;
+      double Extra = A.Cost.WavefrontsPerRequest - A.Cost.IdealWavefrontsPerRequest;
+      if (Extra < Threshold - 1e-9)
+        continue;
+      const char *Verb = A.Site.Op == AccessOp::Load    ? "reading"
+                         : A.Site.Op == AccessOp::Store ? "writing"
+                                                        : "atomically updating";
+      const auto &W = A.WorstShared;
+      std::string Lanes = laneList(W.WorstBankLanes);
+      bool AllLanes = A.WorstRequest &&
+                      W.WorstBankLanes.size() == A.WorstRequest->activeLanes();
+      std::string Who = (AllLanes ? "lanes " + Lanes + " all hit bank "
+                                  : "lanes " + Lanes + " hit bank ") +
+                        std::to_string(W.WorstBank) +
+                        (AllLanes ? "" : " with different words");
+      SourceLocation Loc = A.Site.Expr->getBeginLoc();
+      auto D = diag(Loc, "%0-way bank conflict %1 '%2': %3 (%4 wavefronts per "
+                         "request, ideal %5) with block %6 from %7")
+               << W.ConflictDegree << Verb << sourceText(A.Site.Expr, Ctx) << Who
+               << formatCount(A.Cost.WavefrontsPerRequest)
+               << formatCount(A.Cost.IdealWavefrontsPerRequest)
+               << Launch.Launch.Block.str() << Launch.Launch.Description;
+
+      // The fix: the smallest padding of the last dimension under which this
+      // access is conflict-free and no access to the array got worse.
+      const VarDecl *Var = A.Site.SharedVar;
+      std::string NoFix;
+      std::optional<ArrayLayout> Layout = Var ? layoutOf(Var->getType(), Ctx) : std::nullopt;
+      std::optional<SourceRange> DimRange = Var ? lastDimensionRange(Var) : std::nullopt;
+      if (!Var)
+        NoFix = "the shared buffer is not a named array";
+      else if (!Layout || Layout->Dims.size() < 2)
+        NoFix = "'" + Var->getNameAsString() + "' has no row to pad";
+      else if (!DimRange || DimRange->getBegin().isMacroID() ||
+               DimRange->getEnd().isMacroID() ||
+               !SM.isWrittenInMainFile(SM.getFileLoc(Var->getLocation())))
+        NoFix = "the declaration of '" + Var->getNameAsString() +
+                "' cannot be edited here (a macro or another file)";
+      else
+        NoFix = layoutDependentUse(Var, Ctx, static_cast<unsigned>(Layout->Dims.size()));
+
+      std::optional<unsigned> Padding;
+      if (NoFix.empty()) {
+        // Original cost of every access to this array, per launch.
+        for (unsigned Pad = 1; Pad <= MaxPadding && !Padding; ++Pad) {
+          std::map<const VarDecl *, ArrayLayout> Overrides;
+          ArrayLayout Padded = *Layout;
+          Padded.Dims.back() += Pad;
+          Overrides[Var] = Padded;
+          AnalysisOptions Trial = Opts;
+          Trial.LayoutOverrides = &Overrides;
+          std::vector<KernelLaunchAnalysis> Again = TU.analyzeUncached(Kernel, Trial);
+          if (Again.size() != Launches.size())
+            break;
+          bool Good = true;
+          for (size_t L = 0; L < Launches.size() && Good; ++L) {
+            for (const AccessResult &Before : Launches[L].Accesses) {
+              if (Before.Site.SharedVar != Var)
+                continue;
+              const AccessResult *After = nullptr;
+              for (const AccessResult &X : Again[L].Accesses)
+                if (X.Site.Expr == Before.Site.Expr && X.Site.Op == Before.Site.Op)
+                  After = &X;
+              if (!After || After->Cost.WavefrontsPerRequest >
+                                Before.Cost.WavefrontsPerRequest + 1e-9) {
+                Good = false;
+                break;
+              }
+              if (L == LaunchIndex && Before.Site.Expr == A.Site.Expr &&
+                  Before.Site.Op == A.Site.Op &&
+                  After->Cost.WavefrontsPerRequest >
+                      After->Cost.IdealWavefrontsPerRequest + 1e-9)
+                Good = false;
+            }
+          }
+          if (Good)
+            Padding = Pad;
+        }
+        if (!Padding)
+          NoFix = "no padding of up to " + std::to_string(MaxPadding) +
+                  " elements removes the conflict without making another access worse";
+      }
+      if (Padding) {
+        std::uint64_t Rows = 1;
+        for (size_t K = 0; K + 1 < Layout->Dims.size(); ++K)
+          Rows *= Layout->Dims[K];
+        std::uint64_t OldBytes = Rows * Layout->Dims.back() * Layout->ElementBytes;
+        std::uint64_t Added = Rows * *Padding * Layout->ElementBytes;
+        std::string NewSize;
+        CharSourceRange Range = CharSourceRange::getTokenRange(*DimRange);
+        llvm::StringRef OldText =
+            Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
+        unsigned long long Literal;
+        if (!OldText.trim().getAsInteger(10, Literal))
+          NewSize = std::to_string(Literal + *Padding);
+        else
+          NewSize = OldText.str() + " + " + std::to_string(*Padding);
+        D << FixItHint::CreateReplacement(Range, NewSize);
+        diag(Var->getLocation(),
+             "padding the last dimension of '%0' to %1 removes the conflict and "
+             "makes no access to it worse (+%2 bytes, %3)",
+             DiagnosticIDs::Note)
+            << Var->getNameAsString() << NewSize << static_cast<unsigned>(Added)
+            << formatPercent(double(Added) / double(OldBytes));
+      } else {
+        diag(Loc, "no padding offered: %0; an XOR swizzle spreads the rows over "
+                  "the banks instead: index column c of row r as (c ^ (r %% 32))",
+             DiagnosticIDs::Note)
+            << NoFix;
+      }
+      for (const std::string &Assumption : A.Assumptions)
+        diag(Loc, "assumed: %0", DiagnosticIDs::Note) << Assumption;
+    }
+  }
+}
+
+} // namespace clang::tidy::cuda

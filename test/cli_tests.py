@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Command-line behaviour of warpcheck and the plugin: bad input gets a clear
+error naming the file and the cause and a documented exit code; hostile
+compile databases start nothing; one broken file never stops the others; a
+CCCL-heavy unit parses through both doors; the JSON contract holds.
+
+Runs as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+RESULTS = []
+
+
+def check(name, condition, detail=""):
+    RESULTS.append((name, bool(condition), detail))
+    print(("PASS " if condition else "FAIL ") + name + ("" if condition else ": " + detail))
+
+
+def run(cmd, cwd=None, timeout=600, env=None):
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=timeout, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+GOOD = textwrap.dedent("""\
+    __global__ void strided(const float *in, float *out) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      out[i] = in[i * 32];
+    }
+    int main() {
+      float *in, *out;
+      cudaMalloc(&in, 1 << 20);
+      cudaMalloc(&out, 1 << 20);
+      strided<<<4, 128>>>(in, out);
+      return 0;
+    }
+    """)
+
+BROKEN = "__global__ void k(float *p) { p[threadIdx.x] = ; }\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--clang-tidy", default="clang-tidy-19")
+    args = ap.parse_args()
+    wc = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
+    plugin = os.path.abspath(os.path.join(args.build, "lib", "libwarpcheck.so"))
+    tmp = tempfile.mkdtemp(prefix="warpcheck-cli-")
+    try:
+        good = os.path.join(tmp, "good.cu")
+        broken = os.path.join(tmp, "broken.cu")
+        with open(good, "w") as f:
+            f.write(GOOD)
+        with open(broken, "w") as f:
+            f.write(BROKEN)
+
+        # --help documents the exit codes; --version; --list-checks.
+        rc, out, err = run([wc, "--help"])
+        check("help exits 0 and documents exit codes", rc == 0 and "EXIT CODES" in out, out + err)
+        rc, out, err = run([wc, "--version"])
+        check("version", rc == 0 and out.startswith("warpcheck "), out + err)
+        rc, out, err = run([wc, "--list-checks"])
+        check("list-checks shows cuda-uncoalesced-global-access",
+              rc == 0 and "cuda-uncoalesced-global-access" in out, out + err)
+
+        # The plugin in clang-tidy-19 lists the same checks.
+        rc, out, err = run([args.clang_tidy, "-load", plugin, "-checks=-*,cuda-*", "--list-checks"])
+        check("plugin lists cuda-* checks", rc == 0 and "cuda-uncoalesced-global-access" in out, out + err)
+
+        # A real finding, text and JSON.
+        rc, out, err = run([wc, "good.cu"], cwd=tmp)
+        check("good file: exit 0 and a finding",
+              rc == 0 and "good.cu:3:12: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency)" in out,
+              out + err)
+        rc, out, err = run([wc, "--format=json", "good.cu"], cwd=tmp)
+        ok = rc == 0
+        try:
+            doc = json.loads(out)
+            k = doc["kernels"][0]
+            acc = [a for a in k["accesses"] if a["op"] == "load"][0]
+            ok = ok and doc["version"] == 1 and k["name"] == "strided" and k["launch"]["block"] == [128, 1, 1]
+            ok = ok and acc["sectors_per_request"] == 32 and acc["ideal_sectors_per_request"] == 4
+            ok = ok and acc["lines_per_request"] == 32 and acc["wavefronts_per_request"] is None
+            ok = ok and acc["status"] == "exact" and acc["space"] == "global" and acc["bytes_per_lane"] == 4
+            ok = ok and abs(acc["efficiency"] - 0.125) < 1e-9
+            ok = ok and all(key in acc for key in ("file", "line", "column"))
+            f = doc["findings"][0]
+            ok = ok and f["check"] == "cuda-uncoalesced-global-access" and f["severity"] == "warning"
+            ok = ok and f["line"] == 3 and f["column"] == 12
+        except Exception as e:  # noqa: BLE001
+            ok = False
+            out += "\n" + repr(e)
+        check("json contract fields and numbers", ok, out + err)
+
+        # -o writes the report to a file.
+        rep = os.path.join(tmp, "report.json")
+        rc, out, err = run([wc, "--format=json", "-o", rep, "good.cu"], cwd=tmp)
+        check("-o writes the report", rc == 0 and os.path.exists(rep) and json.load(open(rep))["version"] == 1, err)
+
+        # Bad inputs: each names the file and the cause; others still analysed.
+        rc, out, err = run([wc, "missing.cu", "good.cu"], cwd=tmp)
+        check("missing file: exit 3, named, the other analysed",
+              rc == 3 and "missing.cu: no such file" in err and "good.cu:3:12: warning" in out, out + err)
+        rc, out, err = run([wc, "broken.cu", "good.cu"], cwd=tmp)
+        check("parse error: exit 3, file named, the other analysed",
+              rc == 3 and "broken.cu" in err and "error" in err and "good.cu:3:12: warning" in out, out + err)
+        os.chmod(good, 0o000)
+        if os.access(good, os.R_OK):  # root reads anything: use a directory instead
+            os.chmod(good, 0o644)
+            os.mkdir(os.path.join(tmp, "dir.cu"))
+            rc, out, err = run([wc, "dir.cu"], cwd=tmp)
+            check("unreadable input: exit 3 and named", rc == 3 and "dir.cu" in err, out + err)
+        else:
+            rc, out, err = run([wc, "good.cu"], cwd=tmp)
+            os.chmod(good, 0o644)
+            check("unreadable input: exit 3 and named", rc == 3 and "good.cu" in err and "cannot be read" in err, out + err)
+        rc, out, err = run([wc, "--checks=cuda-no-such-check", "good.cu"], cwd=tmp)
+        check("unknown --checks pattern: exit 2", rc == 2 and "cuda-no-such-check" in err and "matches no check" in err, out + err)
+        rc, out, err = run([wc, "--arch=sm_999", "good.cu"], cwd=tmp)
+        check("unknown --arch: exit 2", rc == 2 and "sm_999" in err, out + err)
+        rc, out, err = run([wc, "--bogus-flag", "good.cu"], cwd=tmp)
+        check("unknown option: exit 2", rc == 2 and "--bogus-flag" in err, out + err)
+        rc, out, err = run([wc, "--arch=sm_120", "good.cu"], cwd=tmp)
+        check("sm_120 parses (as sm_90) and analyses", rc == 0 and "warning:" in out, out + err)
+
+        # Compile databases: malformed, naming missing files, hostile flags.
+        db = os.path.join(tmp, "db")
+        os.mkdir(db)
+        with open(os.path.join(db, "compile_commands.json"), "w") as f:
+            f.write("[{ this is not json")
+        rc, out, err = run([wc, "-p", db], cwd=tmp)
+        check("malformed compile database: exit 2, file named",
+              rc == 2 and "compile_commands.json" in err and "malformed" in err, out + err)
+        marker = os.path.join(tmp, "started-something")
+        evil = os.path.join(tmp, "evil.sh")
+        with open(evil, "w") as f:
+            f.write("#!/bin/sh\ntouch %s\n" % marker)
+        os.chmod(evil, 0o755)
+        entries = [
+            {"directory": tmp, "file": os.path.join(tmp, "good.cu"),
+             "arguments": ["/usr/local/cuda/bin/nvcc", "-ccbin=" + evil, "--compiler-bindir", evil,
+                           "-DX=$(touch %s)" % marker, "-DY=`touch %s`" % marker,
+                           "-Xcompiler", "-fplugin=" + evil, "--options-file", evil,
+                           "-Xclang", "-load", "-Xclang", evil, "-B" + tmp,
+                           "-arch=sm_80", "-c", os.path.join(tmp, "good.cu"), "-o", "good.o"]},
+            {"directory": tmp, "file": os.path.join(tmp, "gone.cu"),
+             "command": "nvcc -c gone.cu -o gone.o"},
+        ]
+        with open(os.path.join(db, "compile_commands.json"), "w") as f:
+            json.dump(entries, f)
+        rc, out, err = run([wc, "-p", db], cwd=tmp)
+        check("hostile compile database starts nothing", not os.path.exists(marker), out + err)
+        check("compile database: missing file named, exit 3, the good one analysed",
+              rc == 3 and "gone.cu" in err and "good.cu:3:12: warning" in out, out + err)
+        rc, out, err = run([wc, "-p", db, "--print-clang-args", "good.cu"], cwd=tmp)
+        check("hostile flags are dropped from the clang arguments",
+              evil not in out and "-fplugin" not in out and "-load" not in out and "--cuda-gpu-arch=sm_80" in out,
+              out + err)
+
+        # The plugin must never crash clang-tidy, even on a broken file.
+        rc, out, err = run([wc, "--print-clang-args", "good.cu"], cwd=tmp)
+        clang_args = [a for a in out.split("\n") if a]
+        rc, out, err = run([args.clang_tidy, "-load", plugin, "-checks=-*,cuda-*", "broken.cu", "--"] + clang_args, cwd=tmp)
+        check("plugin on a broken file: an error, no crash",
+              rc in (0, 1) and "error:" in (out + err) and "Stack dump" not in err, out + err)
+
+        # CCCL robustness: cub and thrust through both doors.
+        if os.path.isdir("/usr/local/cuda/include/cccl") or os.path.isdir("/usr/local/cuda/include/cub"):
+            cccl = os.path.join(tmp, "cccl.cu")
+            with open(cccl, "w") as f:
+                f.write(textwrap.dedent("""\
+                    #include <cub/cub.cuh>
+                    #include <thrust/device_vector.h>
+                    #include <cuda_fp16.h>
+                    #include <cooperative_groups.h>
+                    __global__ void blockSum(const int *in, int *out) {
+                      using BlockReduce = cub::BlockReduce<int, 128>;
+                      __shared__ typename BlockReduce::TempStorage temp;
+                      int v = in[blockIdx.x * 128 + threadIdx.x];
+                      int s = BlockReduce(temp).Sum(v);
+                      if (threadIdx.x == 0) out[blockIdx.x] = s;
+                    }
+                    int main() {
+                      thrust::device_vector<int> a(1 << 10, 1), b(8);
+                      blockSum<<<8, 128>>>(thrust::raw_pointer_cast(a.data()), thrust::raw_pointer_cast(b.data()));
+                      return 0;
+                    }
+                    """))
+            rc, out, err = run([wc, "--format=json", "cccl.cu"], cwd=tmp)
+            ok = rc == 0
+            try:
+                doc = json.loads(out)
+                ok = ok and not doc["errors"] and any(k["name"] == "blockSum" for k in doc["kernels"])
+            except Exception as e:  # noqa: BLE001
+                ok = False
+                err += repr(e)
+            check("CCCL unit: warpcheck analyses it without error", ok, out[-2000:] + err[-2000:])
+            rc, out2, err2 = run([wc, "--print-clang-args", "cccl.cu"], cwd=tmp)
+            rc, out, err = run([args.clang_tidy, "-load", plugin, "-checks=-*,cuda-*", "cccl.cu", "--"]
+                               + [a for a in out2.split("\n") if a], cwd=tmp)
+            check("CCCL unit: clang-tidy with the plugin, no error",
+                  rc == 0 and "error:" not in out and "Stack dump" not in err, out[-2000:] + err[-2000:])
+        else:
+            print("SKIP CCCL robustness: no CUDA toolkit with CCCL at /usr/local/cuda")
+
+        # No toolkit at all: the bundled declarations.
+        rc, out, err = run([wc, "--cuda-path=" + os.path.join(tmp, "nope"), "good.cu"], cwd=tmp)
+        check("missing explicit --cuda-path: exit 2 and named", rc == 2 and "nope" in err, out + err)
+        env = dict(os.environ)
+        env["CUDA_PATH"] = os.path.join(tmp, "no-cuda-here")
+        env.pop("CUDA_HOME", None)
+        nt = os.path.join(args.source, "test", "inputs", "no-toolkit")
+        if os.path.isdir(nt):
+            files = sorted(f for f in os.listdir(nt) if f.endswith(".cu"))
+            rc, out, err = run([wc, "--cuda-path=", "--no-cuda"] + files, cwd=nt, env=env)
+            check("no-toolkit inputs parse with the bundled declarations",
+                  rc == 0 and "error" not in err.lower().replace("0 errors", ""), out[-2000:] + err[-2000:])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    passed = sum(1 for _, ok, _ in RESULTS if ok)
+    failed = len(RESULTS) - passed
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+#include "KernelReportJson.h"
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+
+#include "clang/Basic/SourceManager.h"
+
+#include <cmath>
+
+using namespace clang;
+using namespace warpcheck::analysis;
+
+namespace warpcheck::tool {
+
+static llvm::json::Value rounded(double V) {
+  // Averages are exact fractions of the simulated requests; four decimals
+  // keep them comparable with ncu's averages.
+  return std::round(V * 10000.0) / 10000.0;
+}
+
+static void putLocation(llvm::json::Object &O, SourceLocation Loc,
+                        const SourceManager &SM) {
+  Loc = SM.getFileLoc(Loc);
+  PresumedLoc P = SM.getPresumedLoc(Loc);
+  if (P.isInvalid()) {
+    O["file"] = nullptr;
+    O["line"] = nullptr;
+    O["column"] = nullptr;
+    return;
+  }
+  O["file"] = std::string(P.getFilename()); // json::Value keeps StringRefs unowned
+  O["line"] = P.getLine();
+  O["column"] = P.getColumn();
+}
+
+llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::json::Object Kernel;
+  std::string Name;
+  llvm::raw_string_ostream NS(Name);
+  K.Kernel->getNameForDiagnostic(NS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  NS.flush();
+  Kernel["name"] = Name;
+  putLocation(Kernel, K.Kernel->getLocation(), SM);
+  Kernel.erase("column");
+
+  llvm::json::Object Launch;
+  Launch["block"] = llvm::json::Array{K.Launch.Block.X, K.Launch.Block.Y, K.Launch.Block.Z};
+  if (K.Launch.GridKnown)
+    Launch["grid"] = llvm::json::Array{K.Launch.Grid.X, K.Launch.Grid.Y, K.Launch.Grid.Z};
+  else
+    Launch["grid"] = nullptr;
+  Launch["source"] = K.Launch.sourceName();
+  Launch["description"] = K.Launch.Description;
+  if (K.Launch.DynamicSharedBytes)
+    Launch["dynamic_shared_bytes"] = static_cast<std::int64_t>(*K.Launch.DynamicSharedBytes);
+  Kernel["launch"] = std::move(Launch);
+  Kernel["simulated_warps"] = K.SimulatedWarps;
+  Kernel["total_warps"] = static_cast<std::int64_t>(K.TotalWarps);
+  llvm::json::Array Sampled;
+  for (const std::string &S : K.SampledSymbols)
+    Sampled.push_back(S);
+  Kernel["sampled_symbols"] = std::move(Sampled);
+  llvm::json::Array Limits;
+  for (const std::string &S : K.Limitations)
+    Limits.push_back(S);
+  Kernel["limitations"] = std::move(Limits);
+
+  llvm::json::Array Accesses;
+  for (const AccessResult &A : K.Accesses) {
+    llvm::json::Object O;
+    putLocation(O, A.Site.Expr->getBeginLoc(), SM);
+    O["expression"] = sourceText(A.Site.Expr, Ctx);
+    O["space"] = spaceName(A.Site.Space);
+    O["op"] = opName(A.Site.Op);
+    O["bytes_per_lane"] = A.Site.BytesPerLane;
+    O["status"] = statusName(A.Status);
+    O["requests_simulated"] = A.Cost.Requests;
+    bool Known = A.Status != AccessStatus::Unknown && A.Cost.Requests > 0;
+    bool Global = A.Site.Space == MemorySpace::Global;
+    auto Metric = [&](bool Applies, double V) -> llvm::json::Value {
+      if (!Known || !Applies)
+        return nullptr;
+      return rounded(V);
+    };
+    O["sectors_per_request"] = Metric(Global, A.Cost.SectorsPerRequest);
+    O["ideal_sectors_per_request"] = Metric(Global, A.Cost.IdealSectorsPerRequest);
+    O["lines_per_request"] = Metric(Global, A.Cost.LinesPerRequest);
+    O["ideal_lines_per_request"] = Metric(Global, A.Cost.IdealLinesPerRequest);
+    O["line_efficiency"] = Metric(Global, A.Cost.lineEfficiency());
+    O["wavefronts_per_request"] = Metric(!Global, A.Cost.WavefrontsPerRequest);
+    O["ideal_wavefronts_per_request"] = Metric(!Global, A.Cost.IdealWavefrontsPerRequest);
+    O["efficiency"] = Metric(true, A.Cost.efficiency(A.Site.Space));
+    if (A.Site.SharedVar)
+      O["shared_variable"] = A.Site.SharedVar->getNameAsString();
+    if (!Global && Known) {
+      O["conflict_degree"] = A.WorstShared.ConflictDegree;
+    }
+    llvm::json::Array Assumptions;
+    for (const std::string &S : A.Assumptions)
+      Assumptions.push_back(S);
+    O["assumptions"] = std::move(Assumptions);
+    Accesses.push_back(std::move(O));
+  }
+  Kernel["accesses"] = std::move(Accesses);
+  return Kernel;
+}
+
+} // namespace warpcheck::tool

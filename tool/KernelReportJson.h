@@ -1,0 +1,25 @@
+//===- KernelReportJson.h - the --format=json contract for kernels --------===//
+//
+// {"name", "file", "line", "launch": {"block": [x, y, z], "source", ...},
+//  "accesses": [{"file", "line", "column", "space", "op", "bytes_per_lane",
+//  "sectors_per_request", "ideal_sectors_per_request", "lines_per_request",
+//  "wavefronts_per_request", "efficiency", "status", ...}]}
+// Fields are only ever added, never renamed: scripts depend on them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_TOOL_KERNELREPORTJSON_H
+#define WARPCHECK_TOOL_KERNELREPORTJSON_H
+
+#include "warpcheck/analysis/AccessReport.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/Support/JSON.h"
+
+namespace warpcheck::tool {
+
+llvm::json::Object kernelLaunchToJson(const analysis::KernelLaunchAnalysis &K,
+                                      clang::ASTContext &Ctx);
+
+} // namespace warpcheck::tool
+
+#endif

@@ -1,0 +1,263 @@
+//===- OccupancyCommand.cpp - `warpcheck occupancy` -----------------------===//
+//
+// The occupancy calculator as a command: the model's computeOccupancy (the
+// semantics of cudaOccupancyMaxActiveBlocksPerMultiprocessor) for one
+// configuration or a CSV grid of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpcheck/model/Arch.h"
+#include "warpcheck/model/Occupancy.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace warpcheck::model;
+
+namespace {
+
+const char *OccupancyHelp = R"(USAGE: warpcheck occupancy --arch=<sm_XX[,sm_YY...]> --registers=<R> --block=<B>
+                           [--static-shared=<bytes>] [--dynamic-shared=<bytes>]
+                           [--carveout=<percent>] [--format=text|json]
+       warpcheck occupancy --arch=<sm_XX> --configs=<file.csv> [--format=text|json]
+
+Theoretical occupancy with the semantics of the CUDA runtime's
+cudaOccupancyMaxActiveBlocksPerMultiprocessor: active blocks and warps per SM,
+occupancy, and the resource that limits it.
+
+  --configs=<file>  CSV with the header registers,block,static_shared,dynamic_shared
+                    (optional fifth column carveout); one result per row, in order.
+
+Exit codes: 0 success, 2 usage error or malformed input (file and line named).
+)";
+
+struct Config {
+  unsigned Registers = 0, Block = 0;
+  std::uint64_t StaticShared = 0, DynamicShared = 0;
+  std::optional<int> Carveout;
+};
+
+void fail(const llvm::Twine &Message) {
+  llvm::WithColor::error(llvm::errs(), "warpcheck occupancy") << Message << "\n";
+}
+
+template <typename T> bool parseNumber(llvm::StringRef Text, T &Out) {
+  unsigned long long V;
+  if (llvm::getAsUnsignedInteger(Text.trim(), 10, V))
+    return false;
+  Out = static_cast<T>(V);
+  return static_cast<unsigned long long>(Out) == V;
+}
+
+llvm::json::Object toJson(const ArchSpec &Arch, const Config &C,
+                          const OccupancyResult &R) {
+  llvm::json::Object O{{"arch", Arch.Name},
+                       {"registers", C.Registers},
+                       {"block", C.Block},
+                       {"static_shared", static_cast<std::int64_t>(C.StaticShared)},
+                       {"dynamic_shared", static_cast<std::int64_t>(C.DynamicShared)}};
+  if (C.Carveout)
+    O["carveout"] = *C.Carveout;
+  if (!R.valid()) {
+    O["error"] = R.Error;
+    O["active_blocks_per_sm"] = 0;
+    O["active_warps_per_sm"] = 0;
+    O["theoretical"] = 0.0;
+    O["limiter"] = "invalid";
+    return O;
+  }
+  O["active_blocks_per_sm"] = R.ActiveBlocksPerSM;
+  O["active_warps_per_sm"] = R.ActiveWarpsPerSM;
+  O["theoretical"] = R.Theoretical;
+  O["limiter"] = limiterName(R.Limiter);
+  return O;
+}
+
+std::string toText(const ArchSpec &Arch, const Config &C, const OccupancyResult &R) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << Arch.Name << ": " << C.Registers << " registers x " << C.Block
+     << " threads, " << C.StaticShared << " B static + " << C.DynamicShared
+     << " B dynamic shared";
+  if (C.Carveout)
+    OS << ", carveout " << *C.Carveout << "%";
+  OS << " -> ";
+  if (!R.valid())
+    OS << "cannot launch: " << R.Error;
+  else
+    OS << R.ActiveBlocksPerSM << " active block" << (R.ActiveBlocksPerSM == 1 ? "" : "s")
+       << " per SM, " << R.ActiveWarpsPerSM << " warps, "
+       << warpcheck::model::formatPercent(R.Theoretical) << " occupancy (limited by "
+       << limiterName(R.Limiter) << ")";
+  return OS.str();
+}
+
+} // namespace
+
+int occupancyMain(llvm::ArrayRef<const char *> Argv) {
+  std::string ArchList, ConfigsFile, Format = "text";
+  Config Single;
+  bool HaveRegisters = false, HaveBlock = false;
+  for (size_t I = 1; I < Argv.size(); ++I) {
+    llvm::StringRef A = Argv[I];
+    auto Value = [&](llvm::StringRef Name, llvm::StringRef &Out) {
+      if (A.consume_front(Name)) {
+        if (A.consume_front("=")) {
+          Out = A;
+          return true;
+        }
+        if (A.empty() && I + 1 < Argv.size()) {
+          Out = Argv[++I];
+          return true;
+        }
+      }
+      A = Argv[I];
+      return false;
+    };
+    llvm::StringRef V;
+    if (A == "--help" || A == "-h") {
+      llvm::outs() << OccupancyHelp;
+      return 0;
+    } else if (Value("--arch", V)) {
+      ArchList = V.str();
+    } else if (Value("--configs", V)) {
+      ConfigsFile = V.str();
+    } else if (Value("--format", V)) {
+      Format = V.str();
+    } else if (Value("--registers", V)) {
+      if (!parseNumber(V, Single.Registers)) {
+        fail("--registers needs a number, got '" + V + "'");
+        return 2;
+      }
+      HaveRegisters = true;
+    } else if (Value("--block", V)) {
+      if (!parseNumber(V, Single.Block)) {
+        fail("--block needs a number of threads, got '" + V + "'");
+        return 2;
+      }
+      HaveBlock = true;
+    } else if (Value("--static-shared", V)) {
+      if (!parseNumber(V, Single.StaticShared)) {
+        fail("--static-shared needs a number of bytes, got '" + V + "'");
+        return 2;
+      }
+    } else if (Value("--dynamic-shared", V)) {
+      if (!parseNumber(V, Single.DynamicShared)) {
+        fail("--dynamic-shared needs a number of bytes, got '" + V + "'");
+        return 2;
+      }
+    } else if (Value("--carveout", V)) {
+      unsigned P;
+      if (!parseNumber(V, P) || P > 100) {
+        fail("--carveout needs a percentage 0..100, got '" + V + "'");
+        return 2;
+      }
+      Single.Carveout = static_cast<int>(P);
+    } else {
+      fail("unknown option '" + A + "' (see warpcheck occupancy --help)");
+      return 2;
+    }
+  }
+  if (Format != "text" && Format != "json") {
+    fail("unknown --format '" + Format + "' (expected text or json)");
+    return 2;
+  }
+  if (ArchList.empty()) {
+    fail("--arch is required, e.g. --arch=sm_90");
+    return 2;
+  }
+  std::vector<const ArchSpec *> Archs;
+  llvm::SmallVector<llvm::StringRef, 4> Names;
+  llvm::StringRef(ArchList).split(Names, ',', -1, false);
+  for (llvm::StringRef N : Names) {
+    const ArchSpec *S = findArch(N.trim().str());
+    if (!S) {
+      fail("unknown --arch '" + N + "'; known: " + llvm::join(knownArchNames(), ", "));
+      return 2;
+    }
+    Archs.push_back(S);
+  }
+
+  std::vector<Config> Configs;
+  if (!ConfigsFile.empty()) {
+    auto Buffer = llvm::MemoryBuffer::getFile(ConfigsFile);
+    if (!Buffer) {
+      fail(ConfigsFile + ": cannot be read: " + Buffer.getError().message());
+      return 2;
+    }
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    (*Buffer)->getBuffer().split(Lines, '\n');
+    bool Header = true;
+    unsigned LineNo = 0;
+    for (llvm::StringRef Line : Lines) {
+      ++LineNo;
+      Line = Line.trim();
+      if (Line.empty() || Line.starts_with("#"))
+        continue;
+      llvm::SmallVector<llvm::StringRef, 5> Cells;
+      Line.split(Cells, ',');
+      if (Header) {
+        Header = false;
+        if (Cells.size() < 4 || Cells[0].trim() != "registers" ||
+            Cells[1].trim() != "block" || Cells[2].trim() != "static_shared" ||
+            Cells[3].trim() != "dynamic_shared") {
+          fail(ConfigsFile + ":" + llvm::Twine(LineNo) +
+               ": expected the header registers,block,static_shared,dynamic_shared");
+          return 2;
+        }
+        continue;
+      }
+      Config C;
+      unsigned P = 0;
+      if (Cells.size() < 4 || Cells.size() > 5 || !parseNumber(Cells[0], C.Registers) ||
+          !parseNumber(Cells[1], C.Block) || !parseNumber(Cells[2], C.StaticShared) ||
+          !parseNumber(Cells[3], C.DynamicShared) ||
+          (Cells.size() == 5 && !Cells[4].trim().empty() &&
+           (!parseNumber(Cells[4], P) || P > 100))) {
+        fail(ConfigsFile + ":" + llvm::Twine(LineNo) + ": malformed row '" + Line +
+             "' (expected four non-negative integers, and optionally a carveout percentage)");
+        return 2;
+      }
+      if (Cells.size() == 5 && !Cells[4].trim().empty())
+        C.Carveout = static_cast<int>(P);
+      Configs.push_back(C);
+    }
+    if (Header) {
+      fail(ConfigsFile + ": empty file (expected a header and rows)");
+      return 2;
+    }
+  } else {
+    if (!HaveRegisters || !HaveBlock) {
+      fail("--registers and --block are required (or --configs=<file>)");
+      return 2;
+    }
+    Configs.push_back(Single);
+  }
+
+  llvm::json::Array Results;
+  for (const Config &C : Configs)
+    for (const ArchSpec *Arch : Archs) {
+      KernelResources K;
+      K.RegistersPerThread = C.Registers;
+      K.ThreadsPerBlock = C.Block;
+      K.StaticSharedBytes = C.StaticShared;
+      K.DynamicSharedBytes = C.DynamicShared;
+      K.CarveoutPercent = C.Carveout;
+      OccupancyResult R = computeOccupancy(*Arch, K);
+      if (Format == "json")
+        Results.push_back(toJson(*Arch, C, R));
+      else
+        llvm::outs() << toText(*Arch, C, R) << "\n";
+    }
+  if (Format == "json")
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Results))) << "\n";
+  return 0;
+}

@@ -1,0 +1,48 @@
+//===- TranslationUnitJob.h - analyse one translation unit ----------------===//
+//
+// One translation unit is parsed and analysed in a worker process of its
+// own (warpcheck starts itself with an argument vector, never through a
+// shell), so that a crash or a hang in one file never stops the others.
+// The worker writes its findings and kernel reports as JSON.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_TOOL_TRANSLATIONUNITJOB_H
+#define WARPCHECK_TOOL_TRANSLATIONUNITJOB_H
+
+#include "llvm/Support/JSON.h"
+
+#include <string>
+#include <vector>
+
+namespace warpcheck::tool {
+
+struct TranslationUnitJob {
+  std::string File;
+  /// Working directory of the compile command.
+  std::string Directory;
+  /// clang arguments, without the program name and without the file.
+  std::vector<std::string> ClangArgs;
+  /// clang-tidy glob of enabled checks.
+  std::string Checks = "cuda-*";
+  std::string WarningsAsErrors;
+  /// Architecture the hardware model uses (may be newer than clang knows).
+  std::string Arch;
+  std::string DefaultBlock = "256,1,1";
+  /// Extra check options, "check.Option=value".
+  std::vector<std::string> CheckOptions;
+};
+
+/// Runs the checks and the engine on Job and fills Result with
+/// {"file", "errors": [...], "findings": [...], "kernels": [...]}.
+/// Returns 0 when the translation unit parsed, 3 when it did not.
+int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Result);
+
+/// Serialises a job into worker arguments and back.
+std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
+                                        const std::string &OutputPath);
+bool jobFromArguments(const std::vector<std::string> &Args, TranslationUnitJob &Job,
+                      std::string &OutputPath, std::string &Error);
+
+} // namespace warpcheck::tool
+
+#endif
