@@ -185,13 +185,6 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
                         std::to_string(W.WorstBank) +
                         (AllLanes ? "" : " with different words");
       SourceLocation Loc = A.Site.Expr->getBeginLoc();
-      auto D = diag(Loc, "%0-way bank conflict %1 '%2': %3 (%4 wavefronts per "
-                         "request, ideal %5) with block %6 from %7")
-               << W.ConflictDegree << Verb << sourceText(A.Site.Expr, Ctx) << Who
-               << formatCount(A.Cost.WavefrontsPerRequest)
-               << formatCount(A.Cost.IdealWavefrontsPerRequest)
-               << Launch.Launch.Block.str() << Launch.Launch.Description;
-
       // The fix: the smallest padding of the last dimension under which this
       // access is conflict-free and no access to the array got worse.
       const VarDecl *Var = A.Site.SharedVar;
@@ -201,7 +194,7 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
       if (!Var)
         NoFix = "the shared buffer is not a named array";
       else if (!Layout || Layout->Dims.size() < 2)
-        NoFix = "'" + Var->getNameAsString() + "' has no row to pad";
+        NoFix = "'" + Var->getNameAsString() + "' is one-dimensional";
       else if (!DimRange || DimRange->getBegin().isMacroID() ||
                DimRange->getEnd().isMacroID() ||
                !SM.isWrittenInMainFile(SM.getFileLoc(Var->getLocation())))
@@ -251,31 +244,50 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
           NoFix = "no padding of up to " + std::to_string(MaxPadding) +
                   " elements removes the conflict without making another access worse";
       }
+      // One diagnostic is in flight at a time: the warning (with its fix-it)
+      // is complete before its notes are emitted.
+      std::string NewSize;
+      CharSourceRange Range;
+      if (Padding) {
+        Range = CharSourceRange::getTokenRange(*DimRange);
+        llvm::StringRef OldText = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
+        unsigned long long Literal;
+        if (!OldText.trim().getAsInteger(10, Literal))
+          NewSize = std::to_string(Literal + *Padding);
+        else
+          NewSize = OldText.str() + " + " + std::to_string(*Padding);
+      }
+      {
+        auto D = diag(Loc, "%0-way bank conflict %1 '%2': %3 (%4 wavefronts per "
+                           "request, ideal %5) with block %6 from %7")
+                 << W.ConflictDegree << Verb << sourceText(A.Site.Expr, Ctx) << Who
+                 << formatCount(A.Cost.WavefrontsPerRequest)
+                 << formatCount(A.Cost.IdealWavefrontsPerRequest)
+                 << Launch.Launch.Block.str() << Launch.Launch.Description;
+        if (Padding)
+          D << FixItHint::CreateReplacement(Range, NewSize);
+      }
       if (Padding) {
         std::uint64_t Rows = 1;
         for (size_t K = 0; K + 1 < Layout->Dims.size(); ++K)
           Rows *= Layout->Dims[K];
         std::uint64_t OldBytes = Rows * Layout->Dims.back() * Layout->ElementBytes;
         std::uint64_t Added = Rows * *Padding * Layout->ElementBytes;
-        std::string NewSize;
-        CharSourceRange Range = CharSourceRange::getTokenRange(*DimRange);
-        llvm::StringRef OldText =
-            Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
-        unsigned long long Literal;
-        if (!OldText.trim().getAsInteger(10, Literal))
-          NewSize = std::to_string(Literal + *Padding);
-        else
-          NewSize = OldText.str() + " + " + std::to_string(*Padding);
-        D << FixItHint::CreateReplacement(Range, NewSize);
         diag(Var->getLocation(),
              "padding the last dimension of '%0' to %1 removes the conflict and "
              "makes no access to it worse (+%2 bytes, %3)",
              DiagnosticIDs::Note)
             << Var->getNameAsString() << NewSize << static_cast<unsigned>(Added)
             << formatPercent(double(Added) / double(OldBytes));
-      } else {
+      } else if (Layout && Layout->Dims.size() >= 2) {
         diag(Loc, "no padding offered: %0; an XOR swizzle spreads the rows over "
                   "the banks instead: index column c of row r as (c ^ (r %% 32))",
+             DiagnosticIDs::Note)
+            << NoFix;
+      } else {
+        diag(Loc, "no padding offered: %0; index it so that adjacent lanes use "
+                  "adjacent words (in a tree reduction: sequential addressing, "
+                  "a[tid] += a[tid + s] with s halving)",
              DiagnosticIDs::Note)
             << NoFix;
       }

@@ -67,8 +67,72 @@ def main():
         sys.stderr.write("FileCheck failed for the %s door:\n%s%s\n--- output ---\n%s"
                          % (args.door, fc_out, fc_err, out))
         return 1
-    print("%s: %s door matches its CHECK-MESSAGES" % (name, args.door))
+    text = open(src).read()
+    if "CHECK-FIXES" in text:
+        rc = check_fixes(args, src, name, cwd, warpcheck)
+        if rc:
+            return rc
+    print("%s: %s door matches its CHECK-MESSAGES%s" % (
+        name, args.door, " and CHECK-FIXES" if "CHECK-FIXES" in text else ""))
     return 0
+
+
+def check_fixes(args, src, name, cwd, warpcheck):
+    """Applies the door's fix-its to a copy, then: CHECK-FIXES must match, the
+    fixed file must parse (clang -fsyntax-only with warpcheck's arguments),
+    and re-analysing it must report nothing where a fix was applied."""
+    import json
+    import shutil
+    tmp = tempfile.mkdtemp(prefix="warpcheck-fix-")
+    try:
+        fixed = os.path.join(tmp, name)
+        shutil.copy(src, fixed)
+        rc, clang_args, err = run([warpcheck, "--print-clang-args", name], cwd)
+        clang_args = [a for a in clang_args.split("\n") if a]
+        fixed_lines = set()
+        if args.door == "plugin":
+            plugin = os.path.abspath(os.path.join(args.build, "lib", "libwarpcheck.so"))
+            rc, out, err = run([args.clang_tidy, "-load", plugin, "-checks=-*,cuda-*", "-fix",
+                                "--quiet", name, "--"] + clang_args, tmp)
+            for line in out.splitlines():
+                if "warning:" in line and name + ":" in line:
+                    pass
+        else:
+            rc, out, err = run([warpcheck, "--format=json", name], tmp)
+            doc = json.loads(out)
+            edits = []
+            for f in doc["findings"]:
+                for fx in f.get("fixes", []):
+                    edits.append((fx["offset"], fx["length"], fx["replacement"]))
+            data = open(fixed, "rb").read()
+            for off, length, rep in sorted(edits, reverse=True):
+                data = data[:off] + rep.encode() + data[off + length:]
+            open(fixed, "wb").write(data)
+        # Where the fixes went: lines that differ from the original.
+        before = open(src).read().splitlines()
+        after = open(fixed).read().splitlines()
+        changed = [i + 1 for i, (a, b) in enumerate(zip(before, after)) if a != b]
+        if not changed:
+            sys.stderr.write("no fix-it was applied by the %s door\n" % args.door)
+            return 1
+        rc, fc_out, fc_err = run([args.filecheck, src, "--input-file=" + fixed,
+                                  "--check-prefix=CHECK-FIXES"], cwd)
+        if rc != 0:
+            sys.stderr.write("CHECK-FIXES failed for the %s door:\n%s%s" % (args.door, fc_out, fc_err))
+            return 1
+        rc, out, err = run(["clang++-19", "-fsyntax-only"] + clang_args + [name], tmp)
+        if rc != 0:
+            sys.stderr.write("the fixed file does not parse:\n" + err)
+            return 1
+        rc, out, err = run([warpcheck, "--format=json", name], tmp)
+        doc = json.loads(out)
+        fixes_left = [f for f in doc["findings"] if f.get("fixes")]
+        if fixes_left:
+            sys.stderr.write("re-analysing the fixed file still offers fixes: %s\n" % fixes_left)
+            return 1
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

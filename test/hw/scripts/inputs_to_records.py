@@ -161,6 +161,13 @@ def main():
         records = parse_source_csv(os.path.join(raw, name), stem + ".cu")
         metrics_path = os.path.join(raw, stem + ".metrics.csv")
         kernels = parse_metrics_csv(metrics_path) if os.path.exists(metrics_path) else []
+        extra_path = os.path.join(raw, stem + ".metrics2.csv")
+        if os.path.exists(extra_path) and kernels:
+            extra = parse_metrics_csv(extra_path)
+            if len(extra) == len(kernels):
+                for k, e in zip(kernels, extra):
+                    if k["function"] == e["function"]:
+                        k["metrics"].update(e["metrics"])
         doc = {"input": "test/inputs/" + stem + ".cu",
                "device": "NVIDIA H200 (sm_90), driver 580.159.04",
                "tool": "ncu --section SourceCounters; nvcc -O3 -arch=sm_90 -lineinfo",

@@ -34,6 +34,11 @@ for src in "${inputs[@]}"; do
   fi
   ( cd "$(dirname "$src")" && timeout 300 ncu --clock-control none --metrics "$metrics" --csv \
       "$work/$name" ) > "$out/$name.metrics.csv" 2>> "$out/$name.ncu.txt" || echo "   ncu metrics exited $?"
+  # Shared atomics in their own run: a metric name this ncu does not know
+  # must not cost the main metrics.
+  ( cd "$(dirname "$src")" && timeout 300 ncu --clock-control none --metrics \
+      l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum,smsp__inst_executed_op_shared_atom.sum \
+      --csv "$work/$name" ) > "$out/$name.metrics2.csv" 2>> "$out/$name.ncu.txt" || echo "   ncu atom metrics exited $?"
   echo "   $(wc -l < "$out/$name.source.csv" 2>/dev/null || echo 0) source rows, $(grep -c '"' "$out/$name.metrics.csv" 2>/dev/null || echo 0) metric rows"
 done
 rm -rf "$work"

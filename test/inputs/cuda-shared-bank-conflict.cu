@@ -1,0 +1,96 @@
+// Test input for cuda-shared-bank-conflict: the seeds' transpose tile
+// (shared/seeds/000 and 002 exercise 5.1) and the shapes around it. A
+// runnable program: test/hw/ holds what Nsight Compute measured here.
+#include <cuda_runtime.h>
+
+#define TILE 32
+
+// Exercise 5.1: tile[32][32] read by column: every lane hits the same bank,
+// 32 wavefronts instead of 1. Padding the row to 33 words makes it
+// conflict-free (gcd(33, 32) = 1) and leaves the row write unchanged.
+__global__ void transposeTile(const float *in, float *out) {
+  __shared__ float tile[32][32];
+  int x = blockIdx.x * TILE + threadIdx.x;
+  int y = blockIdx.y * TILE + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * 64 + x];
+  __syncthreads();
+  int tx = blockIdx.y * TILE + threadIdx.x;
+  int ty = blockIdx.x * TILE + threadIdx.y;
+  out[ty * 64 + tx] = tile[threadIdx.x][threadIdx.y];
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 32-way bank conflict reading 'tile[threadIdx.x][threadIdx.y]': lanes 0-31 all hit bank 0 (32 wavefronts per request, ideal 1) with block (32, 32, 1) from the launch at cuda-shared-bank-conflict.cu:{{[0-9]+}} [cuda-shared-bank-conflict]
+  // CHECK-MESSAGES: :[[@LINE-9]]:20: note: padding the last dimension of 'tile' to 33 removes the conflict and makes no access to it worse (+128 bytes, 3.1%)
+  // CHECK-FIXES: {{^}}  __shared__ float tile[32][33];{{$}}
+}
+
+// Already padded: no finding.
+__global__ void transposePadded(const float *in, float *out) {
+  __shared__ float tile[TILE][TILE + 1];
+  int x = blockIdx.x * TILE + threadIdx.x;
+  int y = blockIdx.y * TILE + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * 64 + x];
+  __syncthreads();
+  int tx = blockIdx.y * TILE + threadIdx.x;
+  int ty = blockIdx.x * TILE + threadIdx.y;
+  out[ty * 64 + tx] = tile[threadIdx.x][threadIdx.y];
+}
+
+// Broadcast: every lane reads the same word: no conflict.
+__global__ void broadcast(float *out) {
+  __shared__ float table[64];
+  table[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = table[5];
+}
+
+// Interleaved tree reduction: lane stride 2 * s words: 2-way, then 4-way...
+__global__ void reduceInterleaved(const float *in, float *out) {
+  __shared__ float sdata[256];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * 256 + tid];
+  __syncthreads();
+  for (unsigned s = 1; s < 256; s *= 2) {
+    unsigned index = 2 * s * tid;
+    if (index < 256)
+      sdata[index] += sdata[index + s];
+    // The tree's strides 2, 4, ... 256 words: 2-way at s = 1 up to 8-way
+    // (16 lanes on 2 banks, then 8 lanes on 1); 3.92 wavefronts on average
+    // over the requests of the 8 steps.
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: warning: 8-way bank conflict reading 'sdata[index]': lanes 0, 4, 8, 12, 16, 20, 24, 28 hit bank 0 with different words (3.92 wavefronts per request, ideal 1) with block (256, 1, 1)
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: no padding offered: 'sdata' is one-dimensional; index it so that adjacent lanes use adjacent words
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: warning: 8-way bank conflict writing 'sdata[index]'
+    // CHECK-MESSAGES: :[[@LINE-7]]:7: note: no padding offered
+    // CHECK-MESSAGES: :[[@LINE-8]]:23: warning: 8-way bank conflict reading 'sdata[index + s]': lanes 0, 4, 8, 12, 16, 20, 24, 28 hit bank 4
+    // CHECK-MESSAGES: :[[@LINE-9]]:23: note: no padding offered
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+// Sequential addressing: conflict-free.
+__global__ void reduceSequential(const float *in, float *out) {
+  __shared__ float sdata[256];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * 256 + tid];
+  __syncthreads();
+  for (unsigned s = 128; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+int main() {
+  float *in, *out;
+  cudaMalloc(&in, 1 << 20);
+  cudaMalloc(&out, 1 << 20);
+  transposeTile<<<dim3(2, 2), dim3(32, 32)>>>(in, out);
+  transposePadded<<<dim3(2, 2), dim3(32, 32)>>>(in, out);
+  broadcast<<<1, 64>>>(out);
+  reduceInterleaved<<<4, 256>>>(in, out);
+  reduceSequential<<<4, 256>>>(in, out);
+  cudaDeviceSynchronize();
+  return cudaGetLastError() == cudaSuccess ? 0 : 1;
+}
