@@ -1,0 +1,545 @@
+/*===- warpcheck_cuda_minimal_runtime_api.h - CUDA runtime API subset -----===//
+ *
+ * Part of warpcheck's bundled minimal CUDA declarations: include
+ * warpcheck_cuda_minimal.h, not this file.
+ *
+ * The subset of CUDA's driver_types.h, cuda_runtime_api.h and cuda_runtime.h
+ * that the host code around kernels commonly uses, plus the kernel launch
+ * configuration functions clang's Sema needs for `<<<grid, block, smem,
+ * stream>>>`. Enumerator values and struct members are CUDA's own, so
+ * constant folding and field accesses in analysed code see real values.
+ * Declarations only: nothing here is meant to be linked.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef WARPCHECK_CUDA_MINIMAL_RUNTIME_API_H
+#define WARPCHECK_CUDA_MINIMAL_RUNTIME_API_H
+
+#define __DRIVER_TYPES_H__
+#define __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_H__
+
+//===----------------------------------------------------------------------===//
+// Types (driver_types.h).
+//===----------------------------------------------------------------------===//
+
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorCudartUnloading = 4,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidPitchValue = 12,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchTimeout = 702,
+  cudaErrorAssert = 710,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
+  cudaErrorNotSupported = 801,
+  cudaErrorUnknown = 999
+};
+typedef enum cudaError cudaError_t;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  cudaFuncAttributeClusterDimMustBeSet = 10,
+  cudaFuncAttributeRequiredClusterWidth = 11,
+  cudaFuncAttributeRequiredClusterHeight = 12,
+  cudaFuncAttributeRequiredClusterDepth = 13,
+  cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+  cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+  cudaFuncAttributeMax
+};
+
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3
+};
+
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0,
+  cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2
+};
+
+enum cudaSharedCarveout {
+  cudaSharedmemCarveoutDefault = -1,
+  cudaSharedmemCarveoutMaxShared = 100,
+  cudaSharedmemCarveoutMaxL1 = 0
+};
+
+enum cudaLimit {
+  cudaLimitStackSize = 0x00,
+  cudaLimitPrintfFifoSize = 0x01,
+  cudaLimitMallocHeapSize = 0x02,
+  cudaLimitDevRuntimeSyncDepth = 0x03,
+  cudaLimitDevRuntimePendingLaunchCount = 0x04,
+  cudaLimitMaxL2FetchGranularity = 0x05,
+  cudaLimitPersistingL2CacheSize = 0x06
+};
+
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrReservedSharedMemoryPerBlock = 111
+};
+
+struct CUstream_st;
+struct CUevent_st;
+struct CUfunc_st;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUfunc_st *cudaFunction_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+
+struct CUuuid_st {
+  char bytes[16];
+};
+typedef struct CUuuid_st cudaUUID_t;
+
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaEventInterprocess 0x04
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
+#define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)
+
+// The members of CUDA 12's cudaDeviceProp, same names and order; members
+// newer toolkits add are not declared (host code rarely reads them).
+struct cudaDeviceProp {
+  char name[256];
+  cudaUUID_t uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
+  int multiProcessorCount;
+  int integrated;
+  int canMapHostMemory;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int reserved[63];
+};
+
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+
+//===----------------------------------------------------------------------===//
+// Kernel launch configuration: what clang's Sema calls for `<<<...>>>`.
+// clang 19 uses __cudaPushCallConfiguration when it knows the CUDA version is
+// 9.2 or newer and cudaConfigureCall otherwise, which is the case with
+// -nocudainc and no toolkit; declare both. Host and device, so that
+// device-side launches parse too (with -fgpu-rdc).
+//===----------------------------------------------------------------------===//
+
+extern "C" __host__ __device__ unsigned
+__cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim = 1,
+                            size_t sharedMem = 0,
+                            struct CUstream_st *stream = 0);
+extern "C" __host__ __device__ cudaError_t
+cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
+                  cudaStream_t stream = 0);
+
+//===----------------------------------------------------------------------===//
+// Host runtime API (cuda_runtime_api.h).
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+// Errors and devices.
+__host__ cudaError_t cudaGetLastError(void);
+__host__ cudaError_t cudaPeekAtLastError(void);
+__host__ const char *cudaGetErrorString(cudaError_t error);
+__host__ const char *cudaGetErrorName(cudaError_t error);
+__host__ cudaError_t cudaGetDeviceCount(int *count);
+__host__ cudaError_t cudaGetDevice(int *device);
+__host__ cudaError_t cudaSetDevice(int device);
+__host__ cudaError_t cudaSetDeviceFlags(unsigned int flags);
+__host__ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop,
+                                             int device);
+__host__ cudaError_t cudaDeviceGetAttribute(int *value,
+                                            enum cudaDeviceAttr attr,
+                                            int device);
+__host__ cudaError_t cudaDeviceSynchronize(void);
+__host__ cudaError_t cudaDeviceReset(void);
+__host__ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+__host__ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
+__host__ cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+__host__ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device,
+                                             int peerDevice);
+__host__ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice,
+                                                unsigned int flags);
+__host__ cudaError_t cudaDriverGetVersion(int *driverVersion);
+__host__ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
+
+// Memory.
+__host__ cudaError_t cudaMalloc(void **devPtr, size_t size);
+__host__ cudaError_t
+cudaMallocManaged(void **devPtr, size_t size,
+                  unsigned int flags = cudaMemAttachGlobal);
+__host__ cudaError_t cudaMallocHost(void **ptr, size_t size);
+__host__ cudaError_t cudaHostAlloc(void **pHost, size_t size,
+                                   unsigned int flags);
+__host__ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch,
+                                     size_t width, size_t height);
+__host__ cudaError_t cudaMallocAsync(void **devPtr, size_t size,
+                                     cudaStream_t hStream);
+__host__ cudaError_t cudaFree(void *devPtr);
+__host__ cudaError_t cudaFreeHost(void *ptr);
+__host__ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
+__host__ cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+__host__ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                                enum cudaMemcpyKind kind);
+__host__ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                     enum cudaMemcpyKind kind,
+                                     cudaStream_t stream = 0);
+__host__ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                                  size_t spitch, size_t width, size_t height,
+                                  enum cudaMemcpyKind kind);
+__host__ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
+                                    int srcDevice, size_t count);
+__host__ cudaError_t cudaMemcpyToSymbol(
+    const void *symbol, const void *src, size_t count, size_t offset = 0,
+    enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+__host__ cudaError_t cudaMemcpyFromSymbol(
+    void *dst, const void *symbol, size_t count, size_t offset = 0,
+    enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+__host__ cudaError_t cudaMemcpyToSymbolAsync(
+    const void *symbol, const void *src, size_t count, size_t offset,
+    enum cudaMemcpyKind kind, cudaStream_t stream = 0);
+__host__ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
+__host__ cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+__host__ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+                                     cudaStream_t stream = 0);
+
+// Streams and events.
+__host__ cudaError_t cudaStreamCreate(cudaStream_t *pStream);
+__host__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream,
+                                               unsigned int flags);
+__host__ cudaError_t cudaStreamDestroy(cudaStream_t stream);
+__host__ cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+__host__ cudaError_t cudaStreamQuery(cudaStream_t stream);
+__host__ cudaError_t cudaStreamWaitEvent(cudaStream_t stream,
+                                         cudaEvent_t event,
+                                         unsigned int flags = 0);
+__host__ cudaError_t cudaEventCreate(cudaEvent_t *event);
+__host__ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event,
+                                              unsigned int flags);
+__host__ cudaError_t cudaEventRecord(cudaEvent_t event,
+                                     cudaStream_t stream = 0);
+__host__ cudaError_t cudaEventQuery(cudaEvent_t event);
+__host__ cudaError_t cudaEventSynchronize(cudaEvent_t event);
+__host__ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
+                                          cudaEvent_t end);
+__host__ cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+// Kernels.
+__host__ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim,
+                                      dim3 blockDim, void **args,
+                                      size_t sharedMem, cudaStream_t stream);
+__host__ cudaError_t cudaLaunchCooperativeKernel(const void *func,
+                                                 dim3 gridDim, dim3 blockDim,
+                                                 void **args, size_t sharedMem,
+                                                 cudaStream_t stream);
+__host__ cudaError_t cudaFuncSetAttribute(const void *func,
+                                          enum cudaFuncAttribute attr,
+                                          int value);
+__host__ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+                                           const void *func);
+__host__ cudaError_t cudaFuncSetCacheConfig(const void *func,
+                                            enum cudaFuncCache cacheConfig);
+__host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
+__host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize,
+    unsigned int flags);
+} // extern "C"
+
+//===----------------------------------------------------------------------===//
+// C++ conveniences (cuda_runtime.h): typed pointers and kernel entities.
+//===----------------------------------------------------------------------===//
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaMalloc(T **devPtr, size_t size) {
+  return ::cudaMalloc((void **)(void *)devPtr, size);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaMallocManaged(T **devPtr, size_t size,
+                  unsigned int flags = cudaMemAttachGlobal) {
+  return ::cudaMallocManaged((void **)(void *)devPtr, size, flags);
+}
+template <class T>
+static __inline__ __host__ cudaError_t cudaMallocHost(T **ptr, size_t size,
+                                                      unsigned int flags = 0) {
+  return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T>
+static __inline__ __host__ cudaError_t cudaHostAlloc(T **ptr, size_t size,
+                                                     unsigned int flags) {
+  return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T>
+static __inline__ __host__ cudaError_t cudaMallocPitch(T **devPtr,
+                                                       size_t *pitch,
+                                                       size_t width,
+                                                       size_t height) {
+  return ::cudaMallocPitch((void **)(void *)devPtr, pitch, width, height);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+                   size_t offset = 0,
+                   enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return ::cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+                     size_t offset = 0,
+                     enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return ::cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset,
+                                kind);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count,
+                        size_t offset = 0,
+                        enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                        cudaStream_t stream = 0) {
+  return ::cudaMemcpyToSymbolAsync((const void *)&symbol, src, count, offset,
+                                   kind, stream);
+}
+template <class T>
+static __inline__ __host__ cudaError_t cudaGetSymbolAddress(void **devPtr,
+                                                            const T &symbol) {
+  return ::cudaGetSymbolAddress(devPtr, (const void *)&symbol);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
+                 size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchKernel((const void *)func, gridDim, blockDim, args,
+                            sharedMem, stream);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim,
+                            void **args, size_t sharedMem = 0,
+                            cudaStream_t stream = 0) {
+  return ::cudaLaunchCooperativeKernel((const void *)func, gridDim, blockDim,
+                                       args, sharedMem, stream);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value) {
+  return ::cudaFuncSetAttribute((const void *)entry, attr, value);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry) {
+  return ::cudaFuncGetAttributes(attr, (const void *)entry);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaFuncSetCacheConfig(T *func, enum cudaFuncCache cacheConfig) {
+  return ::cudaFuncSetCacheConfig((const void *)func, cacheConfig);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,
+                                              int blockSize,
+                                              size_t dynamicSMemSize) {
+  return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      numBlocks, (const void *)func, blockSize, dynamicSMemSize);
+}
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, T func,
+                                                       int blockSize,
+                                                       size_t dynamicSMemSize,
+                                                       unsigned int flags) {
+  return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      numBlocks, (const void *)func, blockSize, dynamicSMemSize, flags);
+}
+// Parse-only bodies: the real ones search block sizes with the occupancy API.
+template <class T>
+static __inline__ __host__ cudaError_t
+cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
+                                   size_t dynamicSMemSize = 0,
+                                   int blockSizeLimit = 0) {
+  (void)func;
+  (void)dynamicSMemSize;
+  (void)blockSizeLimit;
+  *minGridSize = 0;
+  *blockSize = 0;
+  return cudaErrorNotSupported;
+}
+template <class UnaryFunction, class T>
+static __inline__ __host__ cudaError_t
+cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+    int *minGridSize, int *blockSize, T func,
+    UnaryFunction blockSizeToDynamicSMemSize, int blockSizeLimit = 0) {
+  (void)func;
+  (void)blockSizeToDynamicSMemSize;
+  (void)blockSizeLimit;
+  *minGridSize = 0;
+  *blockSize = 0;
+  return cudaErrorNotSupported;
+}
+
+#endif // WARPCHECK_CUDA_MINIMAL_RUNTIME_API_H
