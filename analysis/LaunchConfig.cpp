@@ -349,8 +349,18 @@ std::string locationString(const SourceManager &SM, SourceLocation Loc) {
 
 class LaunchSiteCollector : public RecursiveASTVisitor<LaunchSiteCollector> {
 public:
-  LaunchSiteCollector(LaunchSiteIndex &Index) : Index(Index) {}
+  LaunchSiteCollector(LaunchSiteIndex &Index, const SourceManager &SM)
+      : Index(Index), SM(SM) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  // Launches in system headers (CUB, Thrust) launch library kernels: their
+  // bodies are skipped, which keeps the walk cheap on CCCL-heavy units.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
+        !isa<LinkageSpecDecl>(D) && SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
     const FunctionDecl *Saved = Caller;
@@ -411,11 +421,12 @@ public:
 
 private:
   LaunchSiteIndex &Index;
+  const SourceManager &SM;
   const FunctionDecl *Caller = nullptr;
 };
 
 LaunchSiteIndex::LaunchSiteIndex(ASTContext &Ctx) : Ctx(Ctx) {
-  LaunchSiteCollector Collector(*this);
+  LaunchSiteCollector Collector(*this, Ctx.getSourceManager());
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 

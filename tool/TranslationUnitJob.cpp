@@ -41,14 +41,25 @@ public:
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return; // a broken AST is reported as an error, not analysed
     struct KernelFinder : RecursiveASTVisitor<KernelFinder> {
+      const SourceManager &SM;
       std::vector<const FunctionDecl *> Kernels;
+      explicit KernelFinder(const SourceManager &SM) : SM(SM) {}
       bool shouldVisitTemplateInstantiations() const { return true; }
+      // Library kernels (CUB, Thrust) are not the user's code: system
+      // headers are not walked.
+      bool TraverseDecl(Decl *D) {
+        if (D && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
+            !isa<LinkageSpecDecl>(D) &&
+            SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
+          return true;
+        return RecursiveASTVisitor::TraverseDecl(D);
+      }
       bool VisitFunctionDecl(FunctionDecl *FD) {
         if (analysis::isAnalysableKernel(FD))
           Kernels.push_back(FD);
         return true;
       }
-    } Finder;
+    } Finder(Ctx.getSourceManager());
     Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
     const SourceManager &SM = Ctx.getSourceManager();
     analysis::AnalysisOptions Options =
