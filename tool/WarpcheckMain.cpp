@@ -22,6 +22,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -92,6 +93,8 @@ const char *HelpText2 = R"(
   --warnings-as-errors=<globs>
                            Findings of these checks are errors (exit code 1).
   --timeout=<seconds>      Time limit for one translation unit (default 600).
+  --isolate                Analyse even a single file in a worker process (several
+                           files always are: one crash never stops the others).
   --list-checks            List the enabled checks and exit.
   --print-clang-args       Print, one per line, the clang arguments warpcheck parses
                            the first input with (for clang-tidy's -- or ExtraArgs).
@@ -129,6 +132,8 @@ struct CommandLine {
   unsigned TimeoutSeconds = 600;
   bool ListChecks = false, Help = false, Version = false, PrintClangArgs = false;
   bool NoCuda = false;
+  /// Analyse even a single file in a worker process of its own.
+  bool Isolate = false;
 };
 
 void error(const llvm::Twine &Message) {
@@ -168,6 +173,8 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
       CL.Version = true;
     } else if (A == "--list-checks") {
       CL.ListChecks = true;
+    } else if (A == "--isolate") {
+      CL.Isolate = true;
     } else if (A == "--no-cuda") {
       CL.NoCuda = true;
     } else if (A == "--print-clang-args") {
@@ -322,6 +329,36 @@ std::vector<std::string> clangArgumentsFor(const Input &In, const CommandLine &C
   return Final;
 }
 
+void mergeJobResult(llvm::json::Object &O, RunResult &Result, std::mutex &Lock,
+                    bool &AnyInputError);
+
+/// Runs the only job in this process: a process start is a sizeable part of
+/// analysing one small file. A crash is caught and reported by file name; a
+/// watchdog ends a run that outlives the time limit.
+void runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds,
+                  RunResult &Result, std::mutex &Lock, bool &AnyInputError) {
+  std::thread([TimeoutSeconds, File = Job.File] {
+    std::this_thread::sleep_for(std::chrono::seconds(TimeoutSeconds));
+    llvm::errs() << "warpcheck: error: " << File << ": the analysis timed out after "
+                 << TimeoutSeconds << " s\n";
+    llvm::errs().flush();
+    std::_Exit(ExitInputErrors);
+  }).detach();
+  llvm::json::Object Out;
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext CRC;
+  bool Survived = CRC.RunSafely([&] { runTranslationUnitJob(Job, Out); });
+  if (!Survived) {
+    std::lock_guard<std::mutex> G(Lock);
+    Result.Errors.push_back(llvm::json::Object{
+        {"file", Job.File},
+        {"message", "the analysis crashed; please report it with this file"}});
+    AnyInputError = true;
+    return;
+  }
+  mergeJobResult(Out, Result, Lock, AnyInputError);
+}
+
 /// Runs one job in a worker process and reads its JSON.
 void runWorker(const std::string &Self, const TranslationUnitJob &Job,
                unsigned TimeoutSeconds, RunResult &Result, std::mutex &Lock,
@@ -372,7 +409,12 @@ void runWorker(const std::string &Self, const TranslationUnitJob &Job,
       llvm::consumeError(Parsed.takeError());
     return Fail("the analysis produced an unreadable result");
   }
-  llvm::json::Object &O = *Parsed->getAsObject();
+  mergeJobResult(*Parsed->getAsObject(), Result, Lock, AnyInputError);
+}
+
+/// Adds one translation unit's kernels, findings and errors to the run.
+void mergeJobResult(llvm::json::Object &O, RunResult &Result, std::mutex &Lock,
+                    bool &AnyInputError) {
   std::lock_guard<std::mutex> G(Lock);
   ++Result.FilesAnalysed;
   if (llvm::json::Array *K = O.getArray("kernels"))
@@ -568,15 +610,19 @@ int main(int argc, const char **argv) {
   std::string Self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&main);
   unsigned Parallel = CL.Jobs ? CL.Jobs : std::max(1u, std::thread::hardware_concurrency());
   std::mutex Lock;
-  std::atomic<size_t> Next{0};
   std::vector<std::thread> Threads;
-  for (unsigned T = 0; T < std::min<size_t>(Parallel, Jobs.size()); ++T)
-    Threads.emplace_back([&] {
-      for (size_t I = Next++; I < Jobs.size(); I = Next++)
-        runWorker(Self, Jobs[I], CL.TimeoutSeconds, Result, Lock, AnyInputError);
-    });
-  for (auto &T : Threads)
-    T.join();
+  if (Jobs.size() == 1 && !CL.Isolate) {
+    runInProcess(Jobs.front(), CL.TimeoutSeconds, Result, Lock, AnyInputError);
+  } else {
+    std::atomic<size_t> Next{0};
+    for (unsigned T = 0; T < std::min<size_t>(Parallel, Jobs.size()); ++T)
+      Threads.emplace_back([&] {
+        for (size_t I = Next++; I < Jobs.size(); I = Next++)
+          runWorker(Self, Jobs[I], CL.TimeoutSeconds, Result, Lock, AnyInputError);
+      });
+    for (auto &T : Threads)
+      T.join();
+  }
 
   // Report.
   std::unique_ptr<llvm::raw_fd_ostream> File;

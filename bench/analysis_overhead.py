@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""How much warpcheck's analysis adds to parsing.
+
+For each translation unit, runs side by side, interleaved, N times:
+  A: clang++-19 -fsyntax-only <the clang arguments warpcheck uses>
+  B: warpcheck <file>        (parse + all cuda-* checks + the JSON-level analysis)
+and prints the median wall time of each and the ratio B/A. The budget is
+B/A <= 1.25 on a CCCL-heavy unit and on the test inputs. Timing is wall
+clock on a shared machine: read the ratios, not the absolute times.
+
+Usage: bench/analysis_overhead.py [--build build] [--runs 7] [files...]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CCCL_UNIT = r'''
+#include <cub/cub.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+#include <cuda_fp16.h>
+#include <cooperative_groups.h>
+__global__ void blockSum(const int *in, int *out) {
+  using BlockReduce = cub::BlockReduce<int, 128>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  int v = in[blockIdx.x * 128 + threadIdx.x];
+  int s = BlockReduce(temp).Sum(v);
+  if (threadIdx.x == 0) out[blockIdx.x] = s;
+}
+int main() {
+  thrust::device_vector<int> a(1 << 10, 1), b(8);
+  thrust::sort(a.begin(), a.end());
+  blockSum<<<8, 128>>>(thrust::raw_pointer_cast(a.data()), thrust::raw_pointer_cast(b.data()));
+  return 0;
+}
+'''
+
+
+def timed(cmd, cwd):
+    t = time.perf_counter()
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    dt = time.perf_counter() - t
+    if p.returncode not in (0, 1):
+        raise RuntimeError("%s failed (%d): %s" % (cmd[0], p.returncode, p.stderr[-500:]))
+    return dt
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("files", nargs="*")
+    args = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    wc = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
+    files = [os.path.abspath(f) for f in args.files]
+    tmp = tempfile.mkdtemp(prefix="warpcheck-bench-")
+    if not files:
+        inputs = os.path.join(root, "test", "inputs")
+        files = sorted(os.path.join(inputs, f) for f in os.listdir(inputs) if f.endswith(".cu"))
+        if os.path.isdir("/usr/local/cuda/include/cccl") or os.path.isdir("/usr/local/cuda/include/cub"):
+            cccl = os.path.join(tmp, "cccl_heavy.cu")
+            open(cccl, "w").write(CCCL_UNIT)
+            files.insert(0, cccl)
+    print("%-34s %10s %10s %7s" % ("translation unit", "clang (s)", "warpcheck", "ratio"))
+    worst = 0.0
+    for f in files:
+        cwd, name = os.path.dirname(f), os.path.basename(f)
+        out = subprocess.run([wc, "--print-clang-args", name], cwd=cwd, stdout=subprocess.PIPE,
+                             text=True, check=True).stdout
+        clang = ["clang++-19", "-fsyntax-only"] + [a for a in out.split("\n") if a] + [name]
+        a, b = [], []
+        timed(clang, cwd), timed([wc, name], cwd)  # warm the file cache
+        for _ in range(args.runs):
+            a.append(timed(clang, cwd))
+            b.append(timed([wc, name], cwd))
+        ma, mb = statistics.median(a), statistics.median(b)
+        worst = max(worst, mb / ma)
+        print("%-34s %10.3f %10.3f %7.3f" % (name[:34], ma, mb, mb / ma))
+    print("worst ratio %.3f (budget 1.25)" % worst)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
