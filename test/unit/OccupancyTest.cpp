@@ -856,6 +856,28 @@ TEST(OccupancyHardwareTest, MatchesRecordsMeasuredOnTheDevice) {
   }
   ASSERT_NE(Rows, nullptr) << Path << ": no array of rows";
 
+  // Columnar records ({"columns": [...], "rows": [[...], ...]}, as
+  // test/hw/scripts/microbench_to_records.py writes them) become objects.
+  std::vector<JsonValue> ColumnRows;
+  if (const auto *Object = std::get_if<std::map<std::string, JsonValue>>(&Root.Data))
+    if (const JsonValue *C = field(*Object, {"columns"}))
+      if (const auto *Names = std::get_if<std::vector<JsonValue>>(&C->Data)) {
+        for (const JsonValue &R : *Rows) {
+          const auto *Cells = std::get_if<std::vector<JsonValue>>(&R.Data);
+          if (!Cells)
+            break;
+          std::map<std::string, JsonValue> Obj;
+          for (std::size_t K = 0; K < Names->size() && K < Cells->size(); ++K)
+            if (const auto *N = std::get_if<std::string>(&(*Names)[K].Data))
+              Obj[*N] = (*Cells)[K];
+          JsonValue V;
+          V.Data = std::move(Obj);
+          ColumnRows.push_back(std::move(V));
+        }
+        if (ColumnRows.size() == Rows->size())
+          Rows = &ColumnRows;
+      }
+
   unsigned Checked = 0;
   for (std::size_t I = 0; I < Rows->size(); ++I) {
     const auto *Row =
@@ -877,7 +899,7 @@ TEST(OccupancyHardwareTest, MatchesRecordsMeasuredOnTheDevice) {
                      "staticsmem", "staticsmembytes", "static"}));
     std::optional<double> Dynamic = number(
         field(*Row, {"dynamicshared", "dynamicsharedbytes", "dynamicsmem",
-                     "dynamicsmembytes", "dynamicsmemsize", "dynamic"}));
+                     "dynamicsmembytes", "dynamicsmemsize", "dynamic", "dynsmem"}));
     std::optional<double> Carveout = number(
         field(*Row, {"carveout", "carveoutpercent", "preferredcarveout"}));
     std::optional<double> Active =
@@ -891,6 +913,11 @@ TEST(OccupancyHardwareTest, MatchesRecordsMeasuredOnTheDevice) {
                                std::uint64_t(Dynamic.value_or(0)));
     if (Carveout && *Carveout >= 0)
       K.CarveoutPercent = int(*Carveout);
+    // The dynamic shared limit the program set (cudaFuncAttribute
+    // MaxDynamicSharedMemorySize): above it the runtime answers 0 blocks.
+    if (std::optional<double> Limit = number(
+            field(*Row, {"maxdynsmemattr", "maxdynamicsharedbytes"})))
+      K.MaxDynamicSharedBytes = std::uint64_t(*Limit);
     // A row whose runtime call failed (negative count or "error": true)
     // is a configuration that cannot launch: 0 blocks.
     bool RuntimeFailed = *Active < 0;
