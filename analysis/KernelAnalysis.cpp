@@ -67,8 +67,13 @@ bool isAnalysableKernel(const FunctionDecl *FD) {
 
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range =
-      CharSourceRange::getTokenRange(SM.getExpansionRange(E->getSourceRange()).getAsRange());
+  // An expression written in a macro argument is quoted as written there;
+  // one produced by a macro body, as the macro's use.
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM, Ctx.getLangOpts());
+  if (Range.isInvalid())
+    Range = CharSourceRange::getTokenRange(
+        SM.getExpansionRange(E->getSourceRange()).getAsRange());
   bool Invalid = false;
   llvm::StringRef Text =
       Lexer::getSourceText(Range, SM, Ctx.getLangOpts(), &Invalid);

@@ -10,6 +10,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -405,6 +406,8 @@ public:
     if (!FD || isa<CUDAKernelCallExpr>(CE) || !FD->getIdentifier())
       return true;
     llvm::StringRef Name = FD->getName();
+    if (Name == "cudaLaunchKernelEx" || Name == "cudaLaunchKernelExC")
+      return visitLaunchKernelEx(CE, Name == "cudaLaunchKernelEx");
     if (Name != "cudaLaunchKernel" && Name != "cudaLaunchCooperativeKernel")
       return true;
     if (CE->getNumArgs() < 3)
@@ -420,6 +423,82 @@ public:
   }
 
 private:
+  /// cudaLaunchKernelEx(&config, kernel, args...) and its C form
+  /// cudaLaunchKernelExC(&config, (const void *)kernel, args): the shape is
+  /// in the fields of a cudaLaunchConfig_t variable, from its initializer
+  /// or from assignments before the call.
+  bool visitLaunchKernelEx(const CallExpr *CE, bool Templated) {
+    if (CE->getNumArgs() < 2)
+      return true;
+    const FunctionDecl *Kernel = kernelOf(CE->getArg(1));
+    const auto *Addr = dyn_cast<UnaryOperator>(CE->getArg(0)->IgnoreParenImpCasts());
+    const DeclRefExpr *Ref =
+        Addr && Addr->getOpcode() == UO_AddrOf
+            ? dyn_cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParenImpCasts())
+            : nullptr;
+    const auto *Config = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Kernel || !Config)
+      return true;
+    LaunchSiteIndex::Site S{CE, Caller, nullptr, nullptr, nullptr, {}};
+    auto Field = [&](llvm::StringRef Name, const Expr *Value) {
+      if (Name == "gridDim")
+        S.Grid = Value;
+      else if (Name == "blockDim")
+        S.Block = Value;
+      else if (Name == "dynamicSmemBytes")
+        S.SharedBytes = Value;
+    };
+    if (const auto *IL = dyn_cast_or_null<InitListExpr>(
+            Config->getInit() ? Config->getInit()->IgnoreImplicit() : nullptr)) {
+      if (const RecordDecl *RD = Config->getType()->getAsRecordDecl()) {
+        unsigned I = 0;
+        for (const FieldDecl *F : RD->fields()) {
+          if (I < IL->getNumInits())
+            Field(F->getName(), IL->getInit(I));
+          ++I;
+        }
+      }
+    }
+    // Assignments `config.blockDim = ...` in the caller before the launch;
+    // the last one wins.
+    if (Caller && Caller->hasBody()) {
+      struct Assignments : RecursiveASTVisitor<Assignments> {
+        const VarDecl *Config;
+        const SourceManager &SM;
+        SourceLocation Before;
+        std::function<void(llvm::StringRef, const Expr *)> Field;
+        Assignments(const VarDecl *C, const SourceManager &SM, SourceLocation B,
+                    std::function<void(llvm::StringRef, const Expr *)> F)
+            : Config(C), SM(SM), Before(B), Field(std::move(F)) {}
+        void assigned(const Expr *LHS, const Expr *RHS, SourceLocation At) {
+          const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
+          if (!ME || !SM.isBeforeInTranslationUnit(At, Before))
+            return;
+          const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+          if (Base && Base->getDecl() == Config)
+            Field(ME->getMemberDecl()->getName(), RHS);
+        }
+        bool VisitBinaryOperator(BinaryOperator *BO) {
+          if (BO->getOpcode() == BO_Assign)
+            assigned(BO->getLHS(), BO->getRHS(), BO->getBeginLoc());
+          return true;
+        }
+        bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+          if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+            assigned(OC->getArg(0), OC->getArg(1), OC->getBeginLoc());
+          return true;
+        }
+      } Walk(Config, SM, CE->getBeginLoc(), Field);
+      Walk.TraverseStmt(Caller->getBody());
+    }
+    // The C++ form passes the kernel's arguments themselves.
+    if (Templated)
+      for (unsigned I = 2; I < CE->getNumArgs(); ++I)
+        S.Args.push_back(CE->getArg(I));
+    Index.SitesByKernel[Kernel->getCanonicalDecl()].push_back(S);
+    return true;
+  }
+
   LaunchSiteIndex &Index;
   const SourceManager &SM;
   const FunctionDecl *Caller = nullptr;
