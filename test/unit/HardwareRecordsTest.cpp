@@ -116,3 +116,38 @@ TEST(HardwareRecords, SharedWavefrontsPerRequestMatchTheH200) {
   }
   EXPECT_GT(Compared, 20u);
 }
+
+// Nsight Compute's own occupancy limits for 23 launches
+// (test/hw/occupancy_ncu.json): the runtime's block count, and the register
+// and warp limits, each capped at the SM's 32 blocks as ncu reports them.
+// (ncu's launch__registers_per_thread reads max(ptxas count, 16): kernels of
+// 4 to 12 registers show 16. Below 32 registers the warp limit always binds
+// first on sm_90, so occupancy never depends on it; the model uses the
+// runtime's numRegs, which equals ptxas's count.)
+#include "warpcheck/model/Occupancy.h"
+
+TEST(HardwareRecords, OccupancyLimitsMatchNsightCompute) {
+  llvm::json::Array Records = loadRecords("occupancy_ncu.json");
+  ASSERT_GT(Records.size(), 10u);
+  const ArchSpec *H200 = findArch("sm_90");
+  ASSERT_TRUE(H200);
+  for (const llvm::json::Value &V : Records) {
+    const llvm::json::Object *R = V.getAsObject();
+    ASSERT_TRUE(R);
+    const llvm::json::Object *M = R->getObject("metrics");
+    ASSERT_TRUE(M);
+    KernelResources K;
+    K.RegistersPerThread = static_cast<unsigned>(*R->getInteger("num_regs"));
+    K.ThreadsPerBlock = static_cast<unsigned>(*R->getInteger("block"));
+    K.StaticSharedBytes = static_cast<std::uint64_t>(*R->getInteger("static_smem"));
+    K.DynamicSharedBytes = static_cast<std::uint64_t>(*R->getInteger("dyn_smem"));
+    OccupancyResult O = computeOccupancy(*H200, K);
+    std::string What = describe(*R).substr(0, 200);
+    EXPECT_EQ(O.ActiveBlocksPerSM, *R->getInteger("runtime_active_blocks")) << What;
+    auto Cap = [&](unsigned L) { return std::min(L, H200->MaxBlocksPerSM); };
+    EXPECT_EQ(Cap(O.BlockLimitRegisters),
+              *M->getNumber("launch__occupancy_limit_registers")) << What;
+    EXPECT_EQ(Cap(O.BlockLimitWarps), *M->getNumber("launch__occupancy_limit_warps")) << What;
+    EXPECT_GE(*M->getNumber("launch__registers_per_thread"), K.RegistersPerThread) << What;
+  }
+}
