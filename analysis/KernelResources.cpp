@@ -184,10 +184,6 @@ std::optional<KernelOccupancyReport> occupancyFor(const FunctionDecl *Kernel,
   R.Registers = Regs->Registers;
   R.RegistersSource = registerSourceName(Regs->Source);
   R.Bounds = launchBounds(Kernel, Ctx);
-  if (Regs->Source == RegisterSource::Estimate)
-    R.Assumptions.push_back(std::to_string(Regs->Registers) +
-                            " registers per thread is an estimate from the source, not "
-                            "ptxas's count");
   if (!Note.empty())
     R.Assumptions.push_back(Note);
 

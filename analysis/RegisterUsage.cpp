@@ -35,6 +35,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
@@ -380,6 +381,40 @@ std::optional<std::string> defaultToolkitRoot() {
   return validateToolkitRoot("/usr/local/cuda");
 }
 
+namespace {
+std::mutex TrustedMutex;
+std::string &trustedRootStorage() {
+  static std::string Root;
+  return Root;
+}
+} // namespace
+
+void setTrustedToolkitRoot(llvm::StringRef ToolkitRoot) {
+  std::lock_guard<std::mutex> Lock(TrustedMutex);
+  trustedRootStorage() = ToolkitRoot.str();
+}
+
+std::string trustedToolkitRoot() {
+  std::lock_guard<std::mutex> Lock(TrustedMutex);
+  return trustedRootStorage();
+}
+
+RegisterOptions standardRegisterOptions(llvm::StringRef Arch, const Preprocessor *PP,
+                                        RegisterMode Mode, unsigned MaxRegisterCount) {
+  RegisterOptions O;
+  O.Mode = Mode;
+  O.Arch = Arch.empty() ? "sm_90" : Arch.str();
+  O.ToolkitRoot = trustedToolkitRoot();
+  if (O.ToolkitRoot.empty())
+    if (std::optional<std::string> Found = defaultToolkitRoot())
+      O.ToolkitRoot = *Found;
+  if (PP)
+    O.CompileFlags = compileFlagsFromPreprocessor(*PP);
+  if (MaxRegisterCount)
+    O.MaxRegisterCount = MaxRegisterCount;
+  return O;
+}
+
 std::optional<std::string> nvccArchName(llvm::StringRef Arch) {
   Arch = Arch.trim();
   std::string Lower = Arch.lower();
@@ -403,7 +438,7 @@ std::optional<std::string> nvccArchName(llvm::StringRef Arch) {
 std::optional<std::vector<std::string>>
 nvccArguments(llvm::StringRef ToolkitRoot, llvm::StringRef Arch, const SanitizedFlags &Flags,
               std::optional<unsigned> MaxRegisterCount, llvm::StringRef WrapperSource,
-              llvm::StringRef OutputFile, std::string *Error) {
+              llvm::StringRef OutputFile, std::string *Error, bool RelocatableDeviceCode) {
   auto Fail = [&](const std::string &Why) -> std::optional<std::vector<std::string>> {
     if (Error)
       *Error = Why;
@@ -432,6 +467,8 @@ nvccArguments(llvm::StringRef ToolkitRoot, llvm::StringRef Arch, const Sanitized
     MaxReg = MaxReg ? std::min(*MaxReg, *Flags.MaxRegisterCount) : *Flags.MaxRegisterCount;
   if (MaxReg)
     Args.push_back("-maxrregcount=" + std::to_string(*MaxReg));
+  if (RelocatableDeviceCode)
+    Args.push_back("-rdc=true");
   Args.insert(Args.end(), Flags.Kept.begin(), Flags.Kept.end());
   Args.push_back("-x");
   Args.push_back("cu");
@@ -800,12 +837,6 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
       return Fail("the nvcc input could not be written: " + EC.message());
     OS << "#include \"" << Source << "\"\n";
   }
-  std::string ArgError;
-  std::optional<std::vector<std::string>> Args =
-      nvccArguments(*Root, *SM, Flags, Options.MaxRegisterCount, Wrapper, Cubin, &ArgError);
-  if (!Args)
-    return Fail(ArgError);
-
   // The user's environment, with nvcc's temporary files in the private
   // folder.
   std::vector<std::string> Env;
@@ -816,24 +847,39 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
     Env.push_back(Var.str());
   }
   Env.push_back("TMPDIR=" + std::string(TempDir.str()));
-  std::vector<llvm::StringRef> ArgRefs(Args->begin(), Args->end());
   std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(Out),
-                                                llvm::StringRef(Err)};
-  std::string ExecError;
-  bool ExecutionFailed = false;
-  int RC = llvm::sys::ExecuteAndWait(ArgRefs.front(), ArgRefs, EnvRefs, Redirects,
-                                     Options.TimeoutSeconds, /*MemoryLimit=*/0, &ExecError,
-                                     &ExecutionFailed);
+
   std::string Output;
-  for (const auto &File : {Err, Out})
-    if (auto B = llvm::MemoryBuffer::getFile(File))
-      Output += (*B)->getBuffer().str();
-  if (ExecutionFailed)
-    return Fail("nvcc could not be started: " + ExecError);
-  if (RC < 0) {
-    // A time-out or a crash: not cached, it may not happen again.
-    return Fail(ExecError.empty() ? "nvcc did not finish" : "nvcc did not finish: " + ExecError);
+  int RC = 0;
+  // Device code that calls kernels or functions of other translation units
+  // (the device runtime's launches) only links with -rdc=true: retried so.
+  for (bool Relocatable : {false, true}) {
+    std::string ArgError;
+    std::optional<std::vector<std::string>> Args = nvccArguments(
+        *Root, *SM, Flags, Options.MaxRegisterCount, Wrapper, Cubin, &ArgError, Relocatable);
+    if (!Args)
+      return Fail(ArgError);
+    std::vector<llvm::StringRef> ArgRefs(Args->begin(), Args->end());
+    std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(Out),
+                                                  llvm::StringRef(Err)};
+    std::string ExecError;
+    bool ExecutionFailed = false;
+    RC = llvm::sys::ExecuteAndWait(ArgRefs.front(), ArgRefs, EnvRefs, Redirects,
+                                   Options.TimeoutSeconds, /*MemoryLimit=*/0, &ExecError,
+                                   &ExecutionFailed);
+    Output.clear();
+    for (const auto &File : {Err, Out})
+      if (auto B = llvm::MemoryBuffer::getFile(File))
+        Output += (*B)->getBuffer().str();
+    if (ExecutionFailed)
+      return Fail("nvcc could not be started: " + ExecError);
+    if (RC < 0) {
+      // A time-out or a crash: not cached, it may not happen again.
+      return Fail(ExecError.empty() ? "nvcc did not finish"
+                                    : "nvcc did not finish: " + ExecError);
+    }
+    if (RC == 0 || Relocatable || !llvm::StringRef(Output).contains("Unresolved extern function"))
+      break;
   }
   if (RC != 0) {
     Fail("nvcc failed (exit code " + std::to_string(RC) + "): " + errorSummary(Output));
@@ -855,25 +901,52 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// The calibration of the estimate (see registersFromLiveValues).
-constexpr double EstimateSlope = 1.0;
-constexpr double EstimateIntercept = 6.0;
+/// The calibration of the estimate (see estimateRegisterCount): fitted to
+/// ptxas's counts (sm_90, CUDA 13.0) on the kernels of NVIDIA's
+/// cuda-samples, then checked on warpcheck's test inputs and CCCL kernels
+/// (bench/register_estimator.py).
+constexpr double ScheduledSlope = 1.15;
+constexpr double ScheduledIntercept = 3.0;
+constexpr double InOrderSlope = 0.8;
+constexpr double InOrderIntercept = 0.0;
+/// Without __launch_bounds__, ptxas lets a kernel that fits in this many
+/// registers use up to it for scheduling freedom, and no more.
+constexpr unsigned SoftTarget = 32;
 /// ptxas never reports fewer (an empty kernel on sm_90).
 constexpr long MinimumRegisters = 4;
 /// Pressure charged for a call to a function without a body (vprintf,
 /// malloc, a libdevice function when no toolkit is there to link).
 constexpr unsigned ExternalCallPressure = 16;
+/// How far above its position a load is assumed to be issued.
+constexpr unsigned HoistWindow = 16;
 } // namespace
 
-unsigned registersFromLiveValues(unsigned MaxLiveValues) {
-  // Calibrated against ptxas (sm_90, CUDA 13.0) on the kernels of
-  // bench/register_estimator.py's calibration set: ptxas needs a few
-  // registers beyond the live values (the stack pointer, two it reserves,
-  // address temporaries) and schedules loads early, which lengthens live
-  // ranges roughly in proportion.
-  double Estimate = EstimateSlope * MaxLiveValues + EstimateIntercept;
-  long R = std::lround(Estimate);
-  return static_cast<unsigned>(std::clamp<long>(R, MinimumRegisters, 255));
+unsigned estimateRegisterCount(const LiveValueMeasures &Live, std::optional<unsigned> MaxThreads) {
+  // Two measures of one kernel: in source order (about the fewest registers
+  // ptxas could get by with) and with long-latency operations issued early
+  // as ptxas schedules them (about what it uses when registers are free).
+  // ptxas spends registers on scheduling only while that costs no
+  // occupancy: with __launch_bounds__(T) up to the most registers that keep
+  // the in-order count's number of resident blocks of T threads; without,
+  // up to 32 when the kernel fits in 32.
+  long InOrder = std::max<long>(MinimumRegisters,
+                                std::lround(InOrderSlope * Live.InOrder + InOrderIntercept));
+  long Scheduled =
+      std::max<long>(InOrder, std::lround(ScheduledSlope * Live.Scheduled + ScheduledIntercept));
+  long Cap = 255;
+  if (MaxThreads && *MaxThreads > 0) {
+    const model::ArchSpec *Arch = model::findArch("sm_90");
+    model::KernelResources K;
+    K.ThreadsPerBlock = *MaxThreads;
+    K.RegistersPerThread = static_cast<unsigned>(std::min<long>(InOrder, 255));
+    unsigned Blocks = model::computeOccupancy(*Arch, K).ActiveBlocksPerSM;
+    if (Blocks > 0)
+      if (std::optional<unsigned> Limit = model::maxRegistersForBlocks(*Arch, K, Blocks))
+        Cap = *Limit;
+  } else if (InOrder <= static_cast<long>(SoftTarget)) {
+    Cap = SoftTarget;
+  }
+  return static_cast<unsigned>(std::clamp<long>(std::min(Scheduled, Cap), MinimumRegisters, 255));
 }
 
 namespace {
@@ -912,11 +985,30 @@ unsigned typeWeight(llvm::Type *T, const llvm::DataLayout &DL) {
   return 1;
 }
 
+bool isMemoryFence(const llvm::Instruction &I) {
+  if (llvm::isa<llvm::StoreInst, llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst, llvm::FenceInst>(I))
+    return true;
+  if (const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I))
+    return II->mayWriteToMemory() || II->getIntrinsicID() == llvm::Intrinsic::nvvm_barrier0 ||
+           II->getIntrinsicID() == llvm::Intrinsic::nvvm_barrier_sync;
+  return llvm::isa<llvm::CallBase>(I); // calls and inline assembly
+}
+
 /// Register pressure of optimized NVPTX IR: the largest total weight of
-/// SSA values live at one point, with what ptxas folds away not counted.
+/// values live at one point. Address arithmetic ptxas folds into
+/// [reg + imm] operands (GEPs and index arithmetic only used for
+/// addressing, casts, aggregate plumbing) is charged to its inputs.
+///
+/// In-order: the IR's instruction order, every SSA value counted.
+/// Scheduled: ptxas's view, roughly: loads and atomics issued up to 16
+/// instructions early (not past a store, barrier or call), values uniform
+/// across the warp (block indices, kernel parameters and what is computed
+/// from them only) held in the uniform register file and not counted,
+/// kernel parameters the kernel reads counted from its entry, an address
+/// register pair at each access, memcpy'd bytes in flight.
 class PressureModel {
 public:
-  explicit PressureModel(const llvm::DataLayout &DL) : DL(DL) {}
+  PressureModel(const llvm::DataLayout &DL, bool Scheduled) : DL(DL), Scheduled(Scheduled) {}
 
   unsigned functionPressure(const llvm::Function &F) {
     auto It = Memo.find(&F);
@@ -929,37 +1021,9 @@ public:
   }
 
 private:
-  /// Values ptxas needs no register of their own for: address arithmetic
-  /// with constant offsets folded into [reg + imm], casts that reuse their
-  /// operand's register, widening only used for addressing.
-  bool isFolded(const llvm::Value *V) {
-    auto Cached = Folded.find(V);
-    if (Cached != Folded.end())
-      return Cached->second;
-    bool Result = false;
-    if (const auto *I = llvm::dyn_cast<llvm::Instruction>(V)) {
-      if (llvm::isa<llvm::BitCastInst, llvm::AddrSpaceCastInst, llvm::FreezeInst>(I)) {
-        Result = true;
-      } else if (llvm::isa<llvm::TruncInst>(I)) {
-        Result = true;
-      } else if (llvm::isa<llvm::PtrToIntInst, llvm::IntToPtrInst>(I)) {
-        Result = typeWeight(I->getType(), DL) == typeWeight(I->getOperand(0)->getType(), DL);
-      } else if (const auto *GEP = llvm::dyn_cast<llvm::GetElementPtrInst>(I)) {
-        Result = GEP->hasAllConstantIndices() && onlyAddresses(GEP);
-      } else if (llvm::isa<llvm::ZExtInst, llvm::SExtInst>(I)) {
-        Result = !I->user_empty() && llvm::all_of(I->users(), [](const llvm::User *U) {
-          return llvm::isa<llvm::GetElementPtrInst>(U);
-        });
-      }
-    }
-    Folded[V] = Result;
-    return Result;
-  }
-
-  /// Every user reads or writes memory through V (or is itself folded).
   bool onlyAddresses(const llvm::Instruction *I) {
     for (const llvm::User *U : I->users()) {
-      if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(U))
+      if (llvm::isa<llvm::LoadInst>(U))
         continue;
       if (const auto *S = llvm::dyn_cast<llvm::StoreInst>(U)) {
         if (S->getValueOperand() == I)
@@ -967,6 +1031,8 @@ private:
         continue;
       }
       if (llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(U))
+        continue;
+      if (Scheduled && llvm::isa<llvm::MemTransferInst, llvm::MemSetInst>(U))
         continue;
       if (llvm::isa<llvm::GetElementPtrInst, llvm::BitCastInst, llvm::AddrSpaceCastInst>(U) &&
           isFolded(U))
@@ -976,11 +1042,99 @@ private:
     return !I->user_empty();
   }
 
+  bool isFolded(const llvm::Value *V) {
+    auto Cached = Folded.find(V);
+    if (Cached != Folded.end())
+      return Cached->second;
+    Folded[V] = false; // cycle guard
+    bool R = false;
+    if (const auto *I = llvm::dyn_cast<llvm::Instruction>(V)) {
+      if (llvm::isa<llvm::BitCastInst, llvm::AddrSpaceCastInst, llvm::FreezeInst,
+                    llvm::TruncInst>(I)) {
+        R = true;
+      } else if (Scheduled && llvm::isa<llvm::InsertValueInst, llvm::ExtractValueInst>(I)) {
+        R = true;
+      } else if (llvm::isa<llvm::PtrToIntInst, llvm::IntToPtrInst>(I)) {
+        R = typeWeight(I->getType(), DL) == typeWeight(I->getOperand(0)->getType(), DL);
+      } else if (llvm::isa<llvm::GetElementPtrInst>(I)) {
+        R = onlyAddresses(I);
+      } else if ((I->getOpcode() == llvm::Instruction::Add ||
+                  I->getOpcode() == llvm::Instruction::Shl ||
+                  I->getOpcode() == llvm::Instruction::Mul ||
+                  I->getOpcode() == llvm::Instruction::Or) &&
+                 llvm::isa<llvm::Constant>(I->getOperand(1))) {
+        R = !I->user_empty() && llvm::all_of(I->users(), [&](const llvm::User *U) {
+          return llvm::isa<llvm::GetElementPtrInst, llvm::ZExtInst, llvm::SExtInst>(U) &&
+                 isFolded(U);
+        });
+      } else if (llvm::isa<llvm::ZExtInst, llvm::SExtInst>(I)) {
+        R = !I->user_empty() && llvm::all_of(I->users(), [](const llvm::User *U) {
+          return llvm::isa<llvm::GetElementPtrInst>(U);
+        });
+      }
+    }
+    Folded[V] = R;
+    return R;
+  }
+
+  /// Uniform across the warp: computed from block indices, dimensions,
+  /// kernel parameters and constants only.
+  bool isUniform(const llvm::Value *V, unsigned Depth = 0) {
+    if (llvm::isa<llvm::Constant, llvm::Argument>(V))
+      return true;
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(V);
+    if (!I)
+      return true;
+    auto Cached = Uniform.find(V);
+    if (Cached != Uniform.end())
+      return Cached->second;
+    if (Depth > 64)
+      return false;
+    Uniform[V] = false;
+    bool R = false;
+    if (const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(I)) {
+      switch (II->getIntrinsicID()) {
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y:
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z:
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+        R = true;
+        break;
+      default:
+        break;
+      }
+    } else if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(I)) {
+      R = L->getPointerAddressSpace() == 4 && isUniform(L->getPointerOperand(), Depth + 1);
+    } else if (llvm::isa<llvm::BinaryOperator, llvm::CastInst, llvm::CmpInst, llvm::SelectInst,
+                         llvm::GetElementPtrInst>(I)) {
+      R = llvm::all_of(I->operands(),
+                       [&](const llvm::Value *Op) { return isUniform(Op, Depth + 1); });
+    } else if (const auto *Phi = llvm::dyn_cast<llvm::PHINode>(I)) {
+      Uniform[V] = true; // optimistic for loop-carried values
+      R = llvm::all_of(Phi->incoming_values(),
+                       [&](const llvm::Value *Op) { return isUniform(Op, Depth + 1); });
+    }
+    Uniform[V] = R;
+    return R;
+  }
+
   /// The register-holding values an operand stands for.
   void collect(const llvm::Value *Op, llvm::SmallVectorImpl<unsigned> &Out, unsigned Depth = 0) {
+    if (Scheduled)
+      if (const auto *A = llvm::dyn_cast<llvm::Argument>(Op)) {
+        auto It = Index.find(A);
+        if (It != Index.end())
+          Out.push_back(It->second);
+        return;
+      }
     const auto *I = llvm::dyn_cast<llvm::Instruction>(Op);
     if (!I || Depth > 16)
-      return; // arguments come from the constant bank; constants are immediates
+      return; // constants are immediates; in order, parameters come from the constant bank
     if (isFolded(I)) {
       for (const llvm::Value *Inner : I->operands())
         collect(Inner, Out, Depth + 1);
@@ -991,15 +1145,76 @@ private:
       Out.push_back(It->second);
   }
 
+  /// For the scheduled measure: the instruction after which each load (and
+  /// atomic) of BB is assumed to issue; null for the block's start.
+  llvm::DenseMap<const llvm::Instruction *, const llvm::Instruction *>
+  issuePoints(const llvm::BasicBlock &BB) {
+    llvm::DenseMap<const llvm::Instruction *, const llvm::Instruction *> Result;
+    llvm::DenseMap<const llvm::Instruction *, unsigned> Pos;
+    std::vector<const llvm::Instruction *> Order;
+    for (const llvm::Instruction &I : BB) {
+      Pos[&I] = static_cast<unsigned>(Order.size());
+      Order.push_back(&I);
+    }
+    const llvm::Instruction *Fence = nullptr;
+    for (const llvm::Instruction &I : BB) {
+      const llvm::Value *Ptr = nullptr;
+      if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(&I))
+        Ptr = L->getPointerOperand();
+      else if (const auto *A = llvm::dyn_cast<llvm::AtomicRMWInst>(&I))
+        Ptr = A->getPointerOperand();
+      else if (const auto *X = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&I))
+        Ptr = X->getPointerOperand();
+      if (Ptr) {
+        const llvm::Instruction *At = Fence;
+        llvm::SmallVector<const llvm::Value *, 8> Work;
+        for (const llvm::Value *Op : I.operands())
+          Work.push_back(Op);
+        unsigned Steps = 0;
+        while (!Work.empty() && Steps++ < 256) {
+          const auto *J = llvm::dyn_cast<llvm::Instruction>(Work.pop_back_val());
+          if (!J || J->getParent() != &BB)
+            continue;
+          if (isFolded(J)) {
+            for (const llvm::Value *X : J->operands())
+              Work.push_back(X);
+            continue;
+          }
+          if (!At || Pos[J] > Pos[At])
+            At = J;
+        }
+        unsigned P = Pos[&I];
+        if (P > HoistWindow) {
+          unsigned Limit = P - HoistWindow;
+          if (!At || Pos[At] < Limit)
+            At = Order[Limit];
+        }
+        Result[&I] = At;
+      }
+      if (isMemoryFence(I))
+        Fence = &I;
+    }
+    return Result;
+  }
+
   unsigned compute(const llvm::Function &F) {
     if (F.isDeclaration())
       return ExternalCallPressure;
     Index.clear();
     Weights.clear();
     Folded.clear();
+    Uniform.clear();
+    if (Scheduled)
+      for (const llvm::Argument &A : F.args())
+        if (unsigned W = typeWeight(A.getType(), DL)) {
+          Index[&A] = static_cast<unsigned>(Weights.size());
+          Weights.push_back(W);
+        }
     for (const llvm::BasicBlock &BB : F)
       for (const llvm::Instruction &I : BB) {
         if (llvm::isa<llvm::AllocaInst>(I) || isFolded(&I))
+          continue;
+        if (Scheduled && isUniform(&I))
           continue;
         unsigned W = typeWeight(I.getType(), DL);
         if (W == 0)
@@ -1017,7 +1232,7 @@ private:
       Blocks.push_back(&BB);
     }
     const size_t B = Blocks.size();
-    std::vector<llvm::BitVector> Use(B, llvm::BitVector(N)), Def(B, llvm::BitVector(N)),
+    std::vector<llvm::BitVector> Uses(B, llvm::BitVector(N)), Defs(B, llvm::BitVector(N)),
         PhiOut(B, llvm::BitVector(N)), LiveIn(B, llvm::BitVector(N)),
         LiveOut(B, llvm::BitVector(N));
     llvm::SmallVector<unsigned, 8> Ops;
@@ -1029,12 +1244,12 @@ private:
           for (const llvm::Value *Op : I.operands())
             collect(Op, Ops);
           for (unsigned O : Ops)
-            if (!Def[K].test(O))
-              Use[K].set(O);
+            if (!Defs[K].test(O))
+              Uses[K].set(O);
         }
         auto It = Index.find(&I);
         if (It != Index.end())
-          Def[K].set(It->second);
+          Defs[K].set(It->second);
       }
       for (const llvm::BasicBlock *S : llvm::successors(BB))
         for (const llvm::PHINode &Phi : S->phis()) {
@@ -1044,6 +1259,12 @@ private:
             PhiOut[K].set(O);
         }
     }
+    if (Scheduled && B > 0)
+      for (const llvm::Argument &A : F.args()) {
+        auto It = Index.find(&A);
+        if (It != Index.end())
+          Defs[0].set(It->second);
+      }
     // Backward data flow to a fixed point.
     bool Changed = true;
     unsigned Rounds = 0;
@@ -1054,8 +1275,8 @@ private:
         for (const llvm::BasicBlock *S : llvm::successors(Blocks[K]))
           Out |= LiveIn[BlockIndex[S]];
         llvm::BitVector In = Out;
-        In.reset(Def[K]);
-        In |= Use[K];
+        In.reset(Defs[K]);
+        In |= Uses[K];
         if (Out != LiveOut[K] || In != LiveIn[K]) {
           LiveOut[K] = std::move(Out);
           LiveIn[K] = std::move(In);
@@ -1067,34 +1288,74 @@ private:
     // The largest weight live at one point.
     unsigned Max = 0;
     for (size_t K = 0; K < B; ++K) {
+      const llvm::BasicBlock *BB = Blocks[K];
+      llvm::DenseMap<const llvm::Instruction *, const llvm::Instruction *> Issue;
+      if (Scheduled)
+        Issue = issuePoints(*BB);
+      // Scheduled values whose issue point lies above: they stop being live
+      // (walking backwards) once that point is passed.
+      llvm::DenseMap<const llvm::Instruction *, llvm::SmallVector<unsigned, 2>> EndsAfter;
       llvm::BitVector Live = LiveOut[K];
       unsigned W = 0;
       for (unsigned V : Live.set_bits())
         W += Weights[V];
       Max = std::max(Max, W);
-      const llvm::BasicBlock *BB = Blocks[K];
       for (auto It = BB->rbegin(); It != BB->rend(); ++It) {
         const llvm::Instruction &I = *It;
         if (llvm::isa<llvm::PHINode>(I))
           break;
+        auto Ends = EndsAfter.find(&I);
+        if (Ends != EndsAfter.end())
+          for (unsigned D : Ends->second)
+            if (Live.test(D)) {
+              Live.reset(D);
+              W -= Weights[D];
+            }
         auto Def = Index.find(&I);
         if (Def != Index.end()) {
           unsigned D = Def->second;
-          if (Live.test(D)) {
+          auto Early = Issue.find(&I);
+          if (Early != Issue.end()) {
+            if (!Live.test(D)) {
+              Live.set(D);
+              W += Weights[D];
+            }
+            if (Early->second)
+              EndsAfter[Early->second].push_back(D);
+          } else if (Live.test(D)) {
             Live.reset(D);
             W -= Weights[D];
           } else {
             Max = std::max(Max, W + Weights[D]); // a result nobody reads
           }
         }
-        if (const auto *Call = llvm::dyn_cast<llvm::CallBase>(&I)) {
+        if (Scheduled) {
+          const llvm::Value *Ptr = nullptr;
+          if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(&I))
+            Ptr = L->getPointerOperand();
+          else if (const auto *S = llvm::dyn_cast<llvm::StoreInst>(&I))
+            Ptr = S->getPointerOperand();
+          else if (const auto *A = llvm::dyn_cast<llvm::AtomicRMWInst>(&I))
+            Ptr = A->getPointerOperand();
+          if (Ptr && llvm::isa<llvm::Instruction>(Ptr) && isFolded(Ptr))
+            Max = std::max(Max, W + typeWeight(Ptr->getType(), DL));
+          if (const auto *MT = llvm::dyn_cast<llvm::MemTransferInst>(&I))
+            if (const auto *Len = llvm::dyn_cast<llvm::ConstantInt>(MT->getLength()))
+              Max = std::max<unsigned>(
+                  Max, W + static_cast<unsigned>(
+                               std::min<std::uint64_t>(64, (Len->getZExtValue() + 3) / 4)) +
+                           4);
+        }
+        if (const auto *Call = llvm::dyn_cast<llvm::CallBase>(&I);
+            Call && !Call->isInlineAsm()) {
           const llvm::Function *Callee = Call->getCalledFunction();
           if (!Callee || !Callee->isIntrinsic()) {
             // The callee's registers come on top of what lives across the
-            // call (ptxas's ABI saves nothing for the kernel).
+            // call.
             unsigned CalleePressure =
-                Callee && !Callee->isDeclaration() ? PressureModel(DL).functionPressure(*Callee)
-                                                   : ExternalCallPressure;
+                Callee && !Callee->isDeclaration()
+                    ? PressureModel(DL, Scheduled).functionPressure(*Callee)
+                    : ExternalCallPressure;
             Max = std::max(Max, W + CalleePressure);
           }
         }
@@ -1113,9 +1374,11 @@ private:
   }
 
   const llvm::DataLayout &DL;
+  const bool Scheduled;
   llvm::DenseMap<const llvm::Function *, unsigned> Memo;
   llvm::DenseMap<const llvm::Value *, bool> Folded;
-  llvm::DenseMap<const llvm::Instruction *, unsigned> Index;
+  llvm::DenseMap<const llvm::Value *, bool> Uniform;
+  llvm::DenseMap<const llvm::Value *, unsigned> Index;
   std::vector<unsigned> Weights;
 };
 
@@ -1292,29 +1555,14 @@ TranslationUnitRegisters estimateOnDeviceAST(ASTContext &Ctx, const RegisterOpti
   TranslationUnitRegisters R;
   R.Source = RegisterSource::Estimate;
   R.Arch = Options.Arch.empty() ? "sm_90" : Options.Arch;
-  if (Ctx.getDiagnostics().hasErrorOccurred()) {
-    R.FallbackReason = "the translation unit has errors";
-    return R;
-  }
   KernelCollector Found;
   Found.TraverseDecl(Ctx.getTranslationUnitDecl());
   if (Found.Kernels.empty())
     return R;
-  HeaderSearchOptions DefaultHS;
-  PreprocessorOptions DefaultPP;
-  const HeaderSearchOptions &HS =
-      PP ? PP->getHeaderSearchInfo().getHeaderSearchOpts() : DefaultHS;
-  const PreprocessorOptions &PPO = PP ? PP->getPreprocessorOpts() : DefaultPP;
   llvm::LLVMContext LLCtx;
   std::string Error;
-  std::unique_ptr<llvm::Module> M = emitDeviceModule(Ctx, Found, LLCtx, HS, PPO, Error);
+  std::unique_ptr<llvm::Module> M = lowerForEstimate(Ctx, LLCtx, Options, PP, Error);
   if (!M) {
-    R.FallbackReason = Error;
-    return R;
-  }
-  linkLibdevice(*M, Options.ToolkitRoot);
-  std::string CPU = Ctx.getTargetInfo().getTargetOpts().CPU;
-  if (!optimizeModule(*M, CPU.empty() ? "sm_90" : CPU, Error)) {
     R.FallbackReason = Error;
     return R;
   }
@@ -1325,7 +1573,8 @@ TranslationUnitRegisters estimateOnDeviceAST(ASTContext &Ctx, const RegisterOpti
   std::optional<unsigned> MaxReg = Options.MaxRegisterCount;
   if (Flags.MaxRegisterCount)
     MaxReg = MaxReg ? std::min(*MaxReg, *Flags.MaxRegisterCount) : *Flags.MaxRegisterCount;
-  PressureModel Model(M->getDataLayout());
+  PressureModel InOrder(M->getDataLayout(), /*Scheduled=*/false);
+  PressureModel Scheduled(M->getDataLayout(), /*Scheduled=*/true);
   for (const FunctionDecl *K : Found.Kernels) {
     std::string Name = deviceMangledName(K, Ctx);
     const llvm::Function *F = M->getFunction(Name);
@@ -1334,8 +1583,16 @@ TranslationUnitRegisters estimateOnDeviceAST(ASTContext &Ctx, const RegisterOpti
     FunctionRegisters FR;
     FR.Source = RegisterSource::Estimate;
     FR.Arch = R.Arch;
-    FR.MaxLiveValues = Model.functionPressure(*F);
-    FR.UncappedRegisters = registersFromLiveValues(FR.MaxLiveValues);
+    LiveValueMeasures Live;
+    Live.InOrder = InOrder.functionPressure(*F);
+    Live.Scheduled = Scheduled.functionPressure(*F);
+    FR.InOrderLiveValues = Live.InOrder;
+    FR.ScheduledLiveValues = Live.Scheduled;
+    std::optional<unsigned> MaxThreads;
+    if (const auto *LB = K->getAttr<CUDALaunchBoundsAttr>())
+      if (auto T = evaluateUnsigned(LB->getMaxThreads(), Ctx); T && *T > 0 && *T <= 1024)
+        MaxThreads = static_cast<unsigned>(*T);
+    FR.UncappedRegisters = estimateRegisterCount(Live, MaxThreads);
     FR.Registers = applyCaps(FR.UncappedRegisters, K, Ctx, *Arch, MaxReg, FR.CappedBy);
     R.ByMangledName[Name] = FR;
   }
@@ -1474,6 +1731,41 @@ TranslationUnitRegisters estimateByDeviceReparse(ASTContext &Ctx, const Register
 
 } // namespace
 
+std::unique_ptr<llvm::Module> lowerForEstimate(ASTContext &Ctx, llvm::LLVMContext &LLCtx,
+                                               const RegisterOptions &Options,
+                                               const Preprocessor *PP, std::string &Error) {
+  if (!Ctx.getTargetInfo().getTriple().isNVPTX()) {
+    Error = "the AST is not a device-side one";
+    return nullptr;
+  }
+  if (Ctx.getDiagnostics().hasErrorOccurred()) {
+    Error = "the translation unit has errors";
+    return nullptr;
+  }
+  KernelCollector Found;
+  Found.TraverseDecl(Ctx.getTranslationUnitDecl());
+  HeaderSearchOptions DefaultHS;
+  PreprocessorOptions DefaultPP;
+  const HeaderSearchOptions &HS =
+      PP ? PP->getHeaderSearchInfo().getHeaderSearchOpts() : DefaultHS;
+  const PreprocessorOptions &PPO = PP ? PP->getPreprocessorOpts() : DefaultPP;
+  std::unique_ptr<llvm::Module> M = emitDeviceModule(Ctx, Found, LLCtx, HS, PPO, Error);
+  if (!M)
+    return nullptr;
+  linkLibdevice(*M, Options.ToolkitRoot);
+  std::string CPU = Ctx.getTargetInfo().getTargetOpts().CPU;
+  if (!optimizeModule(*M, CPU.empty() ? "sm_90" : CPU, Error))
+    return nullptr;
+  return M;
+}
+
+LiveValueMeasures measureLiveValues(const llvm::Function &F) {
+  LiveValueMeasures L;
+  L.InOrder = PressureModel(F.getParent()->getDataLayout(), false).functionPressure(F);
+  L.Scheduled = PressureModel(F.getParent()->getDataLayout(), true).functionPressure(F);
+  return L;
+}
+
 TranslationUnitRegisters estimateRegisters(ASTContext &Ctx, const RegisterOptions &Options,
                                            const Preprocessor *PP) {
   if (Ctx.getTargetInfo().getTriple().isNVPTX())
@@ -1498,23 +1790,34 @@ std::string deviceMangledName(const FunctionDecl *Kernel, ASTContext &Ctx) {
 
 std::string normalizedKernelName(llvm::StringRef MangledName) {
   std::string D = llvm::demangle(MangledName);
-  // nvcc names an anonymous namespace _GLOBAL__N__<hash>_<n>_<file>_<hash>.
+  // Identifiers that differ between nvcc's and clang's compilation of the
+  // same source:
+  //  - nvcc names an anonymous namespace _GLOBAL__N__<hash>_<n>_<file>_<hash>,
+  //    clang's demangler prints "(anonymous namespace)";
+  //  - CCCL's versioned inline namespaces spell the architecture list
+  //    (CUB_300001_SM_900, THRUST_300001_SM_900_NS), which nvcc defines
+  //    (__CUDA_ARCH_LIST__) and clang does not.
+  auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
   std::string Out;
   Out.reserve(D.size());
-  llvm::StringRef S(D);
-  while (!S.empty()) {
-    size_t At = S.find("_GLOBAL__N_");
-    if (At == llvm::StringRef::npos) {
-      Out += S.str();
-      break;
+  size_t I = 0;
+  while (I < D.size()) {
+    if (!IsIdent(D[I])) {
+      Out += D[I++];
+      continue;
     }
-    Out += S.take_front(At).str();
-    S = S.drop_front(At);
-    size_t End = 0;
-    while (End < S.size() && (llvm::isAlnum(S[End]) || S[End] == '_'))
+    size_t End = I;
+    while (End < D.size() && IsIdent(D[End]))
       ++End;
-    Out += "(anonymous namespace)";
-    S = S.drop_front(End);
+    llvm::StringRef Ident(D.data() + I, End - I);
+    if (Ident.starts_with("_GLOBAL__N_"))
+      Out += "(anonymous namespace)";
+    else if ((Ident.starts_with("CUB_") || Ident.starts_with("THRUST_")) &&
+             Ident.contains("_SM_"))
+      Out += Ident.take_front(Ident.find('_') + 1).str() + "SM";
+    else
+      Out += Ident.str();
+    I = End;
   }
   return Out;
 }

@@ -4,6 +4,7 @@
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 
 #include "SharedBankConflictCheck.h"
+#include "OccupancyCheck.h"
 #include "UncoalescedGlobalAccessCheck.h"
 
 namespace clang::tidy {
@@ -16,6 +17,7 @@ public:
         "cuda-shared-bank-conflict");
     CheckFactories.registerCheck<UncoalescedGlobalAccessCheck>(
         "cuda-uncoalesced-global-access");
+    CheckFactories.registerCheck<OccupancyCheck>("cuda-occupancy");
   }
 };
 

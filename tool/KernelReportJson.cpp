@@ -1,6 +1,8 @@
 #include "KernelReportJson.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/KernelResources.h"
+#include "warpcheck/analysis/RegisterUsage.h"
 
 #include "clang/Basic/SourceManager.h"
 
@@ -32,7 +34,8 @@ static void putLocation(llvm::json::Object &O, SourceLocation Loc,
   O["column"] = P.getColumn();
 }
 
-llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext &Ctx) {
+llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext &Ctx,
+                                      llvm::StringRef Arch, const Preprocessor *PP) {
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::json::Object Kernel;
   std::string Name;
@@ -102,6 +105,27 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
     Accesses.push_back(std::move(O));
   }
   Kernel["accesses"] = std::move(Accesses);
+
+  // Registers, shared memory and theoretical occupancy of this launch.
+  if (auto Occ = occupancyFor(K.Kernel, K.Launch, Ctx,
+                              standardRegisterOptions(Arch, PP))) {
+    Kernel["registers"] = Occ->Registers;
+    Kernel["registers_source"] = Occ->RegistersSource;
+    Kernel["shared_bytes_static"] = static_cast<std::int64_t>(Occ->SharedBytesStatic);
+    Kernel["shared_bytes_dynamic"] = static_cast<std::int64_t>(Occ->SharedBytesDynamic);
+    Kernel["occupancy"] = llvm::json::Object{
+        {"arch", Occ->Occupancy.Arch},
+        {"active_blocks_per_sm", Occ->Occupancy.ActiveBlocksPerSM},
+        {"active_warps_per_sm", Occ->Occupancy.ActiveWarpsPerSM},
+        {"theoretical", rounded(Occ->Occupancy.Theoretical)},
+        {"limiter", Occ->Occupancy.Limiter}};
+  } else {
+    Kernel["registers"] = nullptr;
+    Kernel["registers_source"] = nullptr;
+    Kernel["shared_bytes_static"] = nullptr;
+    Kernel["shared_bytes_dynamic"] = nullptr;
+    Kernel["occupancy"] = nullptr;
+  }
   return Kernel;
 }
 

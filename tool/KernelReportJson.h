@@ -13,12 +13,17 @@
 #include "warpcheck/analysis/AccessReport.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/JSON.h"
 
 namespace warpcheck::tool {
 
+/// Arch and PP: the model's architecture and the preprocessor of the
+/// translation unit (for the registers: ptxas through the located toolkit,
+/// or the estimate).
 llvm::json::Object kernelLaunchToJson(const analysis::KernelLaunchAnalysis &K,
-                                      clang::ASTContext &Ctx);
+                                      clang::ASTContext &Ctx, llvm::StringRef Arch,
+                                      const clang::Preprocessor *PP);
 
 } // namespace warpcheck::tool
 

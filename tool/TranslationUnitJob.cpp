@@ -17,6 +17,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
@@ -34,8 +35,9 @@ namespace {
 /// JSON contract lists each analysed access.
 class KernelReportConsumer : public ASTConsumer {
 public:
-  KernelReportConsumer(const TranslationUnitJob &Job, llvm::json::Array &Kernels)
-      : Job(Job), Kernels(Kernels) {}
+  KernelReportConsumer(const TranslationUnitJob &Job, llvm::json::Array &Kernels,
+                       const Preprocessor *PP)
+      : Job(Job), Kernels(Kernels), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
@@ -69,13 +71,15 @@ public:
       if (SM.isInSystemHeader(SM.getFileLoc(K->getLocation())))
         continue; // library kernels (CUB, Thrust) are not the user's code
       for (const analysis::KernelLaunchAnalysis &L : Analysis.analyze(K, Options))
-        Kernels.push_back(kernelLaunchToJson(L, Ctx));
+        Kernels.push_back(kernelLaunchToJson(
+            L, Ctx, cuda::resolveArch(Job.Arch, Ctx), PP));
     }
   }
 
 private:
   const TranslationUnitJob &Job;
   llvm::json::Array &Kernels;
+  const Preprocessor *PP;
 };
 
 class JobAction : public ASTFrontendAction {
@@ -89,7 +93,8 @@ public:
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     // The report runs first: it fills the analysis cache the checks reuse,
     // before the checks release it at the end of the translation unit.
-    Consumers.push_back(std::make_unique<KernelReportConsumer>(Job, Kernels));
+    Consumers.push_back(
+        std::make_unique<KernelReportConsumer>(Job, Kernels, &CI.getPreprocessor()));
     Consumers.push_back(Tidy.createASTConsumer(CI, File));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
   }

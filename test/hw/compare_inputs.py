@@ -157,6 +157,25 @@ def main():
             result(ok, "%s %s (launch %d) atomics: predicted %d requests, %.4f sectors each; measured %d, %.4f"
                    % (stem, fn, launch, pred_req, pred_sec / pred_req, req, sec / req))
 
+        # Registers and theoretical occupancy, per launch, against ncu.
+        for km in doc.get("kernels", []):
+            m = km["metrics"]
+            pct = m.get("sm__maximum_warps_per_active_cycle_pct")
+            regs = m.get("launch__registers_per_thread")
+            fn, launch = base_name(km["function"]), km["launch"]
+            if pct is None or fn not in launches or launch >= len(launches[fn]):
+                continue
+            k = launches[fn][launch]
+            occ = k.get("occupancy")
+            if not occ or k.get("registers_source") != "ptxas":
+                print("SKIP %s %s (launch %d): occupancy not from ptxas registers" % (stem, fn, launch))
+                continue
+            # ncu reads max(ptxas registers, 16) (test/hw/occupancy_ncu.json).
+            ok = regs is not None and max(k["registers"], 16) == regs and \
+                abs(occ["theoretical"] * 100 - pct) <= 0.01
+            result(ok, "%s %s (launch %d): %s registers, %.4f occupancy; ncu %s registers, %s%%"
+                   % (stem, fn, launch, k["registers"], occ["theoretical"], regs, pct))
+
         # Shared atomics, per launch, from their own metrics.
         for km in doc.get("kernels", []):
             m = km["metrics"]

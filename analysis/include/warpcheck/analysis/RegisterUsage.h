@@ -46,6 +46,11 @@
 namespace clang {
 class Preprocessor;
 }
+namespace llvm {
+class Function;
+class LLVMContext;
+class Module;
+} // namespace llvm
 
 namespace warpcheck::analysis {
 
@@ -111,9 +116,10 @@ struct FunctionRegisters {
   /// ptxas: stack frame and spills, in bytes; barriers used.
   std::uint64_t StackFrameBytes = 0, SpillStoreBytes = 0, SpillLoadBytes = 0;
   std::optional<unsigned> Barriers;
-  /// Estimate: the most 32-bit values live at once in the optimized IR
-  /// (before calibration), and the count before any cap was applied.
-  unsigned MaxLiveValues = 0;
+  /// Estimate: the measures it rests on (LiveValueMeasures) and the count
+  /// before __launch_bounds__ or -maxrregcount capped it.
+  unsigned InOrderLiveValues = 0;
+  unsigned ScheduledLiveValues = 0;
   unsigned UncappedRegisters = 0;
   /// Estimate: what capped the count ("__launch_bounds__(256, 4)",
   /// "-maxrregcount=32"); empty if nothing did.
@@ -181,18 +187,37 @@ std::optional<std::string> validateToolkitRoot(llvm::StringRef ToolkitRoot,
 /// come from the user's environment, never from a compile database.
 std::optional<std::string> defaultToolkitRoot();
 
+/// The toolkit root an embedding tool located itself (the warpcheck binary:
+/// its --cuda-path or its own search), for checks that are not handed
+/// RegisterOptions. Process-wide; empty by default. Deliberately not a
+/// check option: a .clang-tidy file of the analysed project must not be
+/// able to name the program that is started.
+void setTrustedToolkitRoot(llvm::StringRef ToolkitRoot);
+std::string trustedToolkitRoot();
+
+/// The options the cuda-occupancy check uses: the trusted toolkit
+/// (trustedToolkitRoot(), else defaultToolkitRoot()), Arch, the flags of
+/// the parse (compileFlagsFromPreprocessor, when PP is given), Mode and
+/// MaxRegisterCount (0: none). A caller that builds its options the same
+/// way (the JSON report) gets the very same numbers from the same nvcc run.
+RegisterOptions standardRegisterOptions(llvm::StringRef Arch, const clang::Preprocessor *PP,
+                                        RegisterMode Mode = RegisterMode::Auto,
+                                        unsigned MaxRegisterCount = 0);
+
 /// "sm_90" if Arch is a GPU architecture nvcc can take (sm_NN[a|f]; also
 /// "compute_NN" and "90", normalized); nullopt otherwise.
 std::optional<std::string> nvccArchName(llvm::StringRef Arch);
 
 /// The argument vector nvcc is started with (element 0 is
-/// <ToolkitRoot>/bin/nvcc). Fails (Error set) if any argument is not
-/// shell-safe.
+/// <ToolkitRoot>/bin/nvcc): `-cubin -arch=<Arch> -o <OutputFile> -Xptxas -v
+/// --extended-lambda --expt-relaxed-constexpr -allow-unsupported-compiler
+/// [-maxrregcount=N] [-rdc=true] <Flags.Kept> -x cu <WrapperSource>`. Fails
+/// (Error set) if any argument is not shell-safe.
 std::optional<std::vector<std::string>>
 nvccArguments(llvm::StringRef ToolkitRoot, llvm::StringRef Arch,
               const SanitizedFlags &Flags, std::optional<unsigned> MaxRegisterCount,
               llvm::StringRef WrapperSource, llvm::StringRef OutputFile,
-              std::string *Error);
+              std::string *Error, bool RelocatableDeviceCode = false);
 
 /// Parses `ptxas -v` output: each "Compiling entry function 'X' for 'sm_NN'"
 /// and the "Used N registers, ..." line after it.
@@ -212,8 +237,34 @@ std::string registerCacheDirectory(const RegisterOptions &Options);
 
 //===--- The estimator ----------------------------------------------------===//
 
-/// Register estimate for a number of live 32-bit values (the calibration).
-unsigned registersFromLiveValues(unsigned MaxLiveValues);
+/// The estimator's two measures of a kernel in optimized NVPTX IR, in
+/// 32-bit registers: the most values live at one point in the IR's order,
+/// and the same under a rough model of ptxas's scheduling (loads and
+/// atomics issued early, warp-uniform values in uniform registers,
+/// parameters live from the entry). Calls add their callee's measure.
+struct LiveValueMeasures {
+  unsigned InOrder = 0;
+  unsigned Scheduled = 0;
+};
+
+/// The calibrated register estimate for those measures. MaxThreads is the
+/// kernel's __launch_bounds__ thread count, if any: ptxas spends spare
+/// registers on scheduling only up to the count that keeps as many blocks
+/// of that size resident.
+unsigned estimateRegisterCount(const LiveValueMeasures &Live,
+                               std::optional<unsigned> MaxThreads = std::nullopt);
+
+/// The optimized NVPTX module the estimate measures: every kernel of a
+/// device-side AST lowered by clang's code generator (libdevice linked when
+/// Options.ToolkitRoot has one) and run through LLVM's -O3 pipeline.
+/// nullptr (and Error) for a host-side AST or when lowering fails.
+std::unique_ptr<llvm::Module> lowerForEstimate(clang::ASTContext &Ctx, llvm::LLVMContext &LLCtx,
+                                               const RegisterOptions &Options,
+                                               const clang::Preprocessor *PP,
+                                               std::string &Error);
+
+/// The estimator's measures of a function of that module.
+LiveValueMeasures measureLiveValues(const llvm::Function &F);
 
 /// Estimates the registers of every kernel of the AST. Needs a device-side
 /// AST (--cuda-device-only); for a host-side AST the source is parsed again

@@ -1,0 +1,60 @@
+//===--- OccupancyCheck.h - clang-tidy --------------------------*- C++ -*-===//
+#ifndef WARPCHECK_CHECKS_OCCUPANCYCHECK_H
+#define WARPCHECK_CHECKS_OCCUPANCYCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warpcheck::analysis {
+class LaunchSiteIndex;
+}
+
+namespace clang::tidy::cuda {
+
+/// Finds kernel launches whose theoretical occupancy (resident warps per SM
+/// over the SM's maximum, as cudaOccupancyMaxActiveBlocksPerMultiprocessor
+/// computes it) is below a threshold, says which resource limits it, and
+/// where registers are the lever offers __launch_bounds__ as a fix-it.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-occupancy.rst
+class OccupancyCheck : public ClangTidyCheck {
+public:
+  OccupancyCheck(StringRef Name, ClangTidyContext *Context);
+  ~OccupancyCheck() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+
+private:
+  void diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx);
+
+  /// Theoretical occupancy, in percent, below which a launch is reported.
+  const unsigned MinOccupancy;
+  /// Other architectures to compare with (comma list).
+  const std::string Archs;
+  const std::string Arch;
+  const std::string DefaultBlock;
+  /// "auto" (ptxas when a toolkit is found), "ptxas" or "estimate".
+  const std::string RegisterMode;
+  /// -maxrregcount the build uses; 0 for none.
+  const unsigned MaxRegisterCount;
+
+  ASTContext *LastContext = nullptr;
+  Preprocessor *PP = nullptr;
+  std::vector<const FunctionDecl *> Kernels;
+  std::unique_ptr<warpcheck::analysis::LaunchSiteIndex> Launches;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
