@@ -1,0 +1,675 @@
+//===- RegisterUsageTest.cpp - registers per thread: guards, ptxas, estimate -===//
+//
+// The security guards of the ptxas runner (hostile compile databases must
+// never make warpcheck start anything but the toolkit's own nvcc, and nvcc
+// must never hand a hostile value to its shell), the ptxas output parser,
+// the name matching between nvcc and clang, the disk cache, the estimator
+// and occupancyFor. Tests that need a CUDA toolkit skip without one; the
+// clang-tidy tests skip unless WARPCHECK_PLUGIN and WARPCHECK_CLANG_TIDY
+// name a built plugin and clang-tidy-19.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpcheck/analysis/KernelResources.h"
+#include "warpcheck/analysis/RegisterUsage.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace warpcheck::analysis;
+
+#ifndef WARPCHECK_CLANG_RESOURCE_DIR
+#define WARPCHECK_CLANG_RESOURCE_DIR "/usr/lib/llvm-19/lib/clang/19"
+#endif
+
+namespace {
+
+bool contains(const std::vector<std::string> &V, const std::string &S) {
+  return std::find(V.begin(), V.end(), S) != V.end();
+}
+
+/// A private temporary folder, removed at the end of the test.
+struct TempDir {
+  std::string Path;
+  TempDir() {
+    llvm::SmallString<128> P;
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("warpcheck-regtest", P));
+    llvm::SmallString<128> Real;
+    llvm::sys::fs::real_path(P, Real);
+    Path = std::string(Real.str());
+  }
+  ~TempDir() { llvm::sys::fs::remove_directories(Path); }
+  std::string file(const std::string &Name) const { return Path + "/" + Name; }
+  std::string write(const std::string &Name, const std::string &Text) const {
+    std::string F = file(Name);
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(F));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(F, EC);
+    EXPECT_FALSE(EC) << F;
+    OS << Text;
+    return F;
+  }
+};
+
+bool exists(const std::string &Path) { return llvm::sys::fs::exists(Path); }
+
+std::optional<std::string> toolkit() { return defaultToolkitRoot(); }
+
+const char *SimpleKernel = R"(
+__global__ void scale(float *a, float s) { a[threadIdx.x] *= s; }
+int main() { scale<<<1, 32>>>(nullptr, 2.0f); return 0; }
+)";
+
+//===--- Guards -----------------------------------------------------------===//
+
+TEST(RegisterGuards, ShellSafeCharacters) {
+  EXPECT_TRUE(isShellSafeArgument("/usr/local/cuda/bin/nvcc"));
+  EXPECT_TRUE(isShellSafeArgument("-DVERSION=1.2.3"));
+  EXPECT_TRUE(isShellSafeArgument("-I/home/me/my project/include"));
+  EXPECT_TRUE(isShellSafeArgument("-DF(x)=x", /*ForMacro=*/true));
+  EXPECT_FALSE(isShellSafeArgument("-DF(x)=x"));
+  for (const char *Bad : {"-DX=$(touch /tmp/x)", "-DX=`touch /tmp/x`", "-DX=a;touch x",
+                          "-DX=\"s\"", "-DX='s'", "-DX=a|b", "-DX=a&b", "-DX=a>b", "-DX=a\\b",
+                          "-DX=a\nb", "-DX=${HOME}", "-DX=*", ""})
+    EXPECT_FALSE(isShellSafeArgument(Bad, /*ForMacro=*/true)) << Bad;
+}
+
+TEST(RegisterGuards, OnlyAllowListedFlagsSurvive) {
+  std::vector<std::string> Command = {
+      "/usr/bin/nvcc", "-ccbin=/tmp/evil.sh", "-ccbin", "/tmp/evil.sh",
+      "--compiler-bindir=/tmp/evil", "--compiler-bindir", "/tmp/evil",
+      "--options-file", "/tmp/opts.txt", "-optf", "/tmp/opts.txt", "-Xptxas", "-O0",
+      "-Xcompiler", "-fplugin=/tmp/x.so", "-Xcompiler=-B/tmp", "--keep-dir", "/tmp/k",
+      "-I", "inc", "-Iinc2", "--include-path=/opt/x/include", "-isystem", "/opt/sys",
+      "-DOK=1", "-D", "ALSO", "--define-macro=THIRD=3", "-DBAD=$(touch /tmp/x)",
+      "-DTICK=`touch /tmp/x`", "-UFOO", "-std=gnu++17", "-maxrregcount=64",
+      "--maxrregcount", "40", "-c", "file.cu", "-o", "file.o"};
+  SanitizedFlags F = sanitizeCompileFlags(Command, "/work");
+  std::vector<std::string> Expected = {"-I/work/inc", "-I/work/inc2", "-I/opt/x/include",
+                                       "-isystem", "/opt/sys", "-DOK=1", "-DALSO",
+                                       "-DTHIRD=3", "-UFOO", "-std=c++17"};
+  EXPECT_EQ(F.Kept, Expected);
+  EXPECT_EQ(F.MaxRegisterCount, 40u);
+  EXPECT_TRUE(contains(F.Refused, "-DBAD=$(touch /tmp/x)"));
+  EXPECT_TRUE(contains(F.Refused, "-DTICK=`touch /tmp/x`"));
+  for (const char *D : {"-ccbin=/tmp/evil.sh", "-ccbin /tmp/evil.sh",
+                        "--compiler-bindir=/tmp/evil", "--compiler-bindir /tmp/evil",
+                        "--options-file /tmp/opts.txt", "-optf /tmp/opts.txt", "-Xptxas -O0",
+                        "-Xcompiler -fplugin=/tmp/x.so", "-Xcompiler=-B/tmp", "-o file.o"})
+    EXPECT_TRUE(contains(F.Dropped, D)) << D;
+  for (const std::string &K : F.Kept)
+    EXPECT_EQ(K.find("evil"), std::string::npos) << K;
+}
+
+TEST(RegisterGuards, ValuesOfDroppedFlagsAreNotReadAsFlags) {
+  // "-Xcompiler -I/x" hands -I/x to the host compiler only; "-o -DX" names
+  // an output file.
+  SanitizedFlags F = sanitizeCompileFlags(
+      {"-Xcompiler", "-I/hostonly", "-o", "-DNOTAMACRO", "-ccbin", "-DALSO_NOT"}, "/w");
+  EXPECT_TRUE(F.Kept.empty()) << llvm::join(F.Kept, " ");
+}
+
+TEST(RegisterGuards, StandardsAndRegisterCounts) {
+  EXPECT_EQ(sanitizeCompileFlags({"-std=c++1z"}, "").Kept,
+            std::vector<std::string>{"-std=c++17"});
+  EXPECT_EQ(sanitizeCompileFlags({"--std", "c++20"}, "").Kept,
+            std::vector<std::string>{"-std=c++20"});
+  EXPECT_TRUE(sanitizeCompileFlags({"-std=c++2c"}, "").Kept.empty());
+  EXPECT_TRUE(sanitizeCompileFlags({"-std=$(x)"}, "").Kept.empty());
+  EXPECT_FALSE(sanitizeCompileFlags({"-maxrregcount=300"}, "").MaxRegisterCount);
+  EXPECT_FALSE(sanitizeCompileFlags({"-maxrregcount=$(x)"}, "").MaxRegisterCount);
+  EXPECT_EQ(sanitizeCompileFlags({"-maxrregcount=64", "-maxrregcount=32"}, "").MaxRegisterCount,
+            32u);
+}
+
+TEST(RegisterGuards, ToolchainIncludeFoldersAreLeftToNvcc) {
+  SanitizedFlags F = sanitizeCompileFlags(
+      {"-isystem", "/usr/include", "-I/usr/local/include", "-isystem",
+       "/usr/lib/llvm-19/lib/clang/19/include/cuda_wrappers", "-isystem",
+       "/usr/local/cuda/include/cccl", "-I/project/include"},
+      "");
+  EXPECT_EQ(F.Kept, std::vector<std::string>{"-I/project/include"});
+  EXPECT_TRUE(F.Refused.empty());
+}
+
+TEST(RegisterGuards, UnsafeIncludePathsAreRefused) {
+  SanitizedFlags F = sanitizeCompileFlags({"-I/tmp/$(touch x)", "-isystem", "/a`b`"}, "");
+  EXPECT_TRUE(F.Kept.empty());
+  EXPECT_EQ(F.Refused.size(), 2u);
+}
+
+TEST(RegisterGuards, NvccArgumentVector) {
+  SanitizedFlags F = sanitizeCompileFlags({"-DN=4", "-I/p/inc", "-maxrregcount=48"}, "");
+  std::string Error;
+  auto Args = nvccArguments("/opt/cuda", "sm_90a", F, 64u, "/tmp/w/unit.cu", "/tmp/w/unit.cubin",
+                            &Error);
+  ASSERT_TRUE(Args) << Error;
+  EXPECT_EQ(Args->front(), "/opt/cuda/bin/nvcc");
+  EXPECT_EQ(Args->back(), "/tmp/w/unit.cu");
+  for (const char *A : {"-cubin", "-arch=sm_90a", "-Xptxas", "-v", "-maxrregcount=48",
+                        "-DN=4", "-I/p/inc"})
+    EXPECT_TRUE(contains(*Args, A)) << A;
+  EXPECT_FALSE(contains(*Args, "-rdc=true"));
+  // Anything not shell-safe stops the run, whatever its origin.
+  EXPECT_FALSE(nvccArguments("/opt/cuda", "sm_90", F, std::nullopt, "/tmp/$(x)/unit.cu",
+                             "/tmp/o.cubin", &Error));
+  EXPECT_FALSE(nvccArguments("/opt/cuda", "sm_90;rm", F, std::nullopt, "/tmp/u.cu",
+                             "/tmp/o.cubin", &Error));
+}
+
+TEST(RegisterGuards, ArchitectureNames) {
+  EXPECT_EQ(nvccArchName("sm_90"), "sm_90");
+  EXPECT_EQ(nvccArchName("SM_90A"), "sm_90a");
+  EXPECT_EQ(nvccArchName("compute_80"), "sm_80");
+  EXPECT_EQ(nvccArchName("9.0"), "sm_90");
+  EXPECT_EQ(nvccArchName("120"), "sm_120");
+  EXPECT_FALSE(nvccArchName("sm_90;touch x"));
+  EXPECT_FALSE(nvccArchName("g80"));
+  EXPECT_FALSE(nvccArchName(""));
+}
+
+TEST(RegisterGuards, ToolkitRootIsOnlyChecked) {
+  TempDir T;
+  std::string Why;
+  EXPECT_FALSE(validateToolkitRoot("", &Why));
+  EXPECT_FALSE(validateToolkitRoot(T.Path, &Why));
+  EXPECT_NE(Why.find("bin/nvcc"), std::string::npos) << Why;
+  // A bin/nvcc that would leave a marker if it ever ran: validating the
+  // folder does not run it.
+  llvm::sys::fs::create_directories(T.file("bin"));
+  std::string Marker = T.file("ran");
+  T.write("bin/nvcc", "#!/bin/sh\ntouch " + Marker + "\n");
+  llvm::sys::fs::setPermissions(T.file("bin/nvcc"), llvm::sys::fs::all_read |
+                                                        llvm::sys::fs::all_exe |
+                                                        llvm::sys::fs::owner_write);
+  EXPECT_TRUE(validateToolkitRoot(T.Path, &Why)) << Why;
+  EXPECT_FALSE(exists(Marker));
+}
+
+TEST(RegisterModes, Parse) {
+  EXPECT_EQ(parseRegisterMode(""), RegisterMode::Auto);
+  EXPECT_EQ(parseRegisterMode("Auto"), RegisterMode::Auto);
+  EXPECT_EQ(parseRegisterMode("ptxas"), RegisterMode::Ptxas);
+  EXPECT_EQ(parseRegisterMode(" ESTIMATE "), RegisterMode::Estimate);
+  EXPECT_FALSE(parseRegisterMode("nvcc"));
+  EXPECT_STREQ(registerSourceName(RegisterSource::Ptxas), "ptxas");
+  EXPECT_STREQ(registerSourceName(RegisterSource::Estimate), "estimate");
+}
+
+//===--- ptxas output and names -------------------------------------------===//
+
+TEST(PtxasOutput, Parse) {
+  const char *Text =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function '_Z10occ_kernelILi40ELi1024EEvPfii' for "
+      "'sm_90'\n"
+      "ptxas info    : Function properties for _Z10occ_kernelILi40ELi1024EEvPfii\n"
+      "    216 bytes stack frame, 500 bytes spill stores, 500 bytes spill loads\n"
+      "ptxas info    : Used 40 registers, used 1 barriers, 216 bytes cumulative stack size, "
+      "1024 bytes smem\n"
+      "ptxas info    : Compile time = 12.000 ms\n"
+      "ptxas info    : Compiling entry function '_Z12empty_kernelPfii' for 'sm_90'\n"
+      "ptxas info    : Function properties for _Z12empty_kernelPfii\n"
+      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 4 registers, used 0 barriers, 360 bytes cmem[0]\n";
+  auto R = parsePtxasOutput(Text);
+  ASSERT_EQ(R.size(), 2u);
+  const FunctionRegisters &K = R.at("_Z10occ_kernelILi40ELi1024EEvPfii");
+  EXPECT_EQ(K.Registers, 40u);
+  EXPECT_EQ(K.Source, RegisterSource::Ptxas);
+  EXPECT_EQ(K.Arch, "sm_90");
+  EXPECT_EQ(K.SharedBytes, 1024u);
+  EXPECT_EQ(K.StackFrameBytes, 216u);
+  EXPECT_EQ(K.SpillStoreBytes, 500u);
+  EXPECT_EQ(K.SpillLoadBytes, 500u);
+  EXPECT_EQ(K.Barriers, 1u);
+  const FunctionRegisters &E = R.at("_Z12empty_kernelPfii");
+  EXPECT_EQ(E.Registers, 4u);
+  EXPECT_EQ(E.SharedBytes, 0u);
+  EXPECT_EQ(E.Barriers, 0u);
+}
+
+TEST(KernelNames, NvccAndClangSpellingsMeet) {
+  // static: clang mangles _ZL, nvcc _Z.
+  EXPECT_EQ(normalizedKernelName("_ZL2skPf"), normalizedKernelName("_Z2skPf"));
+  // Anonymous namespaces.
+  EXPECT_EQ(normalizedKernelName("_ZN12_GLOBAL__N_12akEPf"),
+            normalizedKernelName("_ZN37_GLOBAL__N__d6262699_5_k4_cu_3398a4412akEPf"));
+  // CCCL's versioned namespaces (nvcc defines __CUDA_ARCH_LIST__, clang not).
+  EXPECT_EQ(normalizedKernelName("_ZN3cub32CUB_300001_SM___CUDA_ARCH_LIST__6detail11EmptyKernelIvEEvv"),
+            normalizedKernelName("_ZN3cub17CUB_300001_SM_9006detail11EmptyKernelIvEEvv"));
+  EXPECT_NE(normalizedKernelName("_Z1aPf"), normalizedKernelName("_Z1bPf"));
+}
+
+//===--- The estimate's calibration ---------------------------------------===//
+
+TEST(Estimate, CalibratedCount) {
+  // Small kernels: at least the floor, never above the soft target of 32
+  // unless their in-order count is above it.
+  EXPECT_GE(estimateRegisterCount({0, 0}), 4u);
+  EXPECT_LE(estimateRegisterCount({20, 60}), 32u);
+  EXPECT_GT(estimateRegisterCount({60, 60}), 32u);
+  // Monotonic in both measures.
+  EXPECT_LE(estimateRegisterCount({10, 10}), estimateRegisterCount({10, 20}));
+  EXPECT_LE(estimateRegisterCount({40, 50}), estimateRegisterCount({50, 50}));
+  // With __launch_bounds__(256): no more than keeps the in-order count's
+  // block count (in-order 0.8 x 75 = 60 registers: 4 blocks, up to 64).
+  EXPECT_EQ(estimateRegisterCount({75, 200}, 256u), 64u);
+  EXPECT_LE(estimateRegisterCount({400, 400}), 255u);
+}
+
+//===--- With a CUDA toolkit ----------------------------------------------===//
+
+#define REQUIRE_TOOLKIT(Root)                                                             \
+  std::optional<std::string> Root = toolkit();                                          \
+  if (!Root)                                                                             \
+  GTEST_SKIP() << "no CUDA toolkit ($CUDA_PATH, $CUDA_HOME, /usr/local/cuda)"
+
+TEST(PtxasRun, HostileCompileDatabaseStartsNothingButNvcc) {
+  REQUIRE_TOOLKIT(Root);
+  TempDir T;
+  std::vector<std::string> Markers;
+  auto Marker = [&](const std::string &Name) {
+    Markers.push_back(T.file(Name));
+    return Markers.back();
+  };
+  // A "compiler" that would leave a marker and an options file pointing at
+  // it.
+  std::string Evil = T.write("evil.sh", "#!/bin/sh\ntouch " + Marker("evil-ran") +
+                                            "\nexec /usr/bin/c++ \"$@\"\n");
+  llvm::sys::fs::setPermissions(Evil, llvm::sys::fs::all_all);
+  T.write("opts.txt", "-ccbin=" + Evil + "\n");
+  std::string Kernel = T.write("kernel.cu", SimpleKernel);
+  llvm::json::Array Arguments{
+      "nvcc", "-ccbin=" + Evil, "--compiler-bindir", Evil, "--options-file", "opts.txt",
+      "-Xcompiler", "-B" + T.Path, "-Xptxas", "--verbose", "--cuda-path=" + T.Path,
+      "-DX=$(touch " + Marker("dollar") + ")", "-DY=`touch " + Marker("backquote") + "`",
+      "-DZ=a;touch " + Marker("semicolon"), "-c", "kernel.cu", "-o", "kernel.o"};
+  llvm::json::Array Entries{llvm::json::Object{
+      {"directory", T.Path}, {"file", "kernel.cu"}, {"arguments", std::move(Arguments)}}};
+  std::string Database;
+  llvm::raw_string_ostream(Database) << llvm::json::Value(std::move(Entries));
+  T.write("compile_commands.json", Database);
+  std::string Error;
+  auto DB = clang::tooling::JSONCompilationDatabase::loadFromFile(
+      T.file("compile_commands.json"), Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  ASSERT_TRUE(DB) << Error;
+  auto Commands = DB->getCompileCommands(Kernel);
+  ASSERT_EQ(Commands.size(), 1u);
+
+  RegisterOptions O;
+  O.Mode = RegisterMode::Ptxas;
+  O.ToolkitRoot = *Root;
+  O.CompileFlags = Commands[0].CommandLine;
+  O.WorkingDirectory = Commands[0].Directory;
+  O.CacheDir = "none";
+  O.Arch = "sm_90";
+  // With the hostile macros: nvcc is not started at all.
+  TranslationUnitRegisters R = runPtxas(O, Kernel);
+  EXPECT_TRUE(R.ByMangledName.empty());
+  EXPECT_NE(R.FallbackReason.find("nvcc was not run"), std::string::npos) << R.FallbackReason;
+
+  // Without them: nvcc runs, with none of the rest.
+  std::vector<std::string> Flags;
+  for (const std::string &F : Commands[0].CommandLine)
+    if (!llvm::StringRef(F).starts_with("-D"))
+      Flags.push_back(F);
+  O.CompileFlags = Flags;
+  R = runPtxas(O, Kernel);
+  ASSERT_TRUE(R.FallbackReason.empty()) << R.FallbackReason;
+  ASSERT_EQ(R.ByMangledName.count("_Z5scalePff"), 1u);
+  EXPECT_GT(R.ByMangledName.at("_Z5scalePff").Registers, 0u);
+  EXPECT_TRUE(contains(R.DroppedFlags, "-ccbin=" + Evil));
+
+  // A source file whose name is a command (touch runs where a shell would
+  // run it: the current folder).
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  Markers.push_back(std::string(Cwd.str()) + "/warpcheck-filename-marker");
+  std::string OddName = T.write("k$(touch warpcheck-filename-marker).cu", SimpleKernel);
+  R = runPtxas(O, OddName);
+  EXPECT_TRUE(R.FallbackReason.empty()) << R.FallbackReason;
+  EXPECT_EQ(R.ByMangledName.count("_Z5scalePff"), 1u);
+
+  for (const std::string &M : Markers)
+    EXPECT_FALSE(exists(M)) << M << " was created: a hostile flag ran a program";
+}
+
+TEST(PtxasRun, OnlyTheGivenToolkitsNvccRuns) {
+  REQUIRE_TOOLKIT(Root);
+  TempDir T;
+  // A fake toolkit named by the compile command (--cuda-path, -ccbin) and
+  // first on PATH.
+  llvm::sys::fs::create_directories(T.file("fake/bin"));
+  std::string Marker = T.file("fake-ran");
+  std::string FakeNvcc = T.write("fake/bin/nvcc", "#!/bin/sh\ntouch " + Marker + "\nexit 1\n");
+  llvm::sys::fs::setPermissions(FakeNvcc, llvm::sys::fs::all_all);
+  std::string Kernel = T.write("kernel.cu", SimpleKernel);
+  std::string OldPath = getenv("PATH") ? getenv("PATH") : "";
+  setenv("PATH", (T.file("fake/bin") + ":" + OldPath).c_str(), 1);
+  RegisterOptions O;
+  O.Mode = RegisterMode::Ptxas;
+  O.ToolkitRoot = *Root;
+  O.CompileFlags = {"nvcc", "--cuda-path=" + T.file("fake"), "-ccbin", FakeNvcc, "kernel.cu"};
+  O.CacheDir = "none";
+  TranslationUnitRegisters R = runPtxas(O, Kernel);
+  setenv("PATH", OldPath.c_str(), 1);
+  EXPECT_TRUE(R.FallbackReason.empty()) << R.FallbackReason;
+  EXPECT_EQ(R.ByMangledName.count("_Z5scalePff"), 1u);
+  EXPECT_FALSE(exists(Marker));
+  // And with no toolkit given, nothing runs.
+  O.ToolkitRoot = "";
+  R = runPtxas(O, Kernel);
+  EXPECT_FALSE(R.FallbackReason.empty());
+  EXPECT_FALSE(exists(Marker));
+}
+
+TEST(PtxasRun, CacheByContent) {
+  REQUIRE_TOOLKIT(Root);
+  TempDir T;
+  std::string Kernel = T.write("kernel.cu", SimpleKernel);
+  RegisterOptions O;
+  O.Mode = RegisterMode::Ptxas;
+  O.ToolkitRoot = *Root;
+  O.CacheDir = T.file("cache");
+  TranslationUnitRegisters First = runPtxas(O, Kernel);
+  ASSERT_TRUE(First.FallbackReason.empty()) << First.FallbackReason;
+  EXPECT_FALSE(First.FromCache);
+  TranslationUnitRegisters Second = runPtxas(O, Kernel);
+  EXPECT_TRUE(Second.FromCache);
+  EXPECT_EQ(Second.ByMangledName.at("_Z5scalePff").Registers,
+            First.ByMangledName.at("_Z5scalePff").Registers);
+  // Another architecture or another source is another key.
+  O.Arch = "sm_80";
+  EXPECT_FALSE(runPtxas(O, Kernel).FromCache);
+  T.write("kernel.cu", std::string(SimpleKernel) + "// changed\n");
+  O.Arch = "sm_90";
+  EXPECT_FALSE(runPtxas(O, Kernel).FromCache);
+  // A cache folder that cannot be created: no cache, same result.
+  T.write("file", "x");
+  O.CacheDir = T.file("file/cache");
+  EXPECT_EQ(registerCacheDirectory(O), "");
+  TranslationUnitRegisters NoCache = runPtxas(O, Kernel);
+  EXPECT_TRUE(NoCache.FallbackReason.empty()) << NoCache.FallbackReason;
+  EXPECT_FALSE(NoCache.FromCache);
+}
+
+//===--- The estimate and occupancyFor on real ASTs -----------------------===//
+
+struct ParsedUnit {
+  TempDir Dir;
+  std::unique_ptr<clang::ASTUnit> AST;
+  std::string File;
+};
+
+std::unique_ptr<ParsedUnit> parse(const std::string &Code, bool Device,
+                                  const std::optional<std::string> &Root) {
+  auto U = std::make_unique<ParsedUnit>();
+  U->Dir.write("shim/texture_fetch_functions.h", "");
+  U->Dir.write("shim/texture_indirect_functions.h", "");
+  U->File = U->Dir.write("unit.cu", Code);
+  std::vector<std::string> Args = {"-resource-dir=" WARPCHECK_CLANG_RESOURCE_DIR,
+                                   "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version",
+                                   "-isystem", U->Dir.file("shim")};
+  if (Device)
+    Args.push_back("--cuda-device-only");
+  else
+    Args.push_back("--cuda-host-only");
+  if (Root) {
+    Args.push_back("--cuda-path=" + *Root);
+  } else {
+    Args.push_back("-nocudainc");
+    Args.push_back("-nocudalib");
+  }
+  U->AST = clang::tooling::buildASTFromCodeWithArgs(Code, Args, U->File);
+  return U;
+}
+
+const clang::FunctionDecl *findKernel(clang::ASTContext &Ctx, llvm::StringRef Name) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    llvm::StringRef Name;
+    const clang::FunctionDecl *Found = nullptr;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitFunctionDecl(clang::FunctionDecl *FD) {
+      if (FD->hasAttr<clang::CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
+          FD->getName() == Name && !FD->isDependentContext())
+        Found = FD;
+      return true;
+    }
+  } F;
+  F.Name = Name;
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return F.Found;
+}
+
+const char *EstimateUnit = R"(
+#define G __attribute__((global))
+#define LB(t, b) __attribute__((launch_bounds(t, b)))
+template <int K> __attribute__((device)) float mix(const float *in, int i, int n) {
+  float v[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) v[k] = in[k * n + i];
+#pragma unroll
+  for (int r = 0; r < 2; ++r)
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] = v[k] * v[(k + 7) % K] + v[(k + 3) % K];
+  float s = 0;
+#pragma unroll
+  for (int k = 0; k < K; ++k) s += v[k] * (k + 1);
+  return s;
+}
+G void light(const float *in, float *out) {
+  int i = __nvvm_read_ptx_sreg_ctaid_x() * 256 + __nvvm_read_ptx_sreg_tid_x();
+  out[i] = in[i] + 1.0f;
+}
+G void heavy(const float *in, float *out, int n) {
+  int i = __nvvm_read_ptx_sreg_ctaid_x() * 256 + __nvvm_read_ptx_sreg_tid_x();
+  out[i] = mix<60>(in, i, n);
+}
+G void LB(256, 4) bounded(const float *in, float *out, int n) {
+  int i = __nvvm_read_ptx_sreg_ctaid_x() * 256 + __nvvm_read_ptx_sreg_tid_x();
+  out[i] = mix<60>(in, i, n);
+}
+G void sharedUser(float *out) {
+  __attribute__((shared)) float tile[1024];
+  __attribute__((shared)) double pair[3];
+  tile[__nvvm_read_ptx_sreg_tid_x()] = 1;
+  pair[0] = 2;
+  out[0] = tile[1] + pair[0];
+}
+)";
+
+TEST(Estimate, DeviceSideASTWithoutToolkit) {
+  // No toolkit, no program: clang's own declarations only.
+  auto U = parse(EstimateUnit, /*Device=*/true, std::nullopt);
+  ASSERT_TRUE(U->AST);
+  clang::ASTContext &Ctx = U->AST->getASTContext();
+  RegisterOptions O;
+  O.Mode = RegisterMode::Estimate;
+  auto &Usage = RegisterUsage::get(Ctx);
+  auto Light = Usage.lookup(findKernel(Ctx, "light"), O);
+  auto Heavy = Usage.lookup(findKernel(Ctx, "heavy"), O);
+  auto Bounded = Usage.lookup(findKernel(Ctx, "bounded"), O);
+  ASSERT_TRUE(Light && Heavy && Bounded);
+  EXPECT_EQ(Light->Source, RegisterSource::Estimate);
+  // ptxas: 10, 72 and 64 (with spills).
+  EXPECT_GE(Light->Registers, 6u);
+  EXPECT_LE(Light->Registers, 16u);
+  EXPECT_GE(Heavy->Registers, 58u);
+  EXPECT_LE(Heavy->Registers, 90u);
+  EXPECT_LE(Bounded->Registers, 64u);
+  RegisterUsage::release(Ctx);
+}
+
+TEST(Estimate, HostSideASTIsParsedAgainForTheDevice) {
+  auto U = parse(EstimateUnit, /*Device=*/false, std::nullopt);
+  ASSERT_TRUE(U->AST);
+  clang::ASTContext &Ctx = U->AST->getASTContext();
+  RegisterOptions O;
+  O.Mode = RegisterMode::Estimate;
+  O.CompileFlags = {"-nocudainc", "-isystem", U->Dir.file("shim")};
+  O.SourceFile = U->File;
+  auto &Usage = RegisterUsage::get(Ctx);
+  Usage.setPreprocessor(&U->AST->getPreprocessor());
+  auto Heavy = Usage.lookup(findKernel(Ctx, "heavy"), O);
+  ASSERT_TRUE(Heavy) << Usage.translationUnit(O).FallbackReason;
+  EXPECT_GE(Heavy->Registers, 58u);
+  RegisterUsage::release(Ctx);
+}
+
+TEST(Occupancy, ReportForALaunch) {
+  auto U = parse(EstimateUnit, /*Device=*/true, std::nullopt);
+  ASSERT_TRUE(U->AST);
+  clang::ASTContext &Ctx = U->AST->getASTContext();
+  RegisterOptions O;
+  O.Mode = RegisterMode::Estimate;
+  O.Arch = "sm_90";
+  LaunchConfig L;
+  L.Block = Dim3{128, 1, 1};
+  L.DynamicSharedBytes = 1000;
+  const clang::FunctionDecl *K = findKernel(Ctx, "sharedUser");
+  StaticSharedMemory S = staticSharedMemory(K, Ctx);
+  EXPECT_EQ(S.Bytes, 4096u + 24u);
+  EXPECT_EQ(S.Variables.size(), 2u);
+  auto R = occupancyFor(K, L, Ctx, O);
+  ASSERT_TRUE(R);
+  EXPECT_EQ(R->RegistersSource, "estimate");
+  EXPECT_EQ(R->SharedBytesStatic, 4120u);
+  EXPECT_EQ(R->SharedBytesStaticSource, "ast");
+  EXPECT_EQ(R->SharedBytesDynamic, 1000u);
+  EXPECT_EQ(R->Occupancy.Arch, "sm_90");
+  // 4120 + 1000 + 1024 reserved = 6144 bytes: 38 by shared memory, 16 by
+  // warps (4 warps per block), 32 block slots: 16 blocks, 64 warps.
+  EXPECT_EQ(R->Occupancy.ActiveBlocksPerSM, 16u);
+  EXPECT_EQ(R->Occupancy.ActiveWarpsPerSM, 64u);
+  EXPECT_DOUBLE_EQ(R->Occupancy.Theoretical, 1.0);
+  EXPECT_EQ(R->Occupancy.Limiter, "warps");
+
+  llvm::json::Object J;
+  addOccupancyToJson(J, *R);
+  for (const char *Key :
+       {"registers", "registers_source", "shared_bytes_static", "shared_bytes_dynamic"})
+    EXPECT_TRUE(J.get(Key)) << Key;
+  const llvm::json::Object *Occ = J.getObject("occupancy");
+  ASSERT_TRUE(Occ);
+  for (const char *Key :
+       {"arch", "active_blocks_per_sm", "active_warps_per_sm", "theoretical", "limiter"})
+    EXPECT_TRUE(Occ->get(Key)) << Key;
+  EXPECT_EQ(*Occ->getString("limiter"), "warps");
+
+  auto Bounds = launchBounds(findKernel(Ctx, "bounded"), Ctx);
+  ASSERT_TRUE(Bounds);
+  EXPECT_EQ(Bounds->MaxThreads, 256u);
+  EXPECT_EQ(Bounds->MinBlocks, 4u);
+  EXPECT_FALSE(occupancyFor(K, L, Ctx, [&] {
+    RegisterOptions Unknown = O;
+    Unknown.Arch = "sm_1234";
+    return Unknown;
+  }()));
+  RegisterUsage::release(Ctx);
+}
+
+TEST(Occupancy, PtxasCountsThroughTheAST) {
+  REQUIRE_TOOLKIT(Root);
+  auto U = parse(R"(
+#include <cuda_runtime.h>
+__global__ void scale(float *a, float s) { a[threadIdx.x] *= s; }
+static __global__ void hidden(float *a) { a[threadIdx.x] = 1; }
+namespace { __global__ void anon(float *a) { a[threadIdx.x] = 2; } }
+int main() { scale<<<1, 32>>>(nullptr, 2.0f); hidden<<<1, 32>>>(nullptr);
+             anon<<<1, 32>>>(nullptr); return 0; }
+)",
+                 /*Device=*/true, Root);
+  ASSERT_TRUE(U->AST);
+  clang::ASTContext &Ctx = U->AST->getASTContext();
+  ASSERT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  RegisterOptions O;
+  O.Mode = RegisterMode::Ptxas;
+  O.ToolkitRoot = *Root;
+  O.CacheDir = "none";
+  O.SourceFile = U->File;
+  O.CompileFlags = {"-isystem", U->Dir.file("shim")};
+  auto &Usage = RegisterUsage::get(Ctx);
+  for (const char *Name : {"scale", "hidden", "anon"}) {
+    std::string Note;
+    auto R = Usage.lookup(findKernel(Ctx, Name), O, &Note);
+    ASSERT_TRUE(R) << Name;
+    EXPECT_EQ(R->Source, RegisterSource::Ptxas) << Name << ": " << Note;
+    EXPECT_GT(R->Registers, 0u);
+  }
+  RegisterUsage::release(Ctx);
+}
+
+//===--- Through clang-tidy -----------------------------------------------===//
+
+#if defined(WARPCHECK_PLUGIN) && defined(WARPCHECK_CLANG_TIDY)
+std::string runClangTidy(const std::vector<std::string> &Args, const std::string &Dir) {
+  std::string Out = Dir + "/clang-tidy.out";
+  std::vector<llvm::StringRef> Refs;
+  for (const std::string &A : Args)
+    Refs.push_back(A);
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(Out),
+                                                llvm::StringRef(Out)};
+  llvm::sys::ExecuteAndWait(Refs.front(), Refs, std::nullopt, Redirects, 600);
+  auto B = llvm::MemoryBuffer::getFile(Out);
+  return B ? (*B)->getBuffer().str() : "";
+}
+
+TEST(ClangTidy, HostileArgumentsAndOtherArchitectures) {
+  REQUIRE_TOOLKIT(Root);
+  if (!exists(WARPCHECK_PLUGIN) || !exists(WARPCHECK_CLANG_TIDY))
+    GTEST_SKIP() << "plugin or clang-tidy not built";
+  TempDir T;
+  T.write("shim/texture_fetch_functions.h", "");
+  T.write("shim/texture_indirect_functions.h", "");
+  std::string Marker = T.file("marker");
+  std::string File = T.write("k.cu", R"(
+#include <cuda_runtime.h>
+__global__ void small(float *a) { a[threadIdx.x] *= 2.0f; }
+int main() { small<<<1, 32>>>(nullptr); return 0; }
+)");
+  std::vector<std::string> Common = {
+      WARPCHECK_CLANG_TIDY, "-load", WARPCHECK_PLUGIN, "-checks=-*,cuda-occupancy"};
+  std::vector<std::string> Parse = {"--", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
+                                    "--cuda-path=" + *Root, "-isystem", T.file("shim"),
+                                    "-Wno-unknown-cuda-version"};
+  // Hostile macros in the compile arguments: the check falls back to the
+  // estimate and nothing runs them.
+  std::vector<std::string> Args = Common;
+  Args.push_back("-config={CheckOptions: {cuda-occupancy.MinOccupancy: 101}}");
+  Args.push_back(File);
+  Args.insert(Args.end(), Parse.begin(), Parse.end());
+  Args.push_back("-DWARPCHECK_HOSTILE_A=$(touch " + Marker + ")");
+  Args.push_back("-DWARPCHECK_HOSTILE_B=`touch " + Marker + "`");
+  std::string Out = runClangTidy(Args, T.Path);
+  EXPECT_NE(Out.find("registers per thread (estimated, sm_90)"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("nvcc was not run"), std::string::npos) << Out;
+  EXPECT_FALSE(exists(Marker));
+  // Other architectures: a note each.
+  Args = Common;
+  Args.push_back("-config={CheckOptions: {cuda-occupancy.MinOccupancy: 101, "
+                 "cuda-occupancy.Archs: 'sm_80,sm_120'}}");
+  Args.push_back(File);
+  Args.insert(Args.end(), Parse.begin(), Parse.end());
+  Out = runClangTidy(Args, T.Path);
+  EXPECT_NE(Out.find("registers per thread (ptxas, sm_90)"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("note: on sm_80: "), std::string::npos) << Out;
+  EXPECT_NE(Out.find("note: on sm_120: "), std::string::npos) << Out;
+}
+#endif
+
+} // namespace
