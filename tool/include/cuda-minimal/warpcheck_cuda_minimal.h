@@ -28,6 +28,11 @@
  *
  *===----------------------------------------------------------------------===*/
 
+// Declarations of the CUDA toolkit's headers: system headers, as the
+// toolkit's are (warpcheck treats calls into system headers, such as
+// atomicAdd or min, as library calls rather than running their bodies).
+#pragma clang system_header
+
 // Force-included into every translation unit of a no-toolkit parse, this
 // header declares nothing unless the unit is CUDA: a plain C++ (or C) unit
 // sees CUDA's declarations only when it includes one of the bundled

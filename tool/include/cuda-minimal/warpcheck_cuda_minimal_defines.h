@@ -6,6 +6,11 @@
  *
  *===----------------------------------------------------------------------===*/
 
+// Declarations of the CUDA toolkit's headers: system headers, as the
+// toolkit's are (warpcheck treats calls into system headers, such as
+// atomicAdd or min, as library calls rather than running their bodies).
+#pragma clang system_header
+
 #ifndef WARPCHECK_CUDA_MINIMAL_DEFINES_H
 #define WARPCHECK_CUDA_MINIMAL_DEFINES_H
 
