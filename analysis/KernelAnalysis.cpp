@@ -15,6 +15,7 @@
 #include <cmath>
 #include <mutex>
 #include <sstream>
+#include <unordered_map>
 
 using namespace clang;
 
@@ -140,7 +141,7 @@ public:
       model::SharedAccessKind Kind = R.Site.Op == AccessOp::Load    ? model::SharedAccessKind::Load
                                      : R.Site.Op == AccessOp::Store ? model::SharedAccessKind::Store
                                                                     : model::SharedAccessKind::Atomic;
-      model::SharedRequestCost C = model::computeSharedRequestCost(*R.Addresses, Geometry, Kind);
+      const model::SharedRequestCost &C = sharedCost(*R.Addresses, Kind);
       T.Wavefronts += C.Wavefronts;
       T.IdealWavefronts += C.IdealWavefronts;
       double Score = double(C.Wavefronts) - C.IdealWavefronts;
@@ -150,10 +151,9 @@ public:
         T.WorstShared = C;
       }
     } else {
-      model::GlobalRequestCost C = model::computeGlobalRequestCost(
-          *R.Addresses, {},
-          R.Site.Op == AccessOp::Atomic ? model::GlobalAccessKind::Atomic
-                                        : model::GlobalAccessKind::LoadOrStore);
+      const model::GlobalRequestCost &C = globalCost(
+          *R.Addresses, R.Site.Op == AccessOp::Atomic ? model::GlobalAccessKind::Atomic
+                                                      : model::GlobalAccessKind::LoadOrStore);
       T.Sectors += C.Sectors;
       T.IdealSectors += C.IdealSectors;
       T.Lines += C.Lines;
@@ -170,7 +170,55 @@ public:
   std::map<SiteKey, SiteTotals> Sites;
 
 private:
+  /// The costs depend on the addresses only up to a shift by a multiple of
+  /// 4096 bytes (a multiple of every sector, line and bank row), and loops
+  /// repeat the same request shapes: they are computed once per shape.
+  static std::string shapeKey(const model::WarpAddressSet &S, int Kind) {
+    std::uint64_t Base = ~std::uint64_t(0);
+    for (unsigned L = 0; L < model::WarpSize; ++L)
+      if (S.isActive(L))
+        Base = std::min(Base, S.address(L));
+    Base &= ~std::uint64_t(4095);
+    std::string Key;
+    Key.reserve(12 + 8 * model::WarpSize);
+    auto Put = [&Key](std::uint64_t V, unsigned Bytes) {
+      for (unsigned I = 0; I < Bytes; ++I)
+        Key.push_back(static_cast<char>((V >> (8 * I)) & 0xff));
+    };
+    Put(S.activeMask(), 4);
+    Put(S.bytesPerLane(), 4);
+    Put(static_cast<std::uint64_t>(Kind), 1);
+    for (unsigned L = 0; L < model::WarpSize; ++L)
+      if (S.isActive(L))
+        Put(S.address(L) - Base, 8);
+    return Key;
+  }
+  static constexpr std::size_t MaxCachedShapes = 1 << 16;
+
+  const model::SharedRequestCost &sharedCost(const model::WarpAddressSet &S,
+                                             model::SharedAccessKind Kind) {
+    std::string Key = shapeKey(S, static_cast<int>(Kind));
+    auto It = SharedCosts.find(Key);
+    if (It != SharedCosts.end())
+      return It->second;
+    if (SharedCosts.size() >= MaxCachedShapes)
+      SharedCosts.clear();
+    return SharedCosts[Key] = model::computeSharedRequestCost(S, Geometry, Kind);
+  }
+  const model::GlobalRequestCost &globalCost(const model::WarpAddressSet &S,
+                                             model::GlobalAccessKind Kind) {
+    std::string Key = shapeKey(S, 16 + static_cast<int>(Kind));
+    auto It = GlobalCosts.find(Key);
+    if (It != GlobalCosts.end())
+      return It->second;
+    if (GlobalCosts.size() >= MaxCachedShapes)
+      GlobalCosts.clear();
+    return GlobalCosts[Key] = model::computeGlobalRequestCost(S, {}, Kind);
+  }
+
   const model::SharedMemoryGeometry &Geometry;
+  std::unordered_map<std::string, model::SharedRequestCost> SharedCosts;
+  std::unordered_map<std::string, model::GlobalRequestCost> GlobalCosts;
 };
 
 AccessCost costOf(const SiteTotals &T) {
@@ -291,11 +339,111 @@ std::vector<std::uint64_t> chooseBlocks(std::uint64_t TotalBlocks,
   if (Budget == 1)
     return {0};
   for (std::uint64_t K = 0; K < Budget; ++K) {
-    std::uint64_t B = (K * (TotalBlocks - 1) + (Budget - 1) / 2) / (Budget - 1);
+    std::uint64_t B = static_cast<std::uint64_t>(
+        (static_cast<unsigned __int128>(K) * (TotalBlocks - 1) + (Budget - 1) / 2) /
+        (Budget - 1));
     if (Blocks.empty() || Blocks.back() != B)
       Blocks.push_back(B);
   }
   return Blocks;
+}
+
+/// Warps of one block to simulate: all of them, or evenly spaced ones with
+/// the first and the last when a block alone has more than MaxWarps.
+std::vector<unsigned> chooseWarps(std::uint64_t WarpsPerBlock, unsigned MaxWarps) {
+  std::vector<unsigned> Warps;
+  for (std::uint64_t B : chooseBlocks(WarpsPerBlock, 1, std::max(1u, MaxWarps)))
+    Warps.push_back(static_cast<unsigned>(B));
+  return Warps;
+}
+
+/// Lane-steps all the warps of one launch may take in one simulation. A
+/// warp alone may take InterpreterLimits::MaxSteps; kernels whose warps
+/// each need millions (nested loops bounded by sampled parameters, each
+/// cut at MaxLoopIterations) are simulated on fewer warps, evenly spread,
+/// so that the analysis of a unit stays in proportion to its parsing.
+constexpr std::uint64_t LaunchStepBudget = 48'000'000;
+
+/// One simulation of a launch under one set of sampled values.
+struct Simulation {
+  std::map<SiteKey, SiteTotals> Sites;
+  unsigned SimulatedWarps = 0;
+  std::uint64_t TotalWarps = 0;
+  std::vector<std::string> SampledSymbols, Limitations;
+  std::map<const Expr *, std::map<const Expr *, std::vector<std::int64_t>>> Captured;
+  std::vector<SourceRange> TruncatedLoops, BudgetTruncatedLoops;
+  bool UndefinedArithmetic = false;
+};
+
+std::uint64_t saturatingCount(const Dim3 &D) {
+  unsigned __int128 N = static_cast<unsigned __int128>(D.X) * D.Y * D.Z;
+  constexpr std::uint64_t Max = std::uint64_t(1) << 56;
+  return N > Max ? Max : static_cast<std::uint64_t>(N);
+}
+
+Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch,
+                          const SampleValues &Samples, const InterpreterLimits &Limits,
+                          const std::map<const VarDecl *, ArrayLayout> &Layouts,
+                          const AnalysisOptions &Options) {
+  Simulation Out;
+  Aggregator Agg(Options.SharedGeometry);
+  WarpInterpreter Interp(Kernel->getASTContext(), Launch, Samples, Limits, Layouts,
+                         [&Agg](const RecordedRequest &Req) { Agg.add(Req); });
+  Dim3 Grid = Launch.GridKnown ? Launch.Grid : Samples.AssumedGrid;
+  std::uint64_t TotalBlocks = std::max<std::uint64_t>(1, saturatingCount(Grid));
+  std::uint64_t WarpsPerBlock = std::max<std::uint64_t>(
+      1, (saturatingCount(Launch.Block) + model::WarpSize - 1) / model::WarpSize);
+  unsigned MaxWarps = std::max(1u, Options.MaxSimulatedWarps);
+  std::vector<unsigned> Warps = chooseWarps(WarpsPerBlock, MaxWarps);
+  std::vector<std::uint64_t> Blocks =
+      chooseBlocks(TotalBlocks, static_cast<unsigned>(Warps.size()), MaxWarps);
+  std::uint64_t Steps = 0;
+  std::size_t Planned = Blocks.size() * Warps.size();
+  bool Reduced = false, Cut = false;
+  for (std::size_t I = 0; I < Blocks.size(); ++I) {
+    std::uint64_t B = Blocks[I];
+    WarpPosition Where;
+    Where.BlockIdx.X = static_cast<std::uint32_t>(B % Grid.X);
+    Where.BlockIdx.Y = static_cast<std::uint32_t>((B / Grid.X) % Grid.Y);
+    Where.BlockIdx.Z = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(B / (std::uint64_t(Grid.X) * Grid.Y), Grid.Z - 1));
+    for (unsigned W : Warps) {
+      Where.WarpInBlock = W;
+      Interp.runWarp(Kernel, Where);
+      Steps += Interp.stepsOfLastWarp();
+      ++Out.SimulatedWarps;
+      if (Steps > 2 * LaunchStepBudget) {
+        Cut = true;
+        break;
+      }
+    }
+    if (Cut)
+      break;
+    if (I == 0 && Blocks.size() > 1 && Steps > 0) {
+      // What the first block cost says how many blocks the budget allows;
+      // they are spread over the grid again (block 0 is always the first).
+      std::uint64_t Affordable = std::max<std::uint64_t>(1, LaunchStepBudget / Steps);
+      if (Affordable < Blocks.size()) {
+        Blocks = chooseBlocks(TotalBlocks, 1, static_cast<unsigned>(Affordable));
+        Reduced = true;
+      }
+    }
+  }
+  Out.Sites = std::move(Agg.Sites);
+  Out.TotalWarps = TotalBlocks * WarpsPerBlock;
+  Out.SampledSymbols.assign(Interp.sampledSymbolsRead().begin(),
+                            Interp.sampledSymbolsRead().end());
+  Out.Limitations.assign(Interp.limitations().begin(), Interp.limitations().end());
+  if (Reduced || Cut)
+    Out.Limitations.push_back(
+        "the simulation budget of the launch allowed " +
+        std::to_string(Out.SimulatedWarps) + " of the " + std::to_string(Planned) +
+        " warps otherwise sampled; the numbers average those");
+  Out.Captured = Interp.capturedSubexpressions();
+  Out.TruncatedLoops = Interp.truncatedLoops();
+  Out.BudgetTruncatedLoops = Interp.budgetTruncatedLoops();
+  Out.UndefinedArithmetic = Interp.sawUndefinedArithmetic();
+  return Out;
 }
 
 } // namespace
@@ -350,57 +498,48 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
     R.Kernel = Kernel;
     R.Launch = Launch;
 
-    auto Simulate = [&](const SampleValues &Samples, Aggregator &Agg,
-                        KernelLaunchAnalysis *Out) {
-      WarpInterpreter Interp(Ctx, Launch, Samples, Limits, Layouts,
-                             [&Agg](const RecordedRequest &Req) { Agg.add(Req); });
-      Dim3 Grid = Launch.GridKnown ? Launch.Grid : Samples.AssumedGrid;
-      unsigned WarpsPerBlock = static_cast<unsigned>(
-          (Launch.Block.count() + model::WarpSize - 1) / model::WarpSize);
-      std::vector<std::uint64_t> Blocks =
-          chooseBlocks(Grid.count(), WarpsPerBlock, Options.MaxSimulatedWarps);
-      unsigned Simulated = 0;
-      for (std::uint64_t B : Blocks) {
-        WarpPosition Where;
-        Where.BlockIdx.X = static_cast<std::uint32_t>(B % Grid.X);
-        Where.BlockIdx.Y = static_cast<std::uint32_t>((B / Grid.X) % Grid.Y);
-        Where.BlockIdx.Z = static_cast<std::uint32_t>(B / (std::uint64_t(Grid.X) * Grid.Y));
-        for (unsigned W = 0; W < WarpsPerBlock; ++W) {
-          Where.WarpInBlock = W;
-          Interp.runWarp(Kernel, Where);
-          ++Simulated;
-        }
-      }
-      if (Out) {
-        Out->SimulatedWarps = Simulated;
-        Out->TotalWarps = Grid.count() * WarpsPerBlock;
-        Out->SampledSymbols.assign(Interp.sampledSymbolsRead().begin(),
-                                   Interp.sampledSymbolsRead().end());
-        Out->Limitations.assign(Interp.limitations().begin(),
-                                Interp.limitations().end());
-        Captured = Interp.capturedSubexpressions();
-        TruncatedLoops = Interp.truncatedLoops();
-      }
+    auto Simulate = [&](const SampleValues &Samples) {
+      return simulateLaunch(Kernel, Launch, Samples, Limits, Layouts, Options);
     };
 
-    Aggregator Primary(Options.SharedGeometry);
+    // Integer parameters no launch site fixes are sampled (4096). When that
+    // value makes the kernel's signed arithmetic overflow or shift past
+    // the width (B * NH * T * T in an int), the addresses are garbage and
+    // guards such as `idx < B * NH * T * T` go false for every lane: the
+    // simulation is repeated with smaller values, and the first one that
+    // keeps the arithmetic defined is used.
+    static const std::int64_t SampleLadder[] = {4096, 256, 32, 8};
     SampleValues PrimarySamples;
-    Simulate(PrimarySamples, Primary, &R);
+    Simulation Primary = Simulate(PrimarySamples);
+    if (Primary.UndefinedArithmetic && !Primary.SampledSymbols.empty()) {
+      for (std::int64_t Smaller : llvm::ArrayRef(SampleLadder).drop_front()) {
+        SampleValues Try;
+        Try.UnboundInteger = Smaller;
+        Simulation Retry = Simulate(Try);
+        if (!Retry.UndefinedArithmetic) {
+          Primary = std::move(Retry);
+          PrimarySamples = Try;
+          break;
+        }
+      }
+    }
+    R.SimulatedWarps = Primary.SimulatedWarps;
+    R.TotalWarps = Primary.TotalWarps;
+    R.SampledSymbols = Primary.SampledSymbols;
+    R.Limitations = Primary.Limitations;
+    Captured = std::move(Primary.Captured);
+    TruncatedLoops = std::move(Primary.TruncatedLoops);
+    std::vector<SourceRange> BudgetTruncatedLoops = std::move(Primary.BudgetTruncatedLoops);
 
     // What the source leaves open was sampled; a second run with other
     // values tells whether the numbers depend on it.
     std::map<SiteKey, SiteTotals> AlternateSites;
     if (!R.SampledSymbols.empty()) {
-      Aggregator Alternate(Options.SharedGeometry);
       SampleValues Other;
-      Other.UnboundInteger = 4099; // odd: breaks any alignment a power of two gave
+      // odd: breaks any alignment a power of two gave
+      Other.UnboundInteger = PrimarySamples.UnboundInteger + 3;
       Other.AssumedGrid = Dim3{61, 67, 1};
-      auto SavedCaptured = Captured;
-      auto SavedLoops = TruncatedLoops;
-      Simulate(Other, Alternate, nullptr);
-      Captured = std::move(SavedCaptured);
-      TruncatedLoops = std::move(SavedLoops);
-      AlternateSites = std::move(Alternate.Sites);
+      AlternateSites = std::move(Simulate(Other).Sites);
     }
 
     for (auto &[Key, T] : Primary.Sites) {
@@ -428,7 +567,11 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
               Names += (Names.empty() ? "" : ", ") + S;
             A.Assumptions.push_back(
                 "the numbers depend on " + Names + ", not known at a launch site (" +
-                "assumed 4096 for integer parameters" +
+                "assumed " + std::to_string(PrimarySamples.UnboundInteger) +
+                " for integer parameters" +
+                (PrimarySamples.UnboundInteger != SampleValues().UnboundInteger
+                     ? std::string(", as larger values overflow its arithmetic")
+                     : std::string()) +
                 (Launch.GridKnown ? std::string() : std::string(", grid (64, 64, 1)")) + ")");
           }
         }
@@ -439,15 +582,18 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
           A.Assumptions.push_back("a whole-struct copy was split into field-sized "
                                   "requests; the compiler may drop unused fields");
         SourceLocation Loc = SM.getFileLoc(T.Site.Expr->getBeginLoc());
-        for (const SourceRange &Loop : TruncatedLoops) {
-          if (SM.isPointWithin(Loc, SM.getFileLoc(Loop.getBegin()),
-                               SM.getFileLoc(Loop.getEnd()))) {
-            A.Assumptions.push_back("the enclosing loop was simulated for its first " +
-                                    std::to_string(Options.MaxLoopIterations) +
-                                    " iterations");
-            break;
-          }
-        }
+        auto Within = [&](const SourceRange &Loop) {
+          return SM.isPointWithin(Loc, SM.getFileLoc(Loop.getBegin()),
+                                  SM.getFileLoc(Loop.getEnd()));
+        };
+        if (std::any_of(BudgetTruncatedLoops.begin(), BudgetTruncatedLoops.end(), Within))
+          A.Assumptions.push_back("an enclosing loop was simulated for fewer than " +
+                                  std::to_string(Options.MaxLoopIterations) +
+                                  " iterations, to stay within the simulation budget");
+        else if (std::any_of(TruncatedLoops.begin(), TruncatedLoops.end(), Within))
+          A.Assumptions.push_back("the enclosing loop was simulated for its first " +
+                                  std::to_string(Options.MaxLoopIterations) +
+                                  " iterations");
         A.Status = A.Assumptions.empty() ? AccessStatus::Exact : AccessStatus::Assumed;
       }
       // Name the index term that spreads the lanes.

@@ -36,6 +36,10 @@ const char *LaunchConfig::sourceName() const {
   return "default";
 }
 
+/// Threads per block on every architecture since sm_20 (CUDA C++
+/// Programming Guide, "Technical Specifications per Compute Capability").
+static constexpr std::uint64_t MaxThreadsPerBlock = 1024;
+
 std::optional<Dim3> parseDim3(llvm::StringRef Text) {
   Text = Text.trim();
   if (Text.consume_front("("))
@@ -149,6 +153,8 @@ public:
         return std::nullopt;
       switch (UO->getOpcode()) {
       case UO_Minus:
+        if (*V == INT64_MIN)
+          return std::nullopt;
         return -*V;
       case UO_Plus:
         return *V;
@@ -165,12 +171,25 @@ public:
       auto R2 = integer(BO->getRHS(), Depth + 1);
       if (!L || !R2)
         return std::nullopt;
+      // Host values that overflow 64 bits are no launch shape anyone
+      // meant; INT64_MIN / -1 would trap.
+      std::int64_t Out;
       switch (BO->getOpcode()) {
-      case BO_Add: return *L + *R2;
-      case BO_Sub: return *L - *R2;
-      case BO_Mul: return *L * *R2;
-      case BO_Div: if (*R2 == 0) return std::nullopt; return *L / *R2;
-      case BO_Rem: if (*R2 == 0) return std::nullopt; return *L % *R2;
+      case BO_Add:
+        if (__builtin_add_overflow(*L, *R2, &Out)) return std::nullopt;
+        return Out;
+      case BO_Sub:
+        if (__builtin_sub_overflow(*L, *R2, &Out)) return std::nullopt;
+        return Out;
+      case BO_Mul:
+        if (__builtin_mul_overflow(*L, *R2, &Out)) return std::nullopt;
+        return Out;
+      case BO_Div:
+        if (*R2 == 0 || (*L == INT64_MIN && *R2 == -1)) return std::nullopt;
+        return *L / *R2;
+      case BO_Rem:
+        if (*R2 == 0 || (*L == INT64_MIN && *R2 == -1)) return std::nullopt;
+        return *L % *R2;
       case BO_Shl: if (*R2 < 0 || *R2 > 62) return std::nullopt; return *L << *R2;
       case BO_Shr: if (*R2 < 0 || *R2 > 62) return std::nullopt; return *L >> *R2;
       case BO_And: return *L & *R2;
@@ -580,6 +599,9 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
       std::optional<Dim3> Block = Eval.dim3(S.Block);
       if (!Block)
         continue; // an unknown block shape is no launch site we can use
+      if (Block->X > MaxThreadsPerBlock || Block->Y > MaxThreadsPerBlock ||
+          Block->Z > MaxThreadsPerBlock || Block->count() > MaxThreadsPerBlock)
+        continue; // a launch that fails (cudaErrorInvalidConfiguration)
       LaunchConfig C;
       C.Source = LaunchSource::LaunchSite;
       C.Block = *Block;

@@ -74,7 +74,12 @@ public:
   void runWarp(const FunctionDecl *Kernel, const WarpPosition &Where);
 
   std::set<std::string> SampledRead;
+  bool UndefinedArithmetic = false;
+  std::uint64_t LastWarpSteps = 0;
   std::vector<SourceRange> Truncated;
+  /// Loops cut before MaxLoopIterations to stay within the step budget.
+  std::vector<SourceRange> BudgetCut;
+  std::set<const Stmt *> TruncatedSeen, BudgetCutSeen;
   std::set<std::string> Limitations;
   std::map<const Expr *, std::map<const Expr *, std::vector<std::int64_t>>> Captured;
 
@@ -87,11 +92,24 @@ private:
   };
   struct LoopState {
     Mask Broken = 0, Continued = 0;
+    /// Lanes that may have left the loop (a break or continue under a
+    /// data-dependent condition, a data-dependent loop condition) and go on
+    /// being simulated as if they had not.
+    Mask UncertainLive = 0;
   };
   struct Frame {
     std::map<const VarDecl *, Slot> Vars;
     Mask Exited = 0;
     Lanes Returned;
+    /// Lanes whose Returned value is set.
+    Mask ReturnSet = 0;
+    /// Lanes that may have returned (a return under a data-dependent
+    /// condition) and go on being simulated as if they had not.
+    Mask UncertainLive = 0;
+    /// The object of a method being run (its address per lane), if any.
+    std::optional<Lanes> This;
+    /// The function returns a reference: Returned holds addresses.
+    bool ReturnsReference = false;
     std::vector<LoopState> Loops;
   };
 
@@ -128,6 +146,33 @@ private:
     return M;
   }
 
+  /// The evaluator recurses on the AST (several KB of stack per level): an
+  /// expression nested thousands deep (generated code) would overflow the
+  /// stack. Deeper than this, values are unknown and statements skipped.
+  static constexpr unsigned MaxNesting = 400;
+  unsigned Nesting = 0;
+  struct NestingGuard {
+    Impl &I;
+    bool Ok;
+    explicit NestingGuard(Impl &I) : I(I), Ok(++I.Nesting <= MaxNesting) {
+      if (!Ok)
+        I.Limitations.insert("code nested more than " + std::to_string(MaxNesting) +
+                             " levels deep was not simulated");
+    }
+    ~NestingGuard() { --I.Nesting; }
+  };
+
+  /// Lanes simulated past a data-dependent exit, in any frame or loop.
+  Mask uncertainLiveLanes() const {
+    Mask M = 0;
+    for (const Frame &F : Frames) {
+      M |= F.UncertainLive;
+      for (const LoopState &L : F.Loops)
+        M |= L.UncertainLive;
+    }
+    return M;
+  }
+
   bool step() {
     Steps += std::bitset<32>(Active).count() + 1;
     if (Steps > Limits.MaxSteps) {
@@ -148,22 +193,41 @@ private:
     return Ctx.getTypeSizeInChars(T).getQuantity();
   }
 
-  std::uint64_t normalize(std::uint64_t Bits, QualType T) {
+  /// How values of an integer type are normalised (computed once per
+  /// operation, not per lane).
+  struct IntFormat {
+    bool Bool = false, Integral = false, Signed = false;
+    unsigned Width = 64;
+    std::uint64_t apply(std::uint64_t Bits) const {
+      if (Bool)
+        return Bits != 0;
+      if (!Integral || Width >= 64 || Width == 0)
+        return Bits;
+      std::uint64_t MaskBits = (std::uint64_t(1) << Width) - 1;
+      Bits &= MaskBits;
+      if (Signed && (Bits >> (Width - 1)) & 1u)
+        Bits |= ~MaskBits;
+      return Bits;
+    }
+  };
+  IntFormat formatOf(QualType T) {
+    IntFormat F;
     if (T.isNull())
-      return Bits;
+      return F;
     T = T.getCanonicalType();
-    if (T->isBooleanType())
-      return Bits != 0;
+    if (T->isBooleanType()) {
+      F.Bool = true;
+      return F;
+    }
     if (!T->isIntegralOrEnumerationType())
-      return Bits;
-    unsigned W = Ctx.getIntWidth(T);
-    if (W >= 64 || W == 0)
-      return Bits;
-    std::uint64_t MaskBits = (std::uint64_t(1) << W) - 1;
-    Bits &= MaskBits;
-    if (T->isSignedIntegerOrEnumerationType() && (Bits >> (W - 1)) & 1u)
-      Bits |= ~MaskBits;
-    return Bits;
+      return F;
+    F.Integral = true;
+    F.Width = Ctx.getIntWidth(T);
+    F.Signed = T->isSignedIntegerOrEnumerationType();
+    return F;
+  }
+  std::uint64_t normalize(std::uint64_t Bits, QualType T) {
+    return formatOf(T).apply(Bits);
   }
 
   bool isSigned(QualType T) {
@@ -207,10 +271,21 @@ private:
   Lanes evalBuiltinVariable(llvm::StringRef Var, llvm::StringRef Field);
   Lanes arith(BinaryOperatorKind Op, const Lanes &L, const Lanes &R,
               QualType OperandType, QualType ResultType);
+  void noteUndefinedArithmetic(BinaryOperatorKind Op, std::int64_t X,
+                               std::int64_t Y, std::uint64_t ShiftCount,
+                               unsigned Width, bool Signed);
   Lanes pointerOffset(const Lanes &Ptr, const Lanes &Index, std::uint64_t Scale,
                       bool Subtract, QualType IndexType);
   std::optional<Lanes> overriddenSubscript(const ArraySubscriptExpr *AS);
   Lanes inlineCall(const FunctionDecl *FD, const CallExpr *CE);
+  bool hasPointerLane(const Lanes &V) const;
+  std::optional<Lanes> cooperativeGroupsCall(const FunctionDecl *FD, const CallExpr *CE);
+  Lanes opaqueCall(const FunctionDecl *FD, const CallExpr *CE);
+  Lanes opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
+                   const std::optional<LValue> &Object, unsigned ArgOffset);
+  const Expr *implicitObject(const FunctionDecl *FD, const CallExpr *CE,
+                             bool &Arrow, unsigned &ArgOffset);
+  LValue objectLValue(const Expr *Obj, bool Arrow);
 
   // ---- statements ----
   void exec(const Stmt *S);
@@ -222,6 +297,7 @@ private:
   void declare(const VarDecl *VD);
   void assignVar(const VarDecl *VD, const Lanes &V);
   void splitByCondition(const Lanes &C, Mask Within, Mask &T, Mask &F, Mask &U);
+  void keepUncertainExits(Mask U, Mask ExitedBefore, const LoopState &LoopBefore);
   void poisonAssigned(const Stmt *S, Mask Lanes);
 };
 
@@ -264,7 +340,7 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
   R.Site.Expr = SiteExpr;
   R.Site.Op = Op;
   R.Site.BytesPerLane = Bytes;
-  R.UnderUncertainMask = Uncertain > 0;
+  R.UnderUncertainMask = Uncertain > 0 || (Active & uncertainLiveLanes()) != 0;
   R.StructCopy = StructCopy;
   // Which memory: the region of the first known lane.
   int FirstRegion = -1;
@@ -314,6 +390,9 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
 // ===================================================================
 
 Lanes WarpInterpreter::Impl::eval(const Expr *E) {
+  NestingGuard Guard(*this);
+  if (!Guard.Ok)
+    return Lanes{};
   Lanes V = evalUncaptured(E);
   if (CaptureInto) {
     std::vector<std::int64_t> Values;
@@ -445,6 +524,8 @@ Lanes WarpInterpreter::Impl::evalUncaptured(const Expr *E) {
     evalLValue(E);
     return Lanes{};
   }
+  if (isa<CXXThisExpr>(E))
+    return frame().This ? *frame().This : Lanes{};
   return Lanes{};
 }
 
@@ -522,7 +603,8 @@ WarpInterpreter::Impl::overriddenSubscript(const ArraySubscriptExpr *AS) {
 
 LValue WarpInterpreter::Impl::evalLValue(const Expr *E) {
   LValue Result;
-  if (!E || !step())
+  NestingGuard Guard(*this);
+  if (!E || !Guard.Ok || !step())
     return Result;
   E = E->IgnoreParens();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
@@ -654,15 +736,23 @@ LValue WarpInterpreter::Impl::evalLValue(const Expr *E) {
     eval(MT->getSubExpr());
     return Result;
   }
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    eval(OC);
-    return Result;
-  }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    eval(CE);
+    // A run function returning a reference returns the addresses.
+    Lanes R = eval(CE);
+    if (CE->isGLValue() && hasPointerLane(R)) {
+      Result.K = LValue::Mem;
+      Result.Addr = R;
+    }
     return Result;
   }
   return Result;
+}
+
+bool WarpInterpreter::Impl::hasPointerLane(const Lanes &V) const {
+  for (unsigned L = 0; L < WarpSize; ++L)
+    if (isBitSet(Active, L) && V[L].K == LaneValue::Pointer)
+      return true;
+  return false;
 }
 
 Lanes WarpInterpreter::Impl::readLValue(const LValue &LV, const Expr *SiteExpr,
@@ -737,6 +827,8 @@ Lanes WarpInterpreter::Impl::arith(BinaryOperatorKind Op, const Lanes &A,
                                    QualType ResultType) {
   Lanes R;
   bool Signed = isSigned(OperandType);
+  IntFormat Result = formatOf(ResultType);
+  unsigned OperandWidth = 0; // computed when first needed
   for (unsigned L = 0; L < WarpSize; ++L) {
     if (A[L].K != LaneValue::Int || B[L].K != LaneValue::Int) {
       // Pointer comparisons within one region compare offsets.
@@ -759,10 +851,13 @@ Lanes WarpInterpreter::Impl::arith(BinaryOperatorKind Op, const Lanes &A,
     case BO_Mul: V = X * Y; break;
     case BO_Div:
       if (Y == 0) { Known = false; break; }
+      // INT64_MIN / -1 traps on x86: the quotient does not fit.
+      if (Signed && SY == -1) { V = 0 - X; break; }
       V = Signed ? static_cast<std::uint64_t>(SX / SY) : X / Y;
       break;
     case BO_Rem:
       if (Y == 0) { Known = false; break; }
+      if (Signed && SY == -1) { V = 0; break; }
       V = Signed ? static_cast<std::uint64_t>(SX % SY) : X % Y;
       break;
     case BO_Shl:
@@ -784,10 +879,40 @@ Lanes WarpInterpreter::Impl::arith(BinaryOperatorKind Op, const Lanes &A,
     case BO_NE: V = X != Y; break;
     default: Known = false; break;
     }
+    if (!UndefinedArithmetic &&
+        ((Known && Signed) || Op == BO_Shl || Op == BO_Shr)) {
+      if (!OperandWidth)
+        OperandWidth = OperandType.isNull() ? 64 : formatOf(OperandType).Width;
+      noteUndefinedArithmetic(Op, SX, SY, Y, OperandWidth, Signed);
+    }
     if (Known)
-      R[L] = LaneValue::integer(normalize(V, ResultType));
+      R[L] = LaneValue::integer(Result.apply(V));
   }
   return R;
+}
+
+void WarpInterpreter::Impl::noteUndefinedArithmetic(BinaryOperatorKind Op,
+                                                    std::int64_t X, std::int64_t Y,
+                                                    std::uint64_t ShiftCount,
+                                                    unsigned W, bool Signed) {
+  // Signed overflow and shifts by the width or more are undefined: a valid
+  // program never executes them, so values that produce them (a sampled
+  // 4096 multiplied four times into an int) are implausible.
+  if (W == 0 || W > 64)
+    return;
+  if (Op == BO_Shl || Op == BO_Shr) {
+    if (ShiftCount >= W)
+      UndefinedArithmetic = true;
+    return;
+  }
+  if (!Signed || (Op != BO_Add && Op != BO_Sub && Op != BO_Mul))
+    return;
+  __int128 Exact = Op == BO_Add   ? __int128(X) + Y
+                   : Op == BO_Sub ? __int128(X) - Y
+                                  : __int128(X) * Y;
+  __int128 Min = -(__int128(1) << (W - 1)), Max = (__int128(1) << (W - 1)) - 1;
+  if (Exact < Min || Exact > Max)
+    UndefinedArithmetic = true;
 }
 
 Lanes WarpInterpreter::Impl::evalBinary(const BinaryOperator *BO) {
@@ -871,9 +996,10 @@ Lanes WarpInterpreter::Impl::evalCompoundAssign(const CompoundAssignOperator *CA
     // The computation is done in the computation type, then converted back.
     QualType CT = CA->getComputationResultType();
     New = arith(Op, Old, R, CT, CT);
+    IntFormat F = formatOf(T);
     for (auto &V : New)
       if (V.K == LaneValue::Int)
-        V.Bits = normalize(V.Bits, T);
+        V.Bits = F.apply(V.Bits);
   }
   writeLValue(LV, New, Site, T);
   return New;
@@ -895,9 +1021,10 @@ Lanes WarpInterpreter::Impl::evalUnary(const UnaryOperator *UO) {
       New = pointerOffset(Old, splat(LaneValue::integer(1)),
                           sizeOf(T->getPointeeType()), !Inc, Ctx.IntTy);
     } else {
+      IntFormat F = formatOf(T);
       for (unsigned L = 0; L < WarpSize; ++L)
         if (Old[L].K == LaneValue::Int)
-          New[L] = LaneValue::integer(normalize(Old[L].Bits + (Inc ? 1 : -1), T));
+          New[L] = LaneValue::integer(F.apply(Old[L].Bits + (Inc ? 1 : -1)));
     }
     writeLValue(LV, New, Site, T);
     return UO->isPrefix() ? New : Old;
@@ -919,6 +1046,7 @@ Lanes WarpInterpreter::Impl::evalUnary(const UnaryOperator *UO) {
   case UO_LNot: {
     Lanes V = eval(UO->getSubExpr());
     Lanes R;
+    IntFormat F = formatOf(UO->getType());
     for (unsigned L = 0; L < WarpSize; ++L) {
       if (V[L].K != LaneValue::Int)
         continue;
@@ -926,7 +1054,7 @@ Lanes WarpInterpreter::Impl::evalUnary(const UnaryOperator *UO) {
       std::uint64_t Out = UO->getOpcode() == UO_Minus ? (0 - X)
                           : UO->getOpcode() == UO_Not ? ~X
                                                       : std::uint64_t(X == 0);
-      R[L] = LaneValue::integer(normalize(Out, UO->getType()));
+      R[L] = LaneValue::integer(F.apply(Out));
     }
     return R;
   }
@@ -940,6 +1068,29 @@ Lanes WarpInterpreter::Impl::evalCast(const CastExpr *CE) {
   switch (CE->getCastKind()) {
   case CK_LValueToRValue: {
     const Expr *Sub = CE->getSubExpr();
+    if (const auto *Call = dyn_cast<CallExpr>(Sub->IgnoreParens())) {
+      // A call returning a reference: an address when the function was
+      // run, or the value itself (min, max of the library).
+      Lanes R = eval(Call);
+      if (hasPointerLane(R)) {
+        LValue LV;
+        LV.K = LValue::Mem;
+        LV.Addr = R;
+        return readLValue(LV, Sub->IgnoreParenImpCasts(), CE->getType());
+      }
+      bool AnyKnown = false;
+      for (auto &L : R) {
+        if (L.K == LaneValue::Pointer)
+          L = LaneValue{};
+        AnyKnown |= L.K == LaneValue::Int;
+      }
+      Expr::EvalResult ER;
+      if (!AnyKnown && !CE->isValueDependent() &&
+          CE->getType()->isIntegralOrEnumerationType() && CE->EvaluateAsInt(ER, Ctx))
+        return splat(LaneValue::integer(
+            normalize(ER.Val.getInt().getZExtValue(), CE->getType())));
+      return R;
+    }
     LValue LV = evalLValue(Sub);
     if (LV.K == LValue::None) {
       // A constant the compiler can fold (constexpr members, enum casts).
@@ -961,12 +1112,13 @@ Lanes WarpInterpreter::Impl::evalCast(const CastExpr *CE) {
   case CK_IntegralToBoolean:
   case CK_BooleanToSignedIntegral: {
     Lanes V = eval(CE->getSubExpr());
+    IntFormat F = formatOf(CE->getType());
     for (auto &L : V) {
       if (L.K != LaneValue::Int)
         continue;
       if (CE->getCastKind() == CK_BooleanToSignedIntegral)
         L.Bits = L.Bits ? ~std::uint64_t(0) : 0;
-      L.Bits = normalize(L.Bits, CE->getType());
+      L.Bits = F.apply(L.Bits);
     }
     return V;
   }
@@ -1060,16 +1212,23 @@ Lanes WarpInterpreter::Impl::evalConditional(const AbstractConditionalOperator *
 
 Lanes WarpInterpreter::Impl::evalCall(const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
-  if (!FD || !FD->getIdentifier()) {
-    // Operators on user types, lambdas, calls through pointers.
+  if (!FD) {
+    // Calls through pointers.
     for (const Expr *A : CE->arguments())
       eval(A);
     return Lanes{};
   }
-  llvm::StringRef Name = FD->getName();
   bool FromSystemOrBuiltin =
       FD->getBuiltinID() != 0 || SM.isInSystemHeader(FD->getLocation()) ||
       FD->getLocation().isInvalid();
+  if (!FD->getIdentifier()) {
+    // Operators and conversions: a user one with a body is run, a library
+    // one (__half, __nv_bfloat16) reads or writes its operands.
+    if (!FromSystemOrBuiltin && FD->hasBody())
+      return inlineCall(FD, CE);
+    return opaqueCall(FD, CE);
+  }
+  llvm::StringRef Name = FD->getName();
   auto PointeeOfArg0 = [&]() -> QualType {
     if (CE->getNumArgs() == 0)
       return QualType();
@@ -1106,6 +1265,24 @@ Lanes WarpInterpreter::Impl::evalCall(const CallExpr *CE) {
   }
 
   if (FromSystemOrBuiltin || FD->getBuiltinID()) {
+    if (std::optional<Lanes> R = cooperativeGroupsCall(FD, CE))
+      return *R;
+    // Hints that return their first argument (likely/unlikely macros,
+    // alignment promises).
+    if ((Name == "__builtin_expect" || Name == "__builtin_expect_with_probability" ||
+         Name == "__builtin_assume_aligned") &&
+        CE->getNumArgs() >= 1) {
+      Lanes V = eval(CE->getArg(0));
+      for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+        eval(CE->getArg(I));
+      if (Name != "__builtin_assume_aligned") {
+        IntFormat F = formatOf(CE->getType());
+        for (auto &L : V)
+          if (L.K == LaneValue::Int)
+            L.Bits = F.apply(L.Bits);
+      }
+      return V;
+    }
     // Atomics: read-modify-write of the pointee (CUDA C++ Programming
     // Guide, "Atomic Functions").
     if (Name.starts_with("atomic") && CE->getNumArgs() >= 1 &&
@@ -1187,31 +1364,240 @@ Lanes WarpInterpreter::Impl::evalCall(const CallExpr *CE) {
       }
       return R;
     }
-    for (const Expr *A : CE->arguments())
-      eval(A);
-    return Lanes{};
+    return opaqueCall(FD, CE);
   }
   // A user __device__ function: run it with its parameters bound.
   if (FD->hasBody())
     return inlineCall(FD, CE);
-  for (const Expr *A : CE->arguments())
-    eval(A);
+  return opaqueCall(FD, CE);
+}
+
+namespace {
+bool inCooperativeGroups(const DeclContext *DC) {
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getName() == "cooperative_groups")
+        return true;
+  return false;
+}
+} // namespace
+
+std::optional<Lanes>
+WarpInterpreter::Impl::cooperativeGroupsCall(const FunctionDecl *FD,
+                                             const CallExpr *CE) {
+  // The ranks and sizes of cooperative groups (CUDA C++ Programming Guide,
+  // "Cooperative Groups"): functions of the thread's position, which index
+  // arithmetic uses as it uses threadIdx.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD || !MD->getIdentifier() || !inCooperativeGroups(MD->getParent()) ||
+      !CE->getType()->isIntegerType())
+    return std::nullopt;
+  // The group's type: the static type of the object the method is called
+  // on (the method itself may be a base class's).
+  const CXXRecordDecl *Group = MD->getParent();
+  if (const auto *ME = dyn_cast<MemberExpr>(CE->getCallee()->IgnoreParenImpCasts())) {
+    QualType T = ME->getBase()->IgnoreParenImpCasts()->getType();
+    if (ME->isArrow() && T->isPointerType())
+      T = T->getPointeeType();
+    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+      Group = RD;
+  }
+  llvm::StringRef Method = MD->getName(), Kind = Group->getName();
+  std::uint64_t BlockThreads = Launch.Block.count();
+  auto ThreadInBlock = [&](unsigned L) -> std::uint64_t {
+    return Tx[L] + std::uint64_t(Ty[L]) * Launch.Block.X +
+           std::uint64_t(Tz[L]) * Launch.Block.X * Launch.Block.Y;
+  };
+  auto PerLane = [&](auto F) {
+    Lanes R;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      R[L] = LaneValue::integer(normalize(static_cast<std::uint64_t>(F(L)), CE->getType()));
+    return R;
+  };
+  if (Kind == "thread_block") {
+    if (Method == "thread_rank")
+      return PerLane(ThreadInBlock);
+    if (Method == "size" || Method == "num_threads")
+      return PerLane([&](unsigned) { return BlockThreads; });
+    return std::nullopt;
+  }
+  if (Kind == "grid_group") {
+    if (GridSampled)
+      SampledRead.insert("gridDim");
+    std::uint64_t BlockRank = Where.BlockIdx.X + std::uint64_t(Where.BlockIdx.Y) * Grid.X +
+                              std::uint64_t(Where.BlockIdx.Z) * Grid.X * Grid.Y;
+    if (Method == "thread_rank")
+      return PerLane([&](unsigned L) { return BlockRank * BlockThreads + ThreadInBlock(L); });
+    if (Method == "size" || Method == "num_threads")
+      return PerLane([&](unsigned) { return Grid.count() * BlockThreads; });
+    if (Method == "block_rank")
+      return PerLane([&](unsigned) { return BlockRank; });
+    if (Method == "num_blocks")
+      return PerLane([&](unsigned) { return Grid.count(); });
+    return std::nullopt;
+  }
+  if (Kind.contains("tile")) {
+    // thread_block_tile<N> and the bases it is implemented with.
+    const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Group);
+    if (!Spec || Spec->getTemplateArgs().size() == 0 ||
+        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    std::uint64_t Size = Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();
+    if (Size == 0)
+      return std::nullopt;
+    if (Method == "thread_rank")
+      return PerLane([&](unsigned L) { return ThreadInBlock(L) % Size; });
+    if (Method == "size" || Method == "num_threads")
+      return PerLane([&](unsigned) { return Size; });
+    if (Method == "meta_group_rank")
+      return PerLane([&](unsigned L) { return ThreadInBlock(L) / Size; });
+    if (Method == "meta_group_size")
+      return PerLane([&](unsigned) { return (BlockThreads + Size - 1) / Size; });
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// The object a method is called on: `obj.f()`, `ptr->f()`, `obj op x`.
+/// Sets ArgOffset to the index of the first argument that binds a parameter.
+const Expr *WarpInterpreter::Impl::implicitObject(const FunctionDecl *FD,
+                                                  const CallExpr *CE, bool &Arrow,
+                                                  unsigned &ArgOffset) {
+  Arrow = false;
+  ArgOffset = 0;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD || !MD->isInstance())
+    return nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      Arrow = ME->isArrow();
+    return MC->getImplicitObjectArgument();
+  }
+  if (isa<CXXOperatorCallExpr>(CE) && CE->getNumArgs() > 0) {
+    ArgOffset = 1;
+    return CE->getArg(0);
+  }
+  return nullptr;
+}
+
+LValue WarpInterpreter::Impl::objectLValue(const Expr *Obj, bool Arrow) {
+  LValue LV;
+  if (!Obj)
+    return LV;
+  if (Arrow) {
+    LV.K = LValue::Mem;
+    LV.Addr = eval(Obj);
+    return LV;
+  }
+  return evalLValue(Obj);
+}
+
+Lanes WarpInterpreter::Impl::opaqueCall(const FunctionDecl *FD, const CallExpr *CE) {
+  bool Arrow;
+  unsigned ArgOffset;
+  const Expr *Obj = implicitObject(FD, CE, Arrow, ArgOffset);
+  std::optional<LValue> Object;
+  if (Obj)
+    Object = objectLValue(Obj, Arrow);
+  return opaqueCall(FD, CE, Object, ArgOffset);
+}
+
+namespace {
+/// What an operator does to its first operand: 0 nothing known, 1 writes
+/// it (=), 2 reads and writes it (+=, ++).
+int writeEffect(const FunctionDecl *FD) {
+  switch (FD->getOverloadedOperator()) {
+  case OO_Equal:
+    return 1;
+  case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual: case OO_SlashEqual:
+  case OO_PercentEqual: case OO_CaretEqual: case OO_AmpEqual: case OO_PipeEqual:
+  case OO_LessLessEqual: case OO_GreaterGreaterEqual: case OO_PlusPlus:
+  case OO_MinusMinus:
+    return 2;
+  default:
+    return 0;
+  }
+}
+} // namespace
+
+Lanes WarpInterpreter::Impl::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
+                                        const std::optional<LValue> &Object,
+                                        unsigned ArgOffset) {
+  // A function whose body is not run (a library one, or one without a
+  // body): what it does to memory is known only from its signature. An
+  // operand in memory bound to a const reference (or a const method's
+  // object) is read; the left operand of an assignment operator is written
+  // (=) or read and written (+=, ++). Other effects are not guessed.
+  auto Touch = [&](const Expr *Site, const LValue &LV, QualType T, bool Const,
+                   bool IsFirstOperand) {
+    if (LV.K != LValue::Mem || T.isNull() || T->isIncompleteType())
+      return;
+    int Effect = IsFirstOperand ? writeEffect(FD) : 0;
+    if (Effect == 0 && Const)
+      recordTypedAccess(Site, AccessOp::Load, LV.Addr, T);
+    if (Effect == 2)
+      recordTypedAccess(Site, AccessOp::Load, LV.Addr, T);
+    if (Effect >= 1)
+      recordTypedAccess(Site, AccessOp::Store, LV.Addr, T);
+  };
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  // Operands are evaluated first, the object's access happens with the call.
+  std::vector<std::pair<unsigned, LValue>> RefArgs;
+  for (unsigned I = ArgOffset; I < CE->getNumArgs(); ++I) {
+    unsigned P = I - ArgOffset;
+    QualType PT = P < FD->getNumParams() ? FD->getParamDecl(P)->getType() : QualType();
+    if (!PT.isNull() && PT->isReferenceType()) {
+      RefArgs.push_back({I, evalLValue(CE->getArg(I))});
+      continue;
+    }
+    eval(CE->getArg(I));
+  }
+  for (auto &[I, LV] : RefArgs) {
+    QualType PT = FD->getParamDecl(I - ArgOffset)->getType();
+    const Expr *Site = CE->getArg(I)->IgnoreParenImpCasts();
+    Touch(Site, LV, PT.getNonReferenceType(), PT->getPointeeType().isConstQualified(),
+          I == 0 && !MD);
+  }
+  if (Object && MD && !MD->isStatic()) {
+    bool Arrow;
+    unsigned Ignored;
+    const Expr *Obj = implicitObject(FD, CE, Arrow, Ignored);
+    QualType T = Arrow ? Obj->getType()->getPointeeType() : Obj->getType();
+    Touch(Obj->IgnoreParenImpCasts(), *Object, T,
+          MD->isConst() || isa<CXXConversionDecl>(MD), true);
+  }
   return Lanes{};
 }
 
 Lanes WarpInterpreter::Impl::inlineCall(const FunctionDecl *FD, const CallExpr *CE) {
   const FunctionDecl *Def = nullptr;
   const Stmt *Body = FD->getBody(Def);
+  bool Arrow = false;
+  unsigned ArgOffset = 0;
+  const Expr *Obj = Def ? implicitObject(Def, CE, Arrow, ArgOffset) : nullptr;
+  std::optional<LValue> Object;
+  if (Obj)
+    Object = objectLValue(Obj, Arrow);
+  // A method is run when its object is in memory at a known address; on a
+  // local object (registers) or through a pointer read from memory it is
+  // treated like a library call.
+  bool ObjectKnown = false;
+  if (Object && Object->K == LValue::Mem)
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (isBitSet(Active, L) && Object->Addr[L].K == LaneValue::Pointer)
+        ObjectKnown = true;
+  bool IsInstance = isa_and_nonnull<CXXMethodDecl>(Def) &&
+                    cast<CXXMethodDecl>(Def)->isInstance();
   if (!Body || !Def || Frames.size() > Limits.MaxCallDepth ||
-      isa<CXXMethodDecl>(Def)) {
-    for (const Expr *A : CE->arguments())
-      eval(A);
-    return Lanes{};
-  }
+      (IsInstance && !ObjectKnown) ||
+      (isa<CXXMethodDecl>(Def) && cast<CXXMethodDecl>(Def)->getParent()->isLambda()))
+    return opaqueCall(Def ? Def : FD, CE, Object, ArgOffset);
   Frame Callee;
-  unsigned First = isa<CXXOperatorCallExpr>(CE) ? 0 : 0;
-  for (unsigned I = First; I < CE->getNumArgs() && I < Def->getNumParams(); ++I) {
-    const ParmVarDecl *P = Def->getParamDecl(I);
+  if (IsInstance)
+    Callee.This = Object->Addr;
+  Callee.ReturnsReference = Def->getReturnType()->isReferenceType();
+  for (unsigned I = ArgOffset; I < CE->getNumArgs() && I - ArgOffset < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I - ArgOffset);
     Slot S;
     if (P->getType()->isReferenceType()) {
       S.IsReference = true;
@@ -1337,7 +1723,8 @@ void WarpInterpreter::Impl::declare(const VarDecl *VD) {
 }
 
 void WarpInterpreter::Impl::exec(const Stmt *S) {
-  if (!S || !Active || !step())
+  NestingGuard Guard(*this);
+  if (!S || !Active || !Guard.Ok || !step())
     return;
   if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
     for (const Stmt *Child : CS->body()) {
@@ -1379,10 +1766,28 @@ void WarpInterpreter::Impl::exec(const Stmt *S) {
   }
   if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
     if (const Expr *V = Ret->getRetValue()) {
-      Lanes R = eval(V);
-      for (unsigned L = 0; L < WarpSize; ++L)
-        if (isBitSet(Active, L))
-          frame().Returned[L] = R[L];
+      Lanes R;
+      if (frame().ReturnsReference) {
+        // A reference is returned: its address, for the caller to use as
+        // an lvalue.
+        LValue LV = evalLValue(V);
+        if (LV.K == LValue::Mem)
+          R = LV.Addr;
+      } else {
+        R = eval(V);
+      }
+      Frame &F = frame();
+      for (unsigned L = 0; L < WarpSize; ++L) {
+        if (!isBitSet(Active, L))
+          continue;
+        // A lane simulated past a data-dependent return returns again:
+        // which value it really returns is not known.
+        if (isBitSet(F.ReturnSet, L) && F.Returned[L] != R[L])
+          F.Returned[L] = LaneValue{};
+        else
+          F.Returned[L] = R[L];
+      }
+      F.ReturnSet |= Active;
     }
     frame().Exited |= Active;
     Active = 0;
@@ -1428,6 +1833,10 @@ void WarpInterpreter::Impl::execIf(const IfStmt *If) {
   // Lanes whose condition is data-dependent run both sides; variables the
   // two sides leave different become unknown for them.
   std::map<const VarDecl *, Slot> Before;
+  Mask ExitedBefore = frame().Exited;
+  LoopState LoopBefore;
+  if (!frame().Loops.empty())
+    LoopBefore = frame().Loops.back();
   if (U) {
     Before = frame().Vars;
     ++Uncertain;
@@ -1460,8 +1869,29 @@ void WarpInterpreter::Impl::execIf(const IfStmt *If) {
         if (isBitSet(U, L) && S.Val[L] != A->second.Val[L])
           S.Val[L] = LaneValue{};
     }
+    keepUncertainExits(U, ExitedBefore, LoopBefore);
   }
   Active = Entry & ~removedLanes();
+}
+
+void WarpInterpreter::Impl::keepUncertainExits(Mask U, Mask ExitedBefore,
+                                               const LoopState &LoopBefore) {
+  // `if (data) return;` (or break, continue) must not end the simulation of
+  // the lanes that may not take it, or a guard on a value read from memory
+  // would hide every access after it: those lanes go on, and what they do
+  // from here on is marked as under a data-dependent condition.
+  Frame &Fr = frame();
+  Mask Returned = Fr.Exited & ~ExitedBefore & U;
+  Fr.Exited &= ~Returned;
+  Fr.UncertainLive |= Returned;
+  if (!Fr.Loops.empty()) {
+    LoopState &L = Fr.Loops.back();
+    Mask Left = ((L.Broken & ~LoopBefore.Broken) |
+                 (L.Continued & ~LoopBefore.Continued)) & U;
+    L.Broken &= ~(Left & ~LoopBefore.Broken);
+    L.Continued &= ~(Left & ~LoopBefore.Continued);
+    L.UncertainLive |= Left;
+  }
 }
 
 void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
@@ -1485,17 +1915,29 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
         Lanes C = eval(Cond);
         Mask T, F, U;
         splitByCondition(C, Running, T, F, U);
+        // Lanes whose condition depends on data may stay: they are
+        // simulated as if they did (or the body of every loop bounded by
+        // a value read from memory would never be seen), marked as under
+        // a data-dependent condition, and their loop variables are
+        // unknown after the loop.
         UncertainExit |= U;
-        Running = T;
+        frame().Loops.back().UncertainLive |= U;
+        Running = T | U;
       }
     }
     First = false;
     if (!Running)
       break;
-    if (Iteration >= Limits.MaxLoopIterations) {
+    // Past half the warp's step budget, loops stop at their next
+    // iteration, so that what follows a deep loop nest is still simulated.
+    bool OverBudget = Iteration > 0 && Steps > Limits.MaxSteps / 2;
+    if (Iteration >= Limits.MaxLoopIterations || OverBudget) {
       // Long loops are sampled: accesses repeat with the same pattern in
       // most kernels; the lanes still inside leave with unknown values.
-      Truncated.push_back(Loop->getSourceRange());
+      if (TruncatedSeen.insert(Loop).second)
+        Truncated.push_back(Loop->getSourceRange());
+      if (Iteration < Limits.MaxLoopIterations && BudgetCutSeen.insert(Loop).second)
+        BudgetCut.push_back(Loop->getSourceRange());
       UncertainExit |= Running;
       break;
     }
@@ -1629,6 +2071,7 @@ void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
   }
   Frames.push_back(std::move(F));
   exec(Kernel->getBody());
+  LastWarpSteps = Steps;
 }
 
 WarpInterpreter::WarpInterpreter(ASTContext &Ctx, const LaunchConfig &Launch,
@@ -1641,11 +2084,18 @@ WarpInterpreter::~WarpInterpreter() { delete P; }
 void WarpInterpreter::runWarp(const FunctionDecl *Kernel, const WarpPosition &Where) {
   P->runWarp(Kernel, Where);
 }
+std::uint64_t WarpInterpreter::stepsOfLastWarp() const { return P->LastWarpSteps; }
+bool WarpInterpreter::sawUndefinedArithmetic() const {
+  return P->UndefinedArithmetic;
+}
 const std::set<std::string> &WarpInterpreter::sampledSymbolsRead() const {
   return P->SampledRead;
 }
 const std::vector<SourceRange> &WarpInterpreter::truncatedLoops() const {
   return P->Truncated;
+}
+const std::vector<SourceRange> &WarpInterpreter::budgetTruncatedLoops() const {
+  return P->BudgetCut;
 }
 const std::set<std::string> &WarpInterpreter::limitations() const {
   return P->Limitations;

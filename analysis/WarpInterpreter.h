@@ -73,10 +73,20 @@ public:
   /// Runs Kernel for one warp.
   void runWarp(const clang::FunctionDecl *Kernel, const WarpPosition &Where);
 
+  /// Lane-steps the last runWarp took (at most about MaxSteps).
+  std::uint64_t stepsOfLastWarp() const;
+  /// True once signed arithmetic overflowed, or a shift count reached the
+  /// width of its type, in any simulated warp: undefined behaviour a valid
+  /// program never executes, so the sampled values were implausible.
+  bool sawUndefinedArithmetic() const;
+
   /// Parameters (and gridDim) whose sampled value was read.
   const std::set<std::string> &sampledSymbolsRead() const;
   /// Loops that were cut at MaxLoopIterations (their source ranges).
   const std::vector<clang::SourceRange> &truncatedLoops() const;
+  /// Loops among those that were cut earlier, when the warp had used half
+  /// of MaxSteps.
+  const std::vector<clang::SourceRange> &budgetTruncatedLoops() const;
   /// Unsupported constructs met (goto, ...).
   const std::set<std::string> &limitations() const;
   /// Per access site: the values of the index sub-expressions the first time
