@@ -62,8 +62,15 @@ std::string AnalysisOptions::fingerprint() const {
 }
 
 bool isAnalysableKernel(const FunctionDecl *FD) {
-  return FD && FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
-         !FD->isDependentContext() && !FD->isInvalidDecl();
+  if (!FD || !FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
+      FD->isDependentContext() || FD->isInvalidDecl())
+    return false;
+  // Library kernels (CUB, Thrust) are not the user's code: the report leaves
+  // them out, and clang-tidy would not show a diagnostic in a system header,
+  // but the checks matched them and simulated every one of them (seconds
+  // for a unit that uses Thrust, and ptxas runs for the occupancy check).
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
 }
 
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {

@@ -19,6 +19,12 @@ line each:
         every launch of that kernel satisfies it: op is =, <, <=, > or >= for
         numbers (simulated_warps, total_warps); launch=<description>;
         limitation=<text> (one of its limitations contains text)
+    // EXPECT-NO-KERNEL: <name>
+        no launch of that kernel is reported
+    // EXPECT-NO-WARNING-IN: <file name>
+        (files marked `// ROBUSTNESS: plugin-system-headers`) clang-tidy with
+        the plugin, --system-headers and --header-filter=.* prints no warning
+        in that file
 
 Finally all files are analysed in one run (-j2, one worker process per
 file), which must report the same kernels as the runs one by one.
@@ -100,7 +106,8 @@ def check_file(path, mode_args, warpcheck, report):
     accesses = [a for k in kernels for a in k.get("accesses", [])]
 
     for line in open(path):
-        m = re.match(r"^\s*//\s*EXPECT-(ACCESS|ASSUMPTION|KERNEL):\s*(.*?)\s*$", line)
+        m = re.match(r"^\s*//\s*EXPECT-(ACCESS|ASSUMPTION|KERNEL|NO-KERNEL):\s*(.*?)\s*$",
+                     line)
         if not m:
             continue
         kind, spec = m.groups()
@@ -120,6 +127,10 @@ def check_file(path, mode_args, warpcheck, report):
                              for a in candidates) or "no such access"
             report(bool(good), "%s: access %r %s %s %s (found: %s)" % (
                 tag, expr, op, space, " ".join(parts[3:]), seen))
+        elif kind == "NO-KERNEL":
+            matching = [k["name"] for k in kernels if kernel_matches(k, parts[0])]
+            report(not matching, "%s: kernel %r not reported (found: %s)" % (
+                tag, parts[0], matching))
         elif kind == "ASSUMPTION":
             expr, text = parts[0], parts[1]
             good = [a for a in accesses if a["expression"] == expr and
@@ -137,11 +148,37 @@ def check_file(path, mode_args, warpcheck, report):
     return kernels
 
 
+def check_plugin(path, warpcheck, plugin, clang_tidy, report):
+    """clang-tidy with the plugin and --system-headers: no warning in the
+    files named by EXPECT-NO-WARNING-IN lines."""
+    name = os.path.basename(path)
+    cwd = os.path.dirname(path)
+    rc, clang_args, err = run([warpcheck, "--print-clang-args", name], cwd)
+    if rc != 0:
+        report(False, "%s: warpcheck --print-clang-args failed: %s" % (name, err[-500:]))
+        return
+    rc, out, err = run([clang_tidy, "-load", plugin, "-checks=-*,cuda-*", "--system-headers",
+                        "--header-filter=.*",
+                        "--quiet", name, "--"] + [a for a in clang_args.split("\n") if a], cwd)
+    report(rc == 0, "%s: clang-tidy with the plugin and --system-headers: exit code %s%s" % (
+        name, rc, "" if rc == 0 else ": " + (out + err)[-1500:]))
+    for line in open(path):
+        m = re.match(r"^\s*//\s*EXPECT-NO-WARNING-IN:\s*(.*?)\s*$", line)
+        if not m:
+            continue
+        bad = [l for l in out.splitlines() if "warning:" in l and
+               os.path.basename(l.split(":")[0]) == m.group(1)]
+        report(not bad, "%s (plugin): no warning in %s%s" % (
+            name, m.group(1), "" if not bad else ": " + "; ".join(bad)[:1500]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--inputs", required=True)
+    ap.add_argument("--clang-tidy", default="clang-tidy-19")
     args = ap.parse_args()
+    plugin = os.path.abspath(os.path.join(args.build, "lib", "libwarpcheck.so"))
     warpcheck = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
     inputs = os.path.abspath(args.inputs)
     passed = failed = 0
@@ -176,6 +213,8 @@ def main():
             print("SKIP %s --no-cuda (toolkit-only)" % os.path.basename(path))
         else:
             check_file(path, ["--no-cuda"], warpcheck, report)
+        if "// ROBUSTNESS: plugin-system-headers" in open(path).read():
+            check_plugin(path, warpcheck, plugin, args.clang_tidy, report)
 
     # All at once: one worker process per file, in parallel.
     if have_toolkit and files:
