@@ -4,6 +4,10 @@
 #include "CudaCheckSupport.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/KernelResources.h"
+#include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/model/Arch.h"
+#include "warpcheck/model/Occupancy.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
@@ -11,11 +15,13 @@
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/Preprocessor.h"
 
 #include <cmath>
 
 using namespace clang::ast_matchers;
 using namespace warpcheck::analysis;
+namespace model = warpcheck::model;
 
 namespace clang::tidy::cuda {
 
@@ -25,24 +31,29 @@ SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
       MinExtraWavefronts(Options.get("MinExtraWavefronts", "1")),
       MaxPadding(Options.get("MaxPadding", 32U)),
       Arch(Options.getLocalOrGlobal("Arch", "")),
-      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")) {}
+      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")),
+      RegisterMode(Options.getLocalOrGlobal("RegisterMode", "auto")),
+      MaxRegisterCount(Options.getLocalOrGlobal("MaxRegisterCount", 0U)) {}
+
+SharedBankConflictCheck::~SharedBankConflictCheck() = default;
 
 void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinExtraWavefronts", MinExtraWavefronts);
   Options.store(Opts, "MaxPadding", MaxPadding);
   Options.store(Opts, "Arch", Arch);
   Options.store(Opts, "DefaultBlock", DefaultBlock);
+  Options.store(Opts, "RegisterMode", RegisterMode);
+  Options.store(Opts, "MaxRegisterCount", MaxRegisterCount);
+}
+
+void SharedBankConflictCheck::registerPPCallbacks(const SourceManager &, Preprocessor *P,
+                                                  Preprocessor *) {
+  PP = P;
 }
 
 void SharedBankConflictCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
                      this);
-}
-
-void SharedBankConflictCheck::onEndOfTranslationUnit() {
-  if (LastContext)
-    TranslationUnitAnalysis::release(*LastContext);
-  LastContext = nullptr;
 }
 
 namespace {
@@ -132,6 +143,18 @@ std::optional<ArrayLayout> layoutOf(QualType T, ASTContext &Ctx) {
   return L;
 }
 
+/// Rows of an array: the product of every dimension but the last.
+std::uint64_t rowsOf(const ArrayLayout &L) {
+  std::uint64_t Rows = 1;
+  for (size_t K = 0; K + 1 < L.Dims.size(); ++K)
+    Rows *= L.Dims[K];
+  return Rows;
+}
+
+std::uint64_t arrayBytes(const ArrayLayout &L) {
+  return rowsOf(L) * L.Dims.back() * L.ElementBytes;
+}
+
 /// Source range of the innermost dimension's size: `32` in `float t[32][32]`.
 std::optional<SourceRange> lastDimensionRange(const VarDecl *Var) {
   TypeSourceInfo *TSI = Var->getTypeSourceInfo();
@@ -204,9 +227,24 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
         NoFix = layoutDependentUse(Var, Ctx, static_cast<unsigned>(Layout->Dims.size()));
 
       std::optional<unsigned> Padding;
+      std::uint64_t PaddingBytes = 0;
       if (NoFix.empty()) {
-        // Original cost of every access to this array, per launch.
+        // Static __shared__ memory is capped per kernel (48 KB on every
+        // architecture since sm_20; ptxas: "uses too much shared data"): a
+        // padding past the cap would not compile.
+        const model::ArchSpec *Spec = model::findArch(resolveArch(Arch, Ctx));
+        std::uint64_t StaticBytes = staticSharedMemory(Kernel, Ctx).Bytes;
         for (unsigned Pad = 1; Pad <= MaxPadding && !Padding; ++Pad) {
+          std::uint64_t Added = rowsOf(*Layout) * Pad * Layout->ElementBytes;
+          if (Spec && Spec->MaxStaticSharedPerBlock &&
+              StaticBytes + Added > Spec->MaxStaticSharedPerBlock) {
+            NoFix = "padding '" + Var->getNameAsString() + "' by " + std::to_string(Pad) +
+                    (Pad == 1 ? " element" : " elements") + " per row would take the kernel's "
+                    "static shared memory to " + std::to_string(StaticBytes + Added) +
+                    " bytes, over the " + std::to_string(Spec->MaxStaticSharedPerBlock) +
+                    "-byte limit of " + Spec->Name;
+            break;
+          }
           std::map<const VarDecl *, ArrayLayout> Overrides;
           ArrayLayout Padded = *Layout;
           Padded.Dims.back() += Pad;
@@ -237,64 +275,127 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
                 Good = false;
             }
           }
-          if (Good)
+          if (Good) {
             Padding = Pad;
+            PaddingBytes = Added;
+          }
         }
-        if (!Padding)
+        if (!Padding && NoFix.empty())
           NoFix = "no padding of up to " + std::to_string(MaxPadding) +
                   " elements removes the conflict without making another access worse";
       }
-      // One diagnostic is in flight at a time: the warning (with its fix-it)
-      // is complete before its notes are emitted.
-      std::string NewSize;
-      CharSourceRange Range;
+      // The diagnostic is assembled here and emitted at the end of the
+      // translation unit (see onEndOfTranslationUnit).
+      PendingConflict P;
+      P.Loc = Loc;
+      P.Kernel = Kernel;
+      P.Launch = Launch.Launch;
+      P.Message = std::to_string(W.ConflictDegree) + "-way bank conflict " + Verb + " '" +
+                  sourceText(A.Site.Expr, Ctx) + "': " + Who + " (" +
+                  formatCount(A.Cost.WavefrontsPerRequest) + " wavefronts per request, ideal " +
+                  formatCount(A.Cost.IdealWavefrontsPerRequest) + ") with block " +
+                  Launch.Launch.Block.str() + " from " + Launch.Launch.Description;
       if (Padding) {
-        Range = CharSourceRange::getTokenRange(*DimRange);
+        CharSourceRange Range = CharSourceRange::getTokenRange(*DimRange);
         llvm::StringRef OldText = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
         unsigned long long Literal;
-        if (!OldText.trim().getAsInteger(10, Literal))
-          NewSize = std::to_string(Literal + *Padding);
-        else
-          NewSize = OldText.str() + " + " + std::to_string(*Padding);
-      }
-      {
-        auto D = diag(Loc, "%0-way bank conflict %1 '%2': %3 (%4 wavefronts per "
-                           "request, ideal %5) with block %6 from %7")
-                 << W.ConflictDegree << Verb << sourceText(A.Site.Expr, Ctx) << Who
-                 << formatCount(A.Cost.WavefrontsPerRequest)
-                 << formatCount(A.Cost.IdealWavefrontsPerRequest)
-                 << Launch.Launch.Block.str() << Launch.Launch.Description;
-        if (Padding)
-          D << FixItHint::CreateReplacement(Range, NewSize);
-      }
-      if (Padding) {
-        std::uint64_t Rows = 1;
-        for (size_t K = 0; K + 1 < Layout->Dims.size(); ++K)
-          Rows *= Layout->Dims[K];
-        std::uint64_t OldBytes = Rows * Layout->Dims.back() * Layout->ElementBytes;
-        std::uint64_t Added = Rows * *Padding * Layout->ElementBytes;
-        diag(Var->getLocation(),
-             "padding the last dimension of '%0' to %1 removes the conflict and "
-             "makes no access to it worse (+%2 bytes, %3)",
-             DiagnosticIDs::Note)
-            << Var->getNameAsString() << NewSize << static_cast<unsigned>(Added)
-            << formatPercent(double(Added) / double(OldBytes));
+        std::string NewSize = !OldText.trim().getAsInteger(10, Literal)
+                                  ? std::to_string(Literal + *Padding)
+                                  : OldText.str() + " + " + std::to_string(*Padding);
+        P.Fix = FixItHint::CreateReplacement(Range, NewSize);
+        P.PaddedVar = Var;
+        P.AddedBytes = PaddingBytes;
+        P.PaddingNote = "padding the last dimension of '" + Var->getNameAsString() + "' to " +
+                        NewSize + " removes the conflict and makes no access to it worse (+" +
+                        std::to_string(PaddingBytes) + " bytes, " +
+                        formatPercent(double(PaddingBytes) / double(arrayBytes(*Layout))) + ")";
       } else if (Layout && Layout->Dims.size() >= 2) {
-        diag(Loc, "no padding offered: %0; an XOR swizzle spreads the rows over "
-                  "the banks instead: index column c of row r as (c ^ (r %% 32))",
-             DiagnosticIDs::Note)
-            << NoFix;
+        P.Notes.push_back({Loc, "no padding offered: " + NoFix +
+                                    "; an XOR swizzle spreads the rows over the banks "
+                                    "instead: index column c of row r as (c ^ (r % 32))"});
       } else {
-        diag(Loc, "no padding offered: %0; index it so that adjacent lanes use "
-                  "adjacent words (in a tree reduction: sequential addressing, "
-                  "a[tid] += a[tid + s] with s halving)",
-             DiagnosticIDs::Note)
-            << NoFix;
+        P.Notes.push_back({Loc, "no padding offered: " + NoFix +
+                                    "; index it so that adjacent lanes use adjacent words "
+                                    "(in a tree reduction: sequential addressing, a[tid] "
+                                    "+= a[tid + s] with s halving)"});
       }
       for (const std::string &Assumption : A.Assumptions)
-        diag(Loc, "assumed: %0", DiagnosticIDs::Note) << Assumption;
+        P.Notes.push_back({Loc, "assumed: " + Assumption});
+      Pending.push_back(std::move(P));
     }
   }
+}
+
+std::optional<std::string>
+SharedBankConflictCheck::occupancyCostOfPadding(const PendingConflict &P, ASTContext &Ctx) {
+  // The padding's bytes count against the SM's shared memory like any
+  // other static __shared__ byte: cudaOccupancyMaxActiveBlocksPerMultiprocessor
+  // divides the SM's shared memory by the block's (static + dynamic +
+  // reserved) bytes, rounded to the allocation unit (model/Occupancy.h,
+  // checked against 13,000 runtime answers on the H200).
+  RegisterOptions RO = standardRegisterOptions(
+      resolveArch(Arch, Ctx), PP,
+      parseRegisterMode(RegisterMode).value_or(warpcheck::analysis::RegisterMode::Auto),
+      MaxRegisterCount);
+  std::optional<KernelOccupancyReport> Before = occupancyFor(P.Kernel, P.Launch, Ctx, RO);
+  if (!Before || !Before->ArchSpec || !Before->Result.valid())
+    return std::nullopt;
+  model::KernelResources Padded = Before->Resources;
+  Padded.StaticSharedBytes += P.AddedBytes;
+  model::OccupancyResult After = model::computeOccupancy(*Before->ArchSpec, Padded);
+  const model::OccupancyResult &Now = Before->Result;
+  if (After.valid() && After.ActiveBlocksPerSM >= Now.ActiveBlocksPerSM)
+    return std::nullopt;
+  std::string Shared = std::to_string(Before->Resources.StaticSharedBytes) + " + " +
+                       std::to_string(P.AddedBytes) + " bytes of static shared memory";
+  if (Before->Resources.DynamicSharedBytes)
+    Shared += " (and " + std::to_string(Before->Resources.DynamicSharedBytes) + " dynamic)";
+  std::string Threads = " of " + std::to_string(Before->Resources.ThreadsPerBlock) + " threads";
+  std::string Registers =
+      Before->RegistersSource == "estimate"
+          ? "; with " + std::to_string(Before->Registers) + " registers per thread (estimated)"
+          : "";
+  if (!After.valid())
+    return "the padding costs the launch on " + Before->ArchSpec->Name + ": " + Shared +
+           " per block: " + After.Error;
+  return "the padding costs occupancy on " + Before->ArchSpec->Name + ": " + Shared +
+         " per block allow " + std::to_string(After.ActiveBlocksPerSM) + " blocks" + Threads +
+         " per SM instead of " + std::to_string(Now.ActiveBlocksPerSM) + " (" +
+         model::formatPercent(After.Theoretical) + " occupancy instead of " +
+         model::formatPercent(Now.Theoretical) + ")" + Registers;
+}
+
+void SharedBankConflictCheck::onEndOfTranslationUnit() {
+  // One diagnostic is in flight at a time: each warning (with its fix-it)
+  // is followed by its own notes.
+  ASTContext *Ctx = LastContext;
+  bool UsedRegisters = false;
+  for (const PendingConflict &P : Pending) {
+    {
+      auto D = diag(P.Loc, "%0") << P.Message;
+      if (P.Fix)
+        D << *P.Fix;
+    }
+    if (P.PaddedVar) {
+      diag(P.PaddedVar->getLocation(), "%0", DiagnosticIDs::Note) << P.PaddingNote;
+      if (Ctx) {
+        if (!UsedRegisters)
+          RegisterUsage::get(*Ctx).setPreprocessor(PP);
+        UsedRegisters = true;
+        if (std::optional<std::string> Cost = occupancyCostOfPadding(P, *Ctx))
+          diag(P.PaddedVar->getLocation(), "%0", DiagnosticIDs::Note) << *Cost;
+      }
+    }
+    for (const auto &[NoteLoc, Text] : P.Notes)
+      diag(NoteLoc, "%0", DiagnosticIDs::Note) << Text;
+  }
+  Pending.clear();
+  if (Ctx) {
+    if (UsedRegisters)
+      RegisterUsage::release(*Ctx);
+    TranslationUnitAnalysis::release(*Ctx);
+  }
+  LastContext = nullptr;
 }
 
 } // namespace clang::tidy::cuda

@@ -4,6 +4,14 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 
+#include "warpcheck/analysis/LaunchConfig.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace clang::tidy::cuda {
 
 /// Finds shared-memory accesses whose warp requests need more wavefronts
@@ -16,8 +24,11 @@ namespace clang::tidy::cuda {
 class SharedBankConflictCheck : public ClangTidyCheck {
 public:
   SharedBankConflictCheck(StringRef Name, ClangTidyContext *Context);
+  ~SharedBankConflictCheck() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
@@ -25,6 +36,27 @@ public:
   }
 
 private:
+  /// One finding, assembled while the matchers run and emitted at the end
+  /// of the translation unit: the occupancy cost of a padding needs the
+  /// kernel's registers, and the register estimate runs clang's code
+  /// generator, which is not done while the matchers walk the AST.
+  struct PendingConflict {
+    SourceLocation Loc;
+    std::string Message;
+    std::optional<FixItHint> Fix;
+    /// The padded array, its note and the bytes the padding adds.
+    const VarDecl *PaddedVar = nullptr;
+    std::string PaddingNote;
+    std::uint64_t AddedBytes = 0;
+    const FunctionDecl *Kernel = nullptr;
+    warpcheck::analysis::LaunchConfig Launch;
+    /// Further notes, in order.
+    std::vector<std::pair<SourceLocation, std::string>> Notes;
+  };
+  /// "the padding costs occupancy on sm_90: ..." when the padded array lets
+  /// fewer blocks of the launch reside on an SM (or none), else nullopt.
+  std::optional<std::string> occupancyCostOfPadding(const PendingConflict &P, ASTContext &Ctx);
+
   /// Extra wavefronts per request (over the ideal) from which an access is
   /// reported.
   const std::string MinExtraWavefronts;
@@ -32,7 +64,13 @@ private:
   const unsigned MaxPadding;
   const std::string Arch;
   const std::string DefaultBlock;
+  /// Where the registers for the occupancy cost come from, as for
+  /// cuda-occupancy (global options RegisterMode and MaxRegisterCount).
+  const std::string RegisterMode;
+  const unsigned MaxRegisterCount;
   ASTContext *LastContext = nullptr;
+  Preprocessor *PP = nullptr;
+  std::vector<PendingConflict> Pending;
 };
 
 } // namespace clang::tidy::cuda

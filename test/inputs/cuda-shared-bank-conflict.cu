@@ -82,6 +82,66 @@ __global__ void reduceSequential(const float *in, float *out) {
     out[blockIdx.x] = sdata[0];
 }
 
+// Each thread of a 128-thread block sums its own window of 48 samples,
+// staged in shared memory row by row. Rows of 48 words put lanes l and
+// l + 2 on the same bank (48 = 16 mod 32): 16-way. Padding the row to 49
+// words removes it, and costs occupancy: the runtime divides the SM's
+// 233,472 bytes of shared memory (sm_90) by (static + 1,024 reserved)
+// bytes per block: 24,576 + 1,024 allow 9 blocks, 25,088 + 1,024 only 8.
+// `#pragma unroll 1` keeps the reads 4 bytes wide (unrolled, nvcc merges
+// them into LDS.128, a different access; see the exceptions record).
+__global__ void windowSums(const float *in, float *out) {
+  __shared__ float window[128][48];
+  const float *samples = in + blockIdx.x * 128 * 48;
+  for (int r = threadIdx.x / 32; r < 128; r += 4)
+    for (int c = threadIdx.x % 32; c < 48; c += 32)
+      window[r][c] = samples[r * 48 + c];
+  __syncthreads();
+  float sum = 0;
+#pragma unroll 1
+  for (int k = 0; k < 48; ++k)
+    sum += window[threadIdx.x][k];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 16-way bank conflict reading 'window[threadIdx.x][k]': lanes 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30 hit bank 0 with different words (16 wavefronts per request, ideal 1) with block (128, 1, 1)
+  // CHECK-MESSAGES: :[[@LINE-11]]:20: note: padding the last dimension of 'window' to 49 removes the conflict and makes no access to it worse (+512 bytes, 2.1%)
+  // CHECK-MESSAGES: :[[@LINE-12]]:20: note: the padding costs occupancy on sm_90: 24576 + 512 bytes of static shared memory per block allow 8 blocks of 128 threads per SM instead of 9 (50% occupancy instead of 56.3%)
+  // CHECK-FIXES: {{^}}  __shared__ float window[128][49];{{$}}
+  out[blockIdx.x * 128 + threadIdx.x] = sum;
+}
+
+// windowSums with the padding applied: conflict-free, 8 blocks per SM.
+__global__ void windowSumsPadded(const float *in, float *out) {
+  __shared__ float window[128][49];
+  const float *samples = in + blockIdx.x * 128 * 48;
+  for (int r = threadIdx.x / 32; r < 128; r += 4)
+    for (int c = threadIdx.x % 32; c < 48; c += 32)
+      window[r][c] = samples[r * 48 + c];
+  __syncthreads();
+  float sum = 0;
+#pragma unroll 1
+  for (int k = 0; k < 48; ++k)
+    sum += window[threadIdx.x][k];
+  out[blockIdx.x * 128 + threadIdx.x] = sum;
+}
+
+// A 96 x 128 tile fills the 49,152 bytes a kernel may declare statically:
+// read along rows by the lanes it is 32-way, and no padding fits (one more
+// word per row is 49,536 bytes, which ptxas rejects).
+__global__ void fullTile(const float *in, float *out) {
+  __shared__ float tile[96][128];
+  for (int r = threadIdx.x / 128; r < 96; r += 2)
+    tile[r][threadIdx.x % 128] = in[blockIdx.x * 96 * 128 + r * 128 + threadIdx.x % 128];
+  __syncthreads();
+  if (threadIdx.x < 96) {
+    float sum = 0;
+#pragma unroll 1
+    for (int k = 0; k < 128; ++k)
+      sum += tile[threadIdx.x][k];
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 32-way bank conflict reading 'tile[threadIdx.x][k]': lanes 0-31 all hit bank 0 (32 wavefronts per request, ideal 1) with block (256, 1, 1)
+    // CHECK-MESSAGES: :[[@LINE-2]]:14: note: no padding offered: padding 'tile' by 1 element per row would take the kernel's static shared memory to 49536 bytes, over the 49152-byte limit of sm_90; an XOR swizzle spreads the rows over the banks instead: index column c of row r as (c ^ (r % 32))
+    out[blockIdx.x * 96 + threadIdx.x] = sum;
+  }
+}
+
 int main() {
   float *in, *out;
   cudaMalloc(&in, 1 << 20);
@@ -91,6 +151,9 @@ int main() {
   broadcast<<<1, 64>>>(out);
   reduceInterleaved<<<4, 256>>>(in, out);
   reduceSequential<<<4, 256>>>(in, out);
+  windowSums<<<4, 128>>>(in, out);
+  windowSumsPadded<<<4, 128>>>(in, out);
+  fullTile<<<2, 256>>>(in, out);
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
