@@ -212,6 +212,47 @@ def main():
         else:
             print("SKIP CCCL robustness: no CUDA toolkit with CCCL at /usr/local/cuda")
 
+        # The registers come from the toolkit warpcheck located (--cuda-path),
+        # and the JSON report and cuda-occupancy use the same options. A
+        # toolkit whose bin/nvcc only leaves a marker shows which nvcc is
+        # started (needs a real toolkit's headers to parse against).
+        real = "/usr/local/cuda"
+        if os.path.isfile(os.path.join(real, "include", "cuda.h")):
+            fake = os.path.join(tmp, "located-toolkit")
+            os.makedirs(os.path.join(fake, "bin"))
+            for entry in ("include", "nvvm", "version.json", "lib64"):
+                if os.path.exists(os.path.join(real, entry)):
+                    os.symlink(os.path.join(real, entry), os.path.join(fake, entry))
+            marker = os.path.join(fake, "nvcc-was-started")
+            with open(os.path.join(fake, "bin", "nvcc"), "w") as f:
+                f.write("#!/bin/sh\necho started > '%s'\nexit 1\n" % marker)
+            os.chmod(os.path.join(fake, "bin", "nvcc"), 0o755)
+            cache = os.path.join(tmp, "register-cache")
+            env = dict(os.environ, XDG_CACHE_HOME=cache)
+            rc, out, err = run([wc, "--cuda-path=" + fake, "--format=json",
+                                "--config=RegisterMode=ptxas", "good.cu"], cwd=tmp, env=env)
+            doc = json.loads(out) if out.strip().startswith("{") else {"kernels": []}
+            sources = [k.get("registers_source") for k in doc["kernels"]]
+            check("the nvcc of --cuda-path is the one started for registers",
+                  os.path.exists(marker) and sources == ["estimate"], out[-2000:] + err[-2000:])
+        else:
+            print("SKIP located-toolkit nvcc: no CUDA toolkit at /usr/local/cuda")
+        for option in ("RegisterMode=estimate", "cuda-occupancy.RegisterMode=estimate"):
+            rc, out, err = run([wc, "--format=json", "--config=" + option,
+                                "--config=cuda-occupancy.MinOccupancy=101", "good.cu"], cwd=tmp)
+            ok = rc == 0
+            try:
+                doc = json.loads(out)
+                k = doc["kernels"][0]
+                notes = [n["message"] for f in doc["findings"] if f["check"] == "cuda-occupancy"
+                         for n in f["notes"]]
+                ok = ok and k["registers_source"] == "estimate" and \
+                    ("%d registers per thread (estimated, sm_90)" % k["registers"]) in notes
+            except Exception as e:  # noqa: BLE001
+                ok = False
+                out += "\n" + repr(e)
+            check("JSON registers follow the check's %s" % option, ok, out[-2000:] + err[-2000:])
+
         # No toolkit at all: the bundled declarations.
         rc, out, err = run([wc, "--cuda-path=" + os.path.join(tmp, "nope"), "good.cu"], cwd=tmp)
         check("missing explicit --cuda-path: exit 2 and named", rc == 2 and "nope" in err, out + err)

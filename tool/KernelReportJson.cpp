@@ -35,7 +35,8 @@ static void putLocation(llvm::json::Object &O, SourceLocation Loc,
 }
 
 llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext &Ctx,
-                                      llvm::StringRef Arch, const Preprocessor *PP) {
+                                      llvm::StringRef Arch, const Preprocessor *PP,
+                                      RegisterMode Mode, unsigned MaxRegisterCount) {
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::json::Object Kernel;
   std::string Name;
@@ -108,7 +109,7 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
 
   // Registers, shared memory and theoretical occupancy of this launch.
   if (auto Occ = occupancyFor(K.Kernel, K.Launch, Ctx,
-                              standardRegisterOptions(Arch, PP))) {
+                              standardRegisterOptions(Arch, PP, Mode, MaxRegisterCount))) {
     Kernel["registers"] = Occ->Registers;
     Kernel["registers_source"] = Occ->RegistersSource;
     Kernel["shared_bytes_static"] = static_cast<std::int64_t>(Occ->SharedBytesStatic);

@@ -11,6 +11,7 @@
 #define WARPCHECK_TOOL_KERNELREPORTJSON_H
 
 #include "warpcheck/analysis/AccessReport.h"
+#include "warpcheck/analysis/RegisterUsage.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Lex/Preprocessor.h"
@@ -20,10 +21,14 @@ namespace warpcheck::tool {
 
 /// Arch and PP: the model's architecture and the preprocessor of the
 /// translation unit (for the registers: ptxas through the located toolkit,
-/// or the estimate).
+/// or the estimate). Mode and MaxRegisterCount are those the cuda-occupancy
+/// check is configured with (0: no -maxrregcount), so that the report and
+/// the check give the same registers from the same nvcc run.
 llvm::json::Object kernelLaunchToJson(const analysis::KernelLaunchAnalysis &K,
                                       clang::ASTContext &Ctx, llvm::StringRef Arch,
-                                      const clang::Preprocessor *PP);
+                                      const clang::Preprocessor *PP,
+                                      analysis::RegisterMode Mode = analysis::RegisterMode::Auto,
+                                      unsigned MaxRegisterCount = 0);
 
 } // namespace warpcheck::tool
 

@@ -4,6 +4,7 @@
 #include "KernelReportJson.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/RegisterUsage.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -24,6 +25,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <optional>
+
 using namespace clang;
 using namespace clang::tidy;
 
@@ -31,13 +34,41 @@ namespace warpcheck::tool {
 
 namespace {
 
+/// The register options of the JSON report: those cuda-occupancy reads
+/// (its own option, else the global one), so that the report's "registers"
+/// and the check's message come from the same nvcc run or estimate.
+struct ReportRegisterOptions {
+  analysis::RegisterMode Mode = analysis::RegisterMode::Auto;
+  unsigned MaxRegisterCount = 0;
+};
+
+ReportRegisterOptions reportRegisterOptions(const ClangTidyOptions &Options) {
+  auto Lookup = [&](llvm::StringRef Name) -> std::optional<std::string> {
+    for (const std::string &Key : {"cuda-occupancy." + Name.str(), Name.str()}) {
+      auto It = Options.CheckOptions.find(Key);
+      if (It != Options.CheckOptions.end())
+        return It->getValue().Value;
+    }
+    return std::nullopt;
+  };
+  ReportRegisterOptions R;
+  if (std::optional<std::string> Mode = Lookup("RegisterMode"))
+    R.Mode = analysis::parseRegisterMode(*Mode).value_or(analysis::RegisterMode::Auto);
+  if (std::optional<std::string> Max = Lookup("MaxRegisterCount")) {
+    unsigned N = 0;
+    if (!llvm::StringRef(*Max).trim().getAsInteger(10, N))
+      R.MaxRegisterCount = N;
+  }
+  return R;
+}
+
 /// Reports every kernel of the translation unit (not only findings): the
 /// JSON contract lists each analysed access.
 class KernelReportConsumer : public ASTConsumer {
 public:
-  KernelReportConsumer(const TranslationUnitJob &Job, llvm::json::Array &Kernels,
-                       const Preprocessor *PP)
-      : Job(Job), Kernels(Kernels), PP(PP) {}
+  KernelReportConsumer(const TranslationUnitJob &Job, const ReportRegisterOptions &Registers,
+                       llvm::json::Array &Kernels, const Preprocessor *PP)
+      : Job(Job), Registers(Registers), Kernels(Kernels), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
@@ -71,13 +102,14 @@ public:
       if (SM.isInSystemHeader(SM.getFileLoc(K->getLocation())))
         continue; // library kernels (CUB, Thrust) are not the user's code
       for (const analysis::KernelLaunchAnalysis &L : Analysis.analyze(K, Options))
-        Kernels.push_back(kernelLaunchToJson(
-            L, Ctx, cuda::resolveArch(Job.Arch, Ctx), PP));
+        Kernels.push_back(kernelLaunchToJson(L, Ctx, cuda::resolveArch(Job.Arch, Ctx), PP,
+                                             Registers.Mode, Registers.MaxRegisterCount));
     }
   }
 
 private:
   const TranslationUnitJob &Job;
+  const ReportRegisterOptions &Registers;
   llvm::json::Array &Kernels;
   const Preprocessor *PP;
 };
@@ -85,16 +117,16 @@ private:
 class JobAction : public ASTFrontendAction {
 public:
   JobAction(ClangTidyASTConsumerFactory &Tidy, const TranslationUnitJob &Job,
-            llvm::json::Array &Kernels)
-      : Tidy(Tidy), Job(Job), Kernels(Kernels) {}
+            const ReportRegisterOptions &Registers, llvm::json::Array &Kernels)
+      : Tidy(Tidy), Job(Job), Registers(Registers), Kernels(Kernels) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef File) override {
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     // The report runs first: it fills the analysis cache the checks reuse,
     // before the checks release it at the end of the translation unit.
-    Consumers.push_back(
-        std::make_unique<KernelReportConsumer>(Job, Kernels, &CI.getPreprocessor()));
+    Consumers.push_back(std::make_unique<KernelReportConsumer>(Job, Registers, Kernels,
+                                                               &CI.getPreprocessor()));
     Consumers.push_back(Tidy.createASTConsumer(CI, File));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
   }
@@ -102,6 +134,7 @@ public:
 private:
   ClangTidyASTConsumerFactory &Tidy;
   const TranslationUnitJob &Job;
+  const ReportRegisterOptions &Registers;
   llvm::json::Array &Kernels;
 };
 
@@ -109,14 +142,17 @@ class JobActionFactory : public tooling::FrontendActionFactory {
 public:
   JobActionFactory(ClangTidyContext &Context, const TranslationUnitJob &Job,
                    llvm::json::Array &Kernels)
-      : Tidy(Context), Job(Job), Kernels(Kernels) {}
+      : Tidy(Context), Job(Job),
+        Registers(reportRegisterOptions(Context.getOptionsForFile(Job.File))),
+        Kernels(Kernels) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<JobAction>(Tidy, Job, Kernels);
+    return std::make_unique<JobAction>(Tidy, Job, Registers, Kernels);
   }
 
 private:
   ClangTidyASTConsumerFactory Tidy;
   const TranslationUnitJob &Job;
+  ReportRegisterOptions Registers;
   llvm::json::Array &Kernels;
 };
 
@@ -177,6 +213,9 @@ llvm::json::Object messageToJson(const tooling::DiagnosticMessage &M,
 
 int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Result) {
   Result["file"] = Job.File;
+  // The toolkit whose nvcc may be started is the one warpcheck located,
+  // never one named by the analysed project (see RegisterUsage.h).
+  analysis::setTrustedToolkitRoot(Job.ToolkitRoot);
   llvm::json::Array Errors, Findings, Kernels;
 
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
@@ -257,7 +296,8 @@ std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
       "--worker-file=" + Job.File,       "--worker-dir=" + Job.Directory,
       "--worker-out=" + OutputPath,      "--checks=" + Job.Checks,
       "--arch=" + Job.Arch,              "--default-block=" + Job.DefaultBlock,
-      "--warnings-as-errors=" + Job.WarningsAsErrors};
+      "--warnings-as-errors=" + Job.WarningsAsErrors,
+      "--toolkit-root=" + Job.ToolkitRoot};
   for (const std::string &O : Job.CheckOptions)
     Args.push_back("--check-option=" + O);
   Args.push_back("--");
@@ -284,7 +324,8 @@ bool jobFromArguments(const std::vector<std::string> &Args, TranslationUnitJob &
     if (Value("--worker-file=", Job.File) || Value("--worker-dir=", Job.Directory) ||
         Value("--worker-out=", OutputPath) || Value("--checks=", Job.Checks) ||
         Value("--arch=", Job.Arch) || Value("--default-block=", Job.DefaultBlock) ||
-        Value("--warnings-as-errors=", Job.WarningsAsErrors))
+        Value("--warnings-as-errors=", Job.WarningsAsErrors) ||
+        Value("--toolkit-root=", Job.ToolkitRoot))
       continue;
     if (Value("--check-option=", Option)) {
       Job.CheckOptions.push_back(Option);

@@ -30,6 +30,11 @@ struct TranslationUnitJob {
   std::string DefaultBlock = "256,1,1";
   /// Extra check options, "check.Option=value".
   std::vector<std::string> CheckOptions;
+  /// Root of the CUDA toolkit warpcheck located (--cuda-path, $CUDA_PATH,
+  /// $CUDA_HOME, /usr/local/cuda): its bin/nvcc is the only program the
+  /// register count may start. Empty when no toolkit is used (--no-cuda,
+  /// or none found): registers are estimated.
+  std::string ToolkitRoot;
 };
 
 /// Runs the checks and the engine on Job and fills Result with

@@ -597,6 +597,8 @@ int main(int argc, const char **argv) {
     Job.WarningsAsErrors = CL.WarningsAsErrors;
     Job.DefaultBlock = CL.DefaultBlock;
     Job.CheckOptions = CL.CheckOptions;
+    if (Toolkit)
+      Job.ToolkitRoot = Toolkit->Root;
     Jobs.push_back(std::move(Job));
   }
 
