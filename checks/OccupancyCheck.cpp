@@ -278,7 +278,10 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
 }
 
 void OccupancyCheck::onEndOfTranslationUnit() {
-  if (LastContext) {
+  // A translation unit that does not compile has no register counts: nvcc
+  // would fail on it too (after seconds), and the estimate needs code
+  // generation, which clang never runs on an AST with errors.
+  if (LastContext && !LastContext->getDiagnostics().hasErrorOccurred()) {
     RegisterUsage::get(*LastContext).setPreprocessor(PP);
     for (const FunctionDecl *Kernel : Kernels)
       diagnoseKernel(Kernel, *LastContext);

@@ -378,7 +378,9 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
     }
     if (P.PaddedVar) {
       diag(P.PaddedVar->getLocation(), "%0", DiagnosticIDs::Note) << P.PaddingNote;
-      if (Ctx) {
+      // No register count for a translation unit that does not compile
+      // (see OccupancyCheck::onEndOfTranslationUnit).
+      if (Ctx && !Ctx->getDiagnostics().hasErrorOccurred()) {
         if (!UsedRegisters)
           RegisterUsage::get(*Ctx).setPreprocessor(PP);
         UsedRegisters = true;
