@@ -253,6 +253,33 @@ def main():
                 out += "\n" + repr(e)
             check("JSON registers follow the check's %s" % option, ok, out[-2000:] + err[-2000:])
 
+        # An --arch list: the first is the model's target, occupancy is also
+        # given for the rest (JSON occupancy_by_arch, cuda-occupancy notes).
+        rc, out, err = run([wc, "--format=json", "--arch=sm_90,sm_75,sm_90",
+                            "--config=RegisterMode=estimate",
+                            "--config=cuda-occupancy.MinOccupancy=101", "good.cu"], cwd=tmp)
+        ok = rc == 0
+        try:
+            doc = json.loads(out)
+            k = doc["kernels"][0]
+            by = k["occupancy_by_arch"]
+            ok = ok and [e["arch"] for e in by] == ["sm_90", "sm_75"]
+            ok = ok and by[0]["theoretical"] == k["occupancy"]["theoretical"] and \
+                by[0]["active_blocks_per_sm"] == k["occupancy"]["active_blocks_per_sm"]
+            # 128-thread blocks of a small kernel: 16 blocks fill sm_90's
+            # 64 warp slots; sm_75 has 32 (1024 threads): 8 blocks, 100%.
+            ok = ok and by[0]["active_blocks_per_sm"] == 16 and by[0]["theoretical"] == 1
+            ok = ok and by[1]["active_blocks_per_sm"] == 8 and by[1]["theoretical"] == 1
+            notes = [n["message"] for f in doc["findings"] if f["check"] == "cuda-occupancy"
+                     for n in f["notes"]]
+            ok = ok and any(n.startswith("on sm_75: ") for n in notes)
+        except Exception as e:  # noqa: BLE001
+            ok = False
+            out += "\n" + repr(e)
+        check("--arch list: occupancy_by_arch and notes for each", ok, out[-3000:] + err[-2000:])
+        rc, out, err = run([wc, "--arch=sm_90,sm_99", "good.cu"], cwd=tmp)
+        check("--arch list with an unknown entry: exit 2, named", rc == 2 and "sm_99" in err, out + err)
+
         # No toolkit at all: the bundled declarations.
         rc, out, err = run([wc, "--cuda-path=" + os.path.join(tmp, "nope"), "good.cu"], cwd=tmp)
         check("missing explicit --cuda-path: exit 2 and named", rc == 2 and "nope" in err, out + err)

@@ -36,7 +36,8 @@ static void putLocation(llvm::json::Object &O, SourceLocation Loc,
 
 llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext &Ctx,
                                       llvm::StringRef Arch, const Preprocessor *PP,
-                                      RegisterMode Mode, unsigned MaxRegisterCount) {
+                                      RegisterMode Mode, unsigned MaxRegisterCount,
+                                      llvm::ArrayRef<std::string> CompareArchs) {
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::json::Object Kernel;
   std::string Name;
@@ -126,6 +127,32 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
     Kernel["shared_bytes_static"] = nullptr;
     Kernel["shared_bytes_dynamic"] = nullptr;
     Kernel["occupancy"] = nullptr;
+  }
+  // The same launch on the other architectures of an --arch list: ptxas
+  // compiles for each (its count differs between architectures), or the
+  // estimate.
+  if (!CompareArchs.empty()) {
+    llvm::json::Array ByArch;
+    std::vector<std::string> All = {Arch.str()};
+    All.insert(All.end(), CompareArchs.begin(), CompareArchs.end());
+    for (const std::string &A : All) {
+      llvm::json::Object Entry{{"arch", A}};
+      if (auto Occ = occupancyFor(K.Kernel, K.Launch, Ctx,
+                                  standardRegisterOptions(A, PP, Mode, MaxRegisterCount))) {
+        Entry["registers"] = Occ->Registers;
+        Entry["registers_source"] = Occ->RegistersSource;
+        Entry["active_blocks_per_sm"] = Occ->Occupancy.ActiveBlocksPerSM;
+        Entry["active_warps_per_sm"] = Occ->Occupancy.ActiveWarpsPerSM;
+        Entry["theoretical"] = rounded(Occ->Occupancy.Theoretical);
+        Entry["limiter"] = Occ->Occupancy.Limiter;
+      } else {
+        for (const char *Key : {"registers", "registers_source", "active_blocks_per_sm",
+                                "active_warps_per_sm", "theoretical", "limiter"})
+          Entry[Key] = nullptr;
+      }
+      ByArch.push_back(std::move(Entry));
+    }
+    Kernel["occupancy_by_arch"] = std::move(ByArch);
   }
   return Kernel;
 }

@@ -103,7 +103,8 @@ public:
         continue; // library kernels (CUB, Thrust) are not the user's code
       for (const analysis::KernelLaunchAnalysis &L : Analysis.analyze(K, Options))
         Kernels.push_back(kernelLaunchToJson(L, Ctx, cuda::resolveArch(Job.Arch, Ctx), PP,
-                                             Registers.Mode, Registers.MaxRegisterCount));
+                                             Registers.Mode, Registers.MaxRegisterCount,
+                                             Job.CompareArchs));
     }
   }
 
@@ -297,7 +298,8 @@ std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
       "--worker-out=" + OutputPath,      "--checks=" + Job.Checks,
       "--arch=" + Job.Arch,              "--default-block=" + Job.DefaultBlock,
       "--warnings-as-errors=" + Job.WarningsAsErrors,
-      "--toolkit-root=" + Job.ToolkitRoot};
+      "--toolkit-root=" + Job.ToolkitRoot,
+      "--compare-archs=" + llvm::join(Job.CompareArchs, ",")};
   for (const std::string &O : Job.CheckOptions)
     Args.push_back("--check-option=" + O);
   Args.push_back("--");
@@ -327,6 +329,12 @@ bool jobFromArguments(const std::vector<std::string> &Args, TranslationUnitJob &
         Value("--warnings-as-errors=", Job.WarningsAsErrors) ||
         Value("--toolkit-root=", Job.ToolkitRoot))
       continue;
+    if (Value("--compare-archs=", Option)) {
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      llvm::StringRef(Option).split(Parts, ',', -1, false);
+      Job.CompareArchs.assign(Parts.begin(), Parts.end());
+      continue;
+    }
     if (Value("--check-option=", Option)) {
       Job.CheckOptions.push_back(Option);
       continue;

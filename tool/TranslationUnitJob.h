@@ -35,6 +35,9 @@ struct TranslationUnitJob {
   /// register count may start. Empty when no toolkit is used (--no-cuda,
   /// or none found): registers are estimated.
   std::string ToolkitRoot;
+  /// The rest of an --arch list: architectures the occupancy is compared
+  /// with (cuda-occupancy's Archs, the JSON's "occupancy_by_arch").
+  std::vector<std::string> CompareArchs;
 };
 
 /// Runs the checks and the engine on Job and fills Result with

@@ -75,8 +75,12 @@ OPTIONS:
   -p <dir>                 Build directory holding compile_commands.json. Without
                            source files, every .cu file in it is analysed.
   --checks=<globs>         Checks to run, clang-tidy glob syntax (default: cuda-*).
-  --arch=<sm_XX>           Target architecture of the hardware model (default: from
-                           the compile flags, else sm_90). Known: )";
+  --arch=<sm_XX>[,<sm_YY>...]
+                           Target architecture of the hardware model (default: from
+                           the compile flags, else sm_90). A list compares
+                           occupancy: the first is the target, cuda-occupancy's
+                           notes and the JSON's "occupancy_by_arch" add the rest.
+                           Known: )";
 
 const char *HelpText2 = R"(
   --format=text|json       Output format (default: text).
@@ -121,7 +125,10 @@ struct CommandLine {
   bool HaveDashDash = false;
   std::string BuildDir;
   std::string Checks = "cuda-*";
+  /// The model's architecture: the first of --arch's list.
   std::string Arch;
+  /// The rest of --arch's list: compared with for occupancy.
+  std::vector<std::string> CompareArchs;
   std::string Format = "text";
   std::string Output;
   unsigned Jobs = 0;
@@ -486,10 +493,32 @@ int main(int argc, const char **argv) {
       llvm::outs() << "    " << N << "\n";
     return ExitOk;
   }
-  if (!CL.Arch.empty() && !model::findArch(CL.Arch)) {
-    error("unknown --arch '" + CL.Arch + "'; known: " +
-          llvm::join(model::knownArchNames(), ", "));
-    return ExitUsage;
+  if (!CL.Arch.empty()) {
+    // --arch=sm_90,sm_80,sm_75: the model's target first; occupancy is also
+    // computed for the others (cuda-occupancy's notes, "occupancy_by_arch").
+    llvm::SmallVector<llvm::StringRef, 4> Names;
+    llvm::StringRef(CL.Arch).split(Names, ',', -1, false);
+    std::vector<std::string> List;
+    for (llvm::StringRef N : Names) {
+      const model::ArchSpec *Spec = model::findArch(N.trim());
+      if (!Spec) {
+        error("unknown --arch '" + N.trim() + "'; known: " +
+              llvm::join(model::knownArchNames(), ", "));
+        return ExitUsage;
+      }
+      if (!llvm::is_contained(List, Spec->Name))
+        List.push_back(Spec->Name);
+    }
+    if (List.empty()) {
+      error("empty --arch; known: " + llvm::join(model::knownArchNames(), ", "));
+      return ExitUsage;
+    }
+    CL.Arch = List.front();
+    CL.CompareArchs.assign(List.begin() + 1, List.end());
+    // Before the user's --config, which wins.
+    if (!CL.CompareArchs.empty())
+      CL.CheckOptions.insert(CL.CheckOptions.begin(),
+                             "cuda-occupancy.Archs=" + llvm::join(CL.CompareArchs, ","));
   }
   if (!warpcheck::analysis::parseDim3(CL.DefaultBlock)) {
     error("malformed --default-block '" + CL.DefaultBlock +
@@ -599,6 +628,7 @@ int main(int argc, const char **argv) {
     Job.CheckOptions = CL.CheckOptions;
     if (Toolkit)
       Job.ToolkitRoot = Toolkit->Root;
+    Job.CompareArchs = CL.CompareArchs;
     Jobs.push_back(std::move(Job));
   }
 
