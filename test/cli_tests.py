@@ -2,7 +2,8 @@
 """Command-line behaviour of warpcheck and the plugin: bad input gets a clear
 error naming the file and the cause and a documented exit code; hostile
 compile databases start nothing; one broken file never stops the others; a
-CCCL-heavy unit parses through both doors; the JSON contract holds.
+CCCL-heavy unit parses through both doors; the JSON contract holds; SARIF
+carries what code scanning needs; HTML escapes what the source holds.
 
 Runs as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
 """
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import urllib.parse
 
 RESULTS = []
 
@@ -105,6 +107,93 @@ def main():
         rep = os.path.join(tmp, "report.json")
         rc, out, err = run([wc, "--format=json", "-o", rep, "good.cu"], cwd=tmp)
         check("-o writes the report", rc == 0 and os.path.exists(rep) and json.load(open(rep))["version"] == 1, err)
+
+        # SARIF 2.1.0 for code scanning: every result has what GitHub
+        # requires (ruleId, message.text, a location with a uri and a
+        # startLine >= 1), a rule per check, notes as related locations.
+        def sarif_run(out):
+            doc = json.loads(out)
+            assert doc["version"] == "2.1.0" and "sarif-schema-2.1.0" in doc["$schema"]
+            run_ = doc["runs"][0]
+            rules = [r["id"] for r in run_["tool"]["driver"]["rules"]]
+            for r in run_["results"]:
+                loc = r["locations"][0]["physicalLocation"]
+                assert r["ruleId"] in rules and rules[r["ruleIndex"]] == r["ruleId"]
+                assert r["message"]["text"] and loc["artifactLocation"]["uri"]
+                assert loc["region"]["startLine"] >= 1
+            return run_
+
+        rc, version, _ = run([wc, "--version"])
+        rc, out, err = run([wc, "--format=sarif", "good.cu"], cwd=tmp)
+        ok = rc == 0
+        try:
+            r = sarif_run(out)
+            driver = r["tool"]["driver"]
+            res = r["results"][0]
+            loc = res["locations"][0]["physicalLocation"]
+            ok = ok and driver["name"] == "warpcheck" and version.split()[1] == driver["version"]
+            ok = ok and [x["id"] for x in driver["rules"]] == ["cuda-uncoalesced-global-access"]
+            ok = ok and res["ruleId"] == "cuda-uncoalesced-global-access" and res["level"] == "warning"
+            ok = ok and loc["artifactLocation"] == {"uri": "good.cu", "uriBaseId": "%SRCROOT%"}
+            ok = ok and loc["region"]["startLine"] == 3 and loc["region"]["startColumn"] == 12
+            ok = ok and res["message"]["text"].startswith("global load 'in[i * 32]' touches 32 sectors")
+            ok = ok and res["relatedLocations"][0]["message"]["text"]
+            ok = ok and r["invocations"][0]["executionSuccessful"] is True
+        except Exception as e:  # noqa: BLE001
+            ok = False
+            out += "\n" + repr(e)
+        check("sarif: version, schema, rule, result at good.cu:3:12", ok, out + err)
+        bank = os.path.join(args.source, "test", "inputs", "cuda-shared-bank-conflict.cu")
+        rc, out, err = run([wc, "--format=sarif", bank], cwd=tmp)
+        ok = rc == 0
+        try:
+            text = open(bank, encoding="utf-8").read()
+            fixes = [f for res in sarif_run(out)["results"] for f in res.get("fixes", [])]
+            change = fixes[0]["artifactChanges"][0]
+            rep_ = change["replacements"][0]
+            start = rep_["deletedRegion"]["charOffset"]
+            end = start + rep_["deletedRegion"]["charLength"]
+            patched = text[:start] + rep_["insertedContent"]["text"] + text[end:]
+            # Outside the current directory: an absolute file:// URI.
+            ok = ok and change["artifactLocation"]["uri"] == "file://" + urllib.parse.quote(bank)
+            ok = ok and "__shared__ float tile[32][33];" in patched and text[start:end] == "32"
+        except Exception as e:  # noqa: BLE001
+            ok = False
+            out += "\n" + repr(e)
+        check("sarif: the padding fix-it as a fix (deletedRegion, insertedContent)", ok, out[-3000:] + err)
+        rc, out, err = run([wc, "--format=sarif", "broken.cu", "good.cu"], cwd=tmp)
+        ok = rc == 3
+        try:
+            r = sarif_run(out)
+            inv = r["invocations"][0]
+            note = inv["toolExecutionNotifications"][0]
+            ok = ok and inv["executionSuccessful"] is False and note["level"] == "error"
+            ok = ok and note["message"]["text"] and \
+                note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "broken.cu"
+            ok = ok and [x["ruleId"] for x in r["results"]] == ["cuda-uncoalesced-global-access"]
+        except Exception as e:  # noqa: BLE001
+            ok = False
+            out += "\n" + repr(e)
+        check("sarif: an unparseable input is an error notification, exit 3", ok, out + err)
+
+        # HTML for audits: self-contained, and nothing from the analysed
+        # code (file names, expressions, messages) reaches it unescaped.
+        rc, out, err = run([wc, "--format=html", "good.cu"], cwd=tmp)
+        check("html: the finding, escaped, and the access table",
+              rc == 0 and out.startswith("<!DOCTYPE html>") and
+              "global load &#39;in[i * 32]&#39; touches 32 sectors per warp request" in out and
+              "<code>in[i * 32]</code></td><td>global</td><td>load</td><td>32 (ideal 4)</td>" in out and
+              "<script" not in out and "http" not in out, out + err)
+        hostile = os.path.join(tmp, "x<script>&.cu")
+        with open(hostile, "w") as f:
+            f.write(GOOD.replace("in[i * 32]", "in[i /*<script>alert('&')</script>*/ * 32]"))
+        rc, out, err = run([wc, "--format=html", "x<script>&.cu"], cwd=tmp)
+        check("html: <script> and & from the source and file name are escaped",
+              rc == 0 and "<script" not in out.lower() and "x&lt;script&gt;&amp;.cu:3:12" in out and
+              "/*&lt;script&gt;alert(&#39;&amp;&#39;)&lt;/script&gt;*/" in out, out + err)
+        os.remove(hostile)
+        rc, out, err = run([wc, "--format=xml", "good.cu"], cwd=tmp)
+        check("unknown --format: exit 2, named", rc == 2 and "xml" in err, out + err)
 
         # Bad inputs: each names the file and the cause; others still analysed.
         rc, out, err = run([wc, "missing.cu", "good.cu"], cwd=tmp)

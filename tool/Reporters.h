@@ -1,10 +1,11 @@
-//===- Reporters.h - text and JSON output of a warpcheck run --------------===//
+//===- Reporters.h - text, JSON, SARIF and HTML output of a warpcheck run -===//
 #ifndef WARPCHECK_TOOL_REPORTERS_H
 #define WARPCHECK_TOOL_REPORTERS_H
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
 #include <vector>
 
 namespace warpcheck::tool {
@@ -25,6 +26,24 @@ void renderText(const RunResult &R, llvm::raw_ostream &OS, bool Color);
 /// The --format=json contract: {"version": 1, "kernels": [...],
 /// "findings": [...], "errors": [...]}.
 void renderJson(const RunResult &R, llvm::raw_ostream &OS);
+
+/// What the SARIF and HTML reports say about the run beyond its results.
+struct ReportContext {
+  /// warpcheck's version, as --version prints it.
+  std::string ToolVersion;
+  /// Absolute; files under it are named relative to it (SARIF: %SRCROOT%).
+  std::string BaseDirectory;
+};
+
+/// SARIF 2.1.0 (docs/report-formats.md): one run; a rule per check with
+/// findings; each finding a result with its notes as related locations and
+/// its fix-its as fixes; inputs that could not be analysed are error
+/// notifications of the invocation.
+void renderSarif(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS);
+
+/// One self-contained HTML page for audits: summary, findings, and each
+/// kernel launch's accesses and occupancy. All text is escaped.
+void renderHtml(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS);
 
 } // namespace warpcheck::tool
 

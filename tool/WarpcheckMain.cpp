@@ -5,7 +5,7 @@
 //
 // Each translation unit is analysed in a worker process (this executable
 // started again with an argument vector, never through a shell), in
-// parallel; results are merged and rendered as text or JSON.
+// parallel; results are merged and rendered as text, JSON, SARIF or HTML.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,7 +83,10 @@ OPTIONS:
                            Known: )";
 
 const char *HelpText2 = R"(
-  --format=text|json       Output format (default: text).
+  --format=text|json|sarif|html
+                           Output format (default: text). json is the stable
+                           contract; sarif (2.1.0) is for code scanning; html is
+                           one self-contained page for audits.
   -o <file>                Write the report to <file> instead of standard output.
   -j <n>                   Translation units analysed in parallel (default: cores).
   --cuda-path=<dir>        CUDA toolkit to parse with (default: $CUDA_PATH,
@@ -525,8 +528,8 @@ int main(int argc, const char **argv) {
           "' (expected x[,y[,z]] with positive integers)");
     return ExitUsage;
   }
-  if (CL.Format != "text" && CL.Format != "json") {
-    error("unknown --format '" + CL.Format + "' (expected text or json)");
+  if (!llvm::is_contained({"text", "json", "sarif", "html"}, CL.Format)) {
+    error("unknown --format '" + CL.Format + "' (expected text, json, sarif or html)");
     return ExitUsage;
   }
 
@@ -668,8 +671,13 @@ int main(int argc, const char **argv) {
     }
     OS = File.get();
   }
+  ReportContext Context{WARPCHECK_VERSION, Cwd.str().str()};
   if (CL.Format == "json")
     renderJson(Result, *OS);
+  else if (CL.Format == "sarif")
+    renderSarif(Result, Context, *OS);
+  else if (CL.Format == "html")
+    renderHtml(Result, Context, *OS);
   else
     renderText(Result, *OS, File == nullptr && llvm::sys::Process::StandardOutHasColors());
   OS->flush();
