@@ -112,7 +112,10 @@ def analyse(path, mode, args, env):
            "--cuda-device-only", "--cuda-gpu-arch=" + args.arch,
            "--cuda-path=" + args.cuda_path,
            "-isystem", os.path.join(ROOT, "tool", "include", "cuda-shim"),
-           "-isystem", os.path.join(args.cuda_path, "include", "cccl"),
+           # CCCL as a user include path, its implicit system-header pragmas
+           # off: the checks leave kernels of system headers out, and CUB's
+           # and Thrust's are the ones measured here.
+           "-I", os.path.join(args.cuda_path, "include", "cccl"), "-D_CCCL_NO_SYSTEM_HEADER",
            "-Wno-unknown-cuda-version", "-w"]
     rc, out, err = run(cmd, os.path.dirname(os.path.abspath(path)), env)
     if rc != 0 and not out:
