@@ -342,6 +342,26 @@ def main():
                 out += "\n" + repr(e)
             check("JSON registers follow the check's %s" % option, ok, out[-2000:] + err[-2000:])
 
+        # --no-cuda: no toolkit is used for anything, so no nvcc is started,
+        # not even one that $CUDA_PATH names and RegisterMode=ptxas asks for.
+        decoy = os.path.join(tmp, "decoy-toolkit")
+        os.makedirs(os.path.join(decoy, "bin"))
+        decoy_marker = os.path.join(decoy, "nvcc-was-started")
+        with open(os.path.join(decoy, "bin", "nvcc"), "w") as f:
+            f.write("#!/bin/sh\necho started > '%s'\nexit 1\n" % decoy_marker)
+        os.chmod(os.path.join(decoy, "bin", "nvcc"), 0o755)
+        env = dict(os.environ, CUDA_PATH=decoy, XDG_CACHE_HOME=os.path.join(tmp, "cache2"))
+        env.pop("CUDA_HOME", None)
+        rc, out, err = run([wc, "--no-cuda", "--format=json",
+                            "--config=cuda-occupancy.RegisterMode=ptxas", "good.cu"],
+                           cwd=tmp, env=env)
+        sources = []
+        if out.strip().startswith("{"):
+            sources = [k.get("registers_source") for k in json.loads(out)["kernels"]]
+        check("--no-cuda starts no nvcc and estimates the registers",
+              rc == 0 and not os.path.exists(decoy_marker) and sources == ["estimate"],
+              out[-2000:] + err[-2000:])
+
         # An --arch list: the first is the model's target, occupancy is also
         # given for the rest (JSON occupancy_by_arch, cuda-occupancy notes).
         rc, out, err = run([wc, "--format=json", "--arch=sm_90,sm_75,sm_90",

@@ -233,6 +233,14 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
     auto [Key, Value] = llvm::StringRef(KV).split('=');
     Override.CheckOptions[Key] = ClangTidyOptions::ClangTidyValue(Value);
   }
+  // No toolkit located (none found, or --no-cuda): no program is started,
+  // the registers are estimated, whatever RegisterMode the options or the
+  // project's .clang-tidy ask for (with RegisterMode=ptxas the checks would
+  // otherwise search $CUDA_PATH, $CUDA_HOME and /usr/local/cuda themselves).
+  if (Job.ToolkitRoot.empty())
+    for (const char *Key : {"RegisterMode", "cuda-occupancy.RegisterMode",
+                            "cuda-shared-bank-conflict.RegisterMode"})
+      Override.CheckOptions[Key] = ClangTidyOptions::ClangTidyValue("estimate");
   ClangTidyContext Context(std::make_unique<FileOptionsProvider>(
       ClangTidyGlobalOptions(), Defaults, Override));
   ClangTidyDiagnosticConsumer DiagConsumer(Context);
