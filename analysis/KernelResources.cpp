@@ -162,9 +162,10 @@ std::optional<LaunchBounds> launchBounds(const FunctionDecl *Kernel, ASTContext 
   return B;
 }
 
-std::optional<KernelOccupancyReport> occupancyFor(const FunctionDecl *Kernel,
-                                                  const LaunchConfig &Launch, ASTContext &Ctx,
-                                                  const RegisterOptions &Options) {
+std::optional<KernelOccupancyReport>
+occupancyFor(const FunctionDecl *Kernel, const LaunchConfig &Launch, ASTContext &Ctx,
+             const RegisterOptions &Options,
+             std::optional<std::uint64_t> DefaultDynamicSharedBytes) {
   if (!Kernel)
     return std::nullopt;
   RegisterOptions O = Options;
@@ -201,7 +202,13 @@ std::optional<KernelOccupancyReport> occupancyFor(const FunctionDecl *Kernel,
     R.SharedBytesDynamic = *Launch.DynamicSharedBytes;
   } else if (Shared.UsesDynamicShared) {
     R.DynamicSharedUnknown = true;
-    R.Assumptions.push_back("the launch's dynamic shared memory size is not known; 0 bytes assumed");
+    R.SharedBytesDynamic = DefaultDynamicSharedBytes.value_or(0);
+    R.Assumptions.push_back("the launch's dynamic shared memory size is not known; " +
+                            std::to_string(R.SharedBytesDynamic) + " bytes assumed" +
+                            (DefaultDynamicSharedBytes ? " (DefaultDynamicShared)"
+                                                       : ", set DefaultDynamicShared or "
+                                                         "annotate the kernel with "
+                                                         "'// warpcheck: block(...) shared(N)'"));
   }
 
   R.Resources.RegistersPerThread = R.Registers;

@@ -528,8 +528,9 @@ LaunchSiteIndex::LaunchSiteIndex(ASTContext &Ctx) : Ctx(Ctx) {
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 
-/// `// warpcheck: block(32, 8) grid(64, 64)` within the five lines above the
-/// kernel (or its template header).
+/// `// warpcheck: block(32, 8) grid(64, 64) shared(8192)` within the five
+/// lines above the kernel (or its template header); grid and shared (the
+/// dynamic shared memory, bytes) are optional.
 static std::optional<LaunchConfig> annotationFor(const FunctionDecl *Kernel,
                                                  ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
@@ -573,6 +574,17 @@ static std::optional<LaunchConfig> annotationFor(const FunctionDecl *Kernel,
         if (auto Grid = ParseAfter("grid")) {
           C.Grid = *Grid;
           C.GridKnown = true;
+        }
+        // shared(N): the dynamic shared memory of the launch, in bytes (the
+        // third <<<>>> argument).
+        if (size_t K = Spec.find("shared"); K != llvm::StringRef::npos) {
+          llvm::StringRef Args = Spec.substr(K + 6).ltrim();
+          std::uint64_t Bytes = 0;
+          Args.consume_front("=");
+          Args = Args.ltrim();
+          if (Args.consume_front("(") &&
+              !Args.take_until([](char Ch) { return Ch == ')'; }).trim().getAsInteger(10, Bytes))
+            C.DynamicSharedBytes = Bytes;
         }
         PresumedLoc P = SM.getPresumedLoc(LineStart);
         C.Location = llvm::sys::path::filename(P.getFilename()).str() + ":" +

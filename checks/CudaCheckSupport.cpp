@@ -42,6 +42,13 @@ bool parseBoolOption(llvm::StringRef Value) {
          Value.equals_insensitive("yes") || Value.equals_insensitive("on");
 }
 
+std::optional<std::uint64_t> parseDefaultDynamicShared(llvm::StringRef Value) {
+  std::uint64_t Bytes = 0;
+  if (Value.trim().empty() || Value.trim().getAsInteger(10, Bytes))
+    return std::nullopt;
+  return Bytes;
+}
+
 std::string formatCount(double Value) {
   if (std::fabs(Value - std::round(Value)) < 0.005)
     return std::to_string(static_cast<long long>(std::llround(Value)));

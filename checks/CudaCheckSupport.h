@@ -12,6 +12,8 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace clang::tidy::cuda {
@@ -30,6 +32,11 @@ makeAnalysisOptions(llvm::StringRef ArchOption, llvm::StringRef DefaultBlock,
 /// OptionsView::get<bool> specialization is compiled into clang-tidy-19 and
 /// its mangled name differs between GCC and Clang builds of the plugin.
 bool parseBoolOption(llvm::StringRef Value);
+
+/// The DefaultDynamicShared option: bytes of dynamic shared memory assumed
+/// for launches that do not give them. Empty (unset) or not a number:
+/// nullopt.
+std::optional<std::uint64_t> parseDefaultDynamicShared(llvm::StringRef Value);
 
 /// 32 -> "32", 4.5 -> "4.5", 4.333 -> "4.33".
 std::string formatCount(double Value);

@@ -30,11 +30,16 @@ OccupancyCheck::OccupancyCheck(StringRef Name, ClangTidyContext *Context)
       Archs(Options.get("Archs", "")), Arch(Options.getLocalOrGlobal("Arch", "")),
       DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")),
       RegisterMode(Options.getLocalOrGlobal("RegisterMode", "auto")),
-      MaxRegisterCount(Options.getLocalOrGlobal("MaxRegisterCount", 0U)) {
+      MaxRegisterCount(Options.getLocalOrGlobal("MaxRegisterCount", 0U)),
+      DefaultDynamicShared(Options.getLocalOrGlobal("DefaultDynamicShared", "")) {
   if (!parseRegisterMode(RegisterMode))
     configurationDiag("invalid RegisterMode '%0' for %1; expected 'auto', 'ptxas' or "
                       "'estimate'")
         << RegisterMode << Name;
+  if (!llvm::StringRef(DefaultDynamicShared).trim().empty() &&
+      !parseDefaultDynamicShared(DefaultDynamicShared))
+    configurationDiag("invalid DefaultDynamicShared '%0' for %1; expected a number of bytes")
+        << DefaultDynamicShared << Name;
   llvm::SmallVector<StringRef, 4> Names;
   StringRef(Archs).split(Names, ',', -1, false);
   for (StringRef N : Names)
@@ -52,6 +57,7 @@ void OccupancyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DefaultBlock", DefaultBlock);
   Options.store(Opts, "RegisterMode", RegisterMode);
   Options.store(Opts, "MaxRegisterCount", MaxRegisterCount);
+  Options.store(Opts, "DefaultDynamicShared", DefaultDynamicShared);
 }
 
 void OccupancyCheck::registerMatchers(MatchFinder *Finder) {
@@ -152,7 +158,8 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
   SourceLocation Loc = Kernel->getLocation();
   std::string Name = kernelName(Kernel, Ctx);
   for (const LaunchConfig &C : Shapes) {
-    std::optional<KernelOccupancyReport> Rep = occupancyFor(Kernel, C, Ctx, RO);
+    std::optional<KernelOccupancyReport> Rep =
+        occupancyFor(Kernel, C, Ctx, RO, parseDefaultDynamicShared(DefaultDynamicShared));
     if (!Rep)
       continue;
     const model::OccupancyResult &R = Rep->Result;
@@ -250,7 +257,8 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
         continue;
       RegisterOptions OO = RO;
       OO.Arch = OtherSpec->Name;
-      std::optional<KernelOccupancyReport> ORep = occupancyFor(Kernel, C, Ctx, OO);
+      std::optional<KernelOccupancyReport> ORep =
+          occupancyFor(Kernel, C, Ctx, OO, parseDefaultDynamicShared(DefaultDynamicShared));
       if (!ORep) {
         diag(Loc, "on %0: no register count", DiagnosticIDs::Note) << OtherSpec->Name;
         continue;

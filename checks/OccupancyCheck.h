@@ -48,6 +48,9 @@ private:
   const std::string RegisterMode;
   /// -maxrregcount the build uses; 0 for none.
   const unsigned MaxRegisterCount;
+  /// Dynamic shared memory, in bytes, assumed for launches that do not give
+  /// it; empty for 0 (with a note).
+  const std::string DefaultDynamicShared;
 
   ASTContext *LastContext = nullptr;
   Preprocessor *PP = nullptr;

@@ -33,7 +33,8 @@ SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
       Arch(Options.getLocalOrGlobal("Arch", "")),
       DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")),
       RegisterMode(Options.getLocalOrGlobal("RegisterMode", "auto")),
-      MaxRegisterCount(Options.getLocalOrGlobal("MaxRegisterCount", 0U)) {}
+      MaxRegisterCount(Options.getLocalOrGlobal("MaxRegisterCount", 0U)),
+      DefaultDynamicShared(Options.getLocalOrGlobal("DefaultDynamicShared", "")) {}
 
 SharedBankConflictCheck::~SharedBankConflictCheck() = default;
 
@@ -44,6 +45,7 @@ void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DefaultBlock", DefaultBlock);
   Options.store(Opts, "RegisterMode", RegisterMode);
   Options.store(Opts, "MaxRegisterCount", MaxRegisterCount);
+  Options.store(Opts, "DefaultDynamicShared", DefaultDynamicShared);
 }
 
 void SharedBankConflictCheck::registerPPCallbacks(const SourceManager &, Preprocessor *P,
@@ -337,7 +339,8 @@ SharedBankConflictCheck::occupancyCostOfPadding(const PendingConflict &P, ASTCon
       resolveArch(Arch, Ctx), PP,
       parseRegisterMode(RegisterMode).value_or(warpcheck::analysis::RegisterMode::Auto),
       MaxRegisterCount);
-  std::optional<KernelOccupancyReport> Before = occupancyFor(P.Kernel, P.Launch, Ctx, RO);
+  std::optional<KernelOccupancyReport> Before = occupancyFor(
+      P.Kernel, P.Launch, Ctx, RO, parseDefaultDynamicShared(DefaultDynamicShared));
   if (!Before || !Before->ArchSpec || !Before->Result.valid())
     return std::nullopt;
   model::KernelResources Padded = Before->Resources;

@@ -68,6 +68,7 @@ private:
   /// cuda-occupancy (global options RegisterMode and MaxRegisterCount).
   const std::string RegisterMode;
   const unsigned MaxRegisterCount;
+  const std::string DefaultDynamicShared;
   ASTContext *LastContext = nullptr;
   Preprocessor *PP = nullptr;
   std::vector<PendingConflict> Pending;

@@ -362,6 +362,48 @@ def main():
               rc == 0 and not os.path.exists(decoy_marker) and sources == ["estimate"],
               out[-2000:] + err[-2000:])
 
+        # Dynamic shared memory without a launch site: the annotation's
+        # shared(N), else cuda-occupancy's DefaultDynamicShared (noted).
+        dyn = os.path.join(tmp, "dyn.cu")
+        with open(dyn, "w") as f:
+            f.write(textwrap.dedent("""\
+                // warpcheck: block(128) shared(40960)
+                __global__ void annotated(float *out) {
+                  extern __shared__ float buf[];
+                  buf[threadIdx.x] = threadIdx.x;
+                  __syncthreads();
+                  out[threadIdx.x] = buf[127 - threadIdx.x];
+                }
+                __global__ void unlaunched(float *out) {
+                  extern __shared__ float buf[];
+                  buf[threadIdx.x] = threadIdx.x;
+                  __syncthreads();
+                  out[threadIdx.x] = buf[255 - threadIdx.x];
+                }
+                """))
+        rc, out, err = run([wc, "--format=json", "--config=RegisterMode=estimate",
+                            "--config=cuda-occupancy.DefaultDynamicShared=65536", "dyn.cu"], cwd=tmp)
+        ok = rc == 0
+        try:
+            doc = json.loads(out)
+            by = {k["name"]: k for k in doc["kernels"]}
+            a, u = by["annotated"], by["unlaunched"]
+            # 40960 + 1024 reserved = 41984 bytes a block: 5 fit in sm_90's
+            # 233472 (5 x 4 warps = 31.25%); 65536 + 1024 with 256 threads:
+            # 3 blocks, 24 warps, 37.5%.
+            ok = ok and a["launch"]["source"] == "annotation" and a["shared_bytes_dynamic"] == 40960
+            ok = ok and a["occupancy"]["active_blocks_per_sm"] == 5 and a["occupancy"]["limiter"] == "shared memory"
+            ok = ok and u["shared_bytes_dynamic"] == 65536 and u["occupancy"]["active_blocks_per_sm"] == 3
+            notes = [n["message"] for f in doc["findings"] if "'unlaunched'" in f["message"]
+                     for n in f["notes"]]
+            ok = ok and "assumed: the launch's dynamic shared memory size is not known; " \
+                        "65536 bytes assumed (DefaultDynamicShared)" in notes
+        except Exception as e:  # noqa: BLE001
+            ok = False
+            out += "\n" + repr(e)
+        check("dynamic shared memory from shared(N) and DefaultDynamicShared", ok,
+              out[-3000:] + err[-2000:])
+
         # An --arch list: the first is the model's target, occupancy is also
         # given for the rest (JSON occupancy_by_arch, cuda-occupancy notes).
         rc, out, err = run([wc, "--format=json", "--arch=sm_90,sm_75,sm_90",

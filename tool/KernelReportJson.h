@@ -27,12 +27,14 @@ namespace warpcheck::tool {
 /// (the rest of an --arch list): when not empty, "occupancy_by_arch" lists
 /// Arch and each of them: {"arch", "registers", "registers_source",
 /// "active_blocks_per_sm", "active_warps_per_sm", "theoretical", "limiter"}.
+/// DefaultDynamicShared: cuda-occupancy's option of that name.
 llvm::json::Object kernelLaunchToJson(const analysis::KernelLaunchAnalysis &K,
                                       clang::ASTContext &Ctx, llvm::StringRef Arch,
                                       const clang::Preprocessor *PP,
                                       analysis::RegisterMode Mode = analysis::RegisterMode::Auto,
                                       unsigned MaxRegisterCount = 0,
-                                      llvm::ArrayRef<std::string> CompareArchs = {});
+                                      llvm::ArrayRef<std::string> CompareArchs = {},
+                                      std::optional<std::uint64_t> DefaultDynamicShared = {});
 
 } // namespace warpcheck::tool
 

@@ -40,6 +40,7 @@ namespace {
 struct ReportRegisterOptions {
   analysis::RegisterMode Mode = analysis::RegisterMode::Auto;
   unsigned MaxRegisterCount = 0;
+  std::optional<std::uint64_t> DefaultDynamicShared;
 };
 
 ReportRegisterOptions reportRegisterOptions(const ClangTidyOptions &Options) {
@@ -59,6 +60,8 @@ ReportRegisterOptions reportRegisterOptions(const ClangTidyOptions &Options) {
     if (!llvm::StringRef(*Max).trim().getAsInteger(10, N))
       R.MaxRegisterCount = N;
   }
+  if (std::optional<std::string> Bytes = Lookup("DefaultDynamicShared"))
+    R.DefaultDynamicShared = cuda::parseDefaultDynamicShared(*Bytes);
   return R;
 }
 
@@ -104,7 +107,7 @@ public:
       for (const analysis::KernelLaunchAnalysis &L : Analysis.analyze(K, Options))
         Kernels.push_back(kernelLaunchToJson(L, Ctx, cuda::resolveArch(Job.Arch, Ctx), PP,
                                              Registers.Mode, Registers.MaxRegisterCount,
-                                             Job.CompareArchs));
+                                             Job.CompareArchs, Registers.DefaultDynamicShared));
     }
   }
 
