@@ -924,6 +924,10 @@ constexpr unsigned ExternalCallPressure = 16;
 /// How far above its position a load is assumed to be issued: ptxas
 /// batches the loads of an unrolled loop body at its top.
 constexpr unsigned HoistWindow = 64;
+/// How many 32-bit integer atomics on a warp-uniform address ptxas
+/// prepares ahead (one alone takes 8 registers on sm_90, each further
+/// distinct one about 2 more, saturating at 24 to 26).
+constexpr unsigned UniformAtomicWindow = 8;
 } // namespace
 
 unsigned estimateRegisterCount(const LiveValueMeasures &Live, std::optional<unsigned> MaxThreads) {
@@ -1131,6 +1135,34 @@ private:
     return R;
   }
 
+  /// A 32-bit integer atomic read-modify-write of a warp-uniform global
+  /// (or generic) address: atomicrmw, cmpxchg or an NVVM atomic intrinsic.
+  /// (Floating-point and 64-bit ones cost ptxas no such registers.)
+  bool isUniformAtomic(const llvm::Instruction &I) {
+    llvm::Type *T = I.getType();
+    if (const auto *S = llvm::dyn_cast<llvm::StructType>(T)) // cmpxchg's {value, flag}
+      T = S->getNumElements() ? S->getElementType(0) : nullptr;
+    if (!T || !T->isIntegerTy(32))
+      return false;
+    if (const auto *A = llvm::dyn_cast<llvm::AtomicRMWInst>(&I))
+      if (A->isFloatingPointOperation())
+        return false;
+    const llvm::Value *Ptr = nullptr;
+    if (const auto *A = llvm::dyn_cast<llvm::AtomicRMWInst>(&I))
+      Ptr = A->getPointerOperand();
+    else if (const auto *X = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&I))
+      Ptr = X->getPointerOperand();
+    else if (const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I))
+      if (II->getCalledFunction() &&
+          II->getCalledFunction()->getName().starts_with("llvm.nvvm.atomic") &&
+          II->arg_size() > 0)
+        Ptr = II->getArgOperand(0);
+    if (!Ptr || !Ptr->getType()->isPointerTy())
+      return false;
+    unsigned AS = Ptr->getType()->getPointerAddressSpace();
+    return (AS == 0 || AS == 1) && isUniform(Ptr);
+  }
+
   /// The register-holding values an operand stands for.
   void collect(const llvm::Value *Op, llvm::SmallVectorImpl<unsigned> &Out, unsigned Depth = 0) {
     if (Scheduled)
@@ -1320,6 +1352,30 @@ private:
       llvm::DenseMap<const llvm::Instruction *, const llvm::Instruction *> Issue;
       if (Scheduled)
         Issue = issuePoints(*BB);
+      // 32-bit integer atomics on a warp-uniform global address: ptxas
+      // prepares them ahead of the sequence, about a register pair for each
+      // of the last UniformAtomicWindow, held until it issues.
+      llvm::DenseMap<const llvm::Instruction *, unsigned> AtomicPairs;
+      if (Scheduled) {
+        std::vector<const llvm::Instruction *> Order;
+        std::vector<unsigned> Atomics;
+        for (const llvm::Instruction &I : *BB) {
+          if (isUniformAtomic(I))
+            Atomics.push_back(static_cast<unsigned>(Order.size()));
+          Order.push_back(&I);
+        }
+        if (Atomics.size() > 1) {
+          std::vector<unsigned> Count(Order.size() + 1, 0);
+          for (size_t A = 0; A < Atomics.size(); ++A) {
+            unsigned From = A >= UniformAtomicWindow ? Atomics[A - UniformAtomicWindow] : 0;
+            for (unsigned P = From; P < Atomics[A]; ++P)
+              ++Count[P];
+          }
+          for (size_t P = 0; P < Order.size(); ++P)
+            if (Count[P])
+              AtomicPairs[Order[P]] = 2 * Count[P];
+        }
+      }
       // Scheduled values whose issue point lies above: they stop being live
       // (walking backwards) once that point is passed.
       llvm::DenseMap<const llvm::Instruction *, llvm::SmallVector<unsigned, 2>> EndsAfter;
@@ -1396,6 +1452,11 @@ private:
             W += Weights[O];
           }
         Max = std::max(Max, W);
+        if (!AtomicPairs.empty()) {
+          auto Pairs = AtomicPairs.find(&I);
+          if (Pairs != AtomicPairs.end())
+            Max = std::max(Max, W + Pairs->second);
+        }
       }
     }
     return Max;

@@ -20,6 +20,15 @@ share of kernels within +-20% (the target is 90%).
 Usage:
   bench/register_estimator.py --build <build dir> [--cuda-path /usr/local/cuda]
       [--arch sm_90] [--no-cccl] [--verbose] [--json out.json]
+      [--extra-dir DIR [--extra-include DIR]...]
+
+--extra-dir adds every .cu file under DIR as a third group, "extra" (off by
+default; CI has none). The numbers in docs/checks/cuda-occupancy.rst use a
+copy of 61 sample programs of NVIDIA's cuda-samples (those of 0_Introduction,
+2_Concepts_and_Techniques, 3_CUDA_Features, 5_Domain_Specific and
+6_Performance that launch a kernel and parse with clang 19), with
+--extra-include pointing at the copy's Common directory; none of them took
+part in calibrating the estimate.
 
 Needs: clang-tidy-19, a build of the plugin (<build>/lib/libwarpcheck.so)
 and a CUDA toolkit (for the ptxas side). The ptxas results are cached by
@@ -102,7 +111,7 @@ def kernels_of(output):
     return result
 
 
-def analyse(path, mode, args, env):
+def analyse(path, mode, args, env, extra_includes=()):
     plugin = os.path.join(args.build, "lib", "libwarpcheck.so")
     config = ("{CheckOptions: {cuda-occupancy.MinOccupancy: 101, "
               "cuda-occupancy.RegisterMode: %s}}" % mode)
@@ -117,6 +126,8 @@ def analyse(path, mode, args, env):
            # and Thrust's are the ones measured here.
            "-I", os.path.join(args.cuda_path, "include", "cccl"), "-D_CCCL_NO_SYSTEM_HEADER",
            "-Wno-unknown-cuda-version", "-w"]
+    for inc in extra_includes:
+        cmd += ["-I", inc]
     rc, out, err = run(cmd, os.path.dirname(os.path.abspath(path)), env)
     if rc != 0 and not out:
         sys.stderr.write("clang-tidy failed on %s:\n%s" % (path, err[-2000:]))
@@ -133,6 +144,10 @@ def main():
     ap.add_argument("--no-cache", action="store_true")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--json", help="write every kernel's numbers here")
+    ap.add_argument("--extra-dir", help="also compare the kernels of every .cu file under "
+                    "this directory (group 'extra')")
+    ap.add_argument("--extra-include", action="append", default=[],
+                    help="include directory for the --extra-dir files (repeatable)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
     args.cuda_path = os.path.abspath(args.cuda_path)
@@ -158,11 +173,17 @@ def main():
             f.write(CCCL_UNIT)
         groups.append(("CCCL", unit))
 
+    if args.extra_dir:
+        groups += [("extra", p) for p in sorted(glob.glob(
+            os.path.join(os.path.abspath(args.extra_dir), "**", "*.cu"), recursive=True))]
+    extra_includes = [os.path.abspath(d) for d in args.extra_include]
+
     rows, unmatched = [], []
     try:
         for group, path in groups:
-            exact = analyse(path, "ptxas", args, env)
-            est = analyse(path, "estimate", args, env)
+            incs = extra_includes if group == "extra" else ()
+            exact = analyse(path, "ptxas", args, env, incs)
+            est = analyse(path, "estimate", args, env, incs)
             for key in sorted(set(exact) | set(est)):
                 p, e = exact.get(key), est.get(key)
                 name = "%s:%d %s" % key
@@ -198,7 +219,7 @@ def main():
 
     print("Register estimate vs ptxas (%s), per kernel:" % args.arch)
     summary("all", rows)
-    for group in ("test inputs", "CCCL"):
+    for group in ("test inputs", "CCCL", "extra"):
         summary(group, [r for r in rows if r["group"] == group])
 
     print("\nError distribution (estimate - ptxas) / ptxas:")
