@@ -366,10 +366,16 @@ std::vector<unsigned> chooseWarps(std::uint64_t WarpsPerBlock, unsigned MaxWarps
 
 /// Lane-steps all the warps of one launch may take in one simulation. A
 /// warp alone may take InterpreterLimits::MaxSteps; kernels whose warps
-/// each need millions (nested loops bounded by sampled parameters, each
-/// cut at MaxLoopIterations) are simulated on fewer warps, evenly spread,
-/// so that the analysis of a unit stays in proportion to its parsing.
-constexpr std::uint64_t LaunchStepBudget = 48'000'000;
+/// each need many (unrolled loops, nested loops bounded by sampled
+/// parameters, each cut at MaxLoopIterations) are simulated on fewer
+/// blocks, evenly spread with the first and the last, so that the analysis
+/// of a unit stays in proportion to its parsing (the interpreter runs about
+/// 400 million lane-steps a second; parsing a CUDA unit takes 0.5 s or
+/// more: bench/analysis_overhead.py). Every warp of the first block is
+/// always simulated, up to LaunchStepLimit.
+constexpr std::uint64_t LaunchStepBudget = 2'000'000;
+/// Where the simulation of a launch stops even inside its first block.
+constexpr std::uint64_t LaunchStepLimit = 8 * LaunchStepBudget;
 
 /// One simulation of a launch under one set of sampled values.
 struct Simulation {
@@ -419,7 +425,7 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
       Interp.runWarp(Kernel, Where);
       Steps += Interp.stepsOfLastWarp();
       ++Out.SimulatedWarps;
-      if (Steps > 2 * LaunchStepBudget) {
+      if (Steps > LaunchStepLimit) {
         Cut = true;
         break;
       }
@@ -429,7 +435,9 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
     if (I == 0 && Blocks.size() > 1 && Steps > 0) {
       // What the first block cost says how many blocks the budget allows;
       // they are spread over the grid again (block 0 is always the first).
-      std::uint64_t Affordable = std::max<std::uint64_t>(1, LaunchStepBudget / Steps);
+      // At least the first and the last block: a partial last block (an
+      // `if (i < n)` tail) is where a grid's warps differ most.
+      std::uint64_t Affordable = std::max<std::uint64_t>(2, LaunchStepBudget / Steps);
       if (Affordable < Blocks.size()) {
         Blocks = chooseBlocks(TotalBlocks, 1, static_cast<unsigned>(Affordable));
         Reduced = true;

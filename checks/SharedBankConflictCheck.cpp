@@ -10,7 +10,6 @@
 #include "warpcheck/model/Occupancy.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -79,25 +78,73 @@ std::string laneList(const std::vector<unsigned> &Lanes) {
 
 /// Why the array's layout may not be changed, or empty when every use of it
 /// is a full subscript `a[i][j]` (the only use a padded row keeps meaning).
+/// Only the function that declares the array is walked (a __shared__ array
+/// declared in a kernel is visible nowhere else), or the main file's
+/// declarations for one at namespace scope, and the parents of each use
+/// come from the walk itself: asking the ASTContext for parents would build
+/// a parent map of the whole translation unit, CUDA headers included, which
+/// costs as much as a third of the parse.
 std::string layoutDependentUse(const VarDecl *Var, ASTContext &Ctx, unsigned Rank) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *Var;
     ASTContext &Ctx;
     unsigned Rank;
     std::string Why;
+    /// The statements from the root of the walk to the one being visited.
+    std::vector<const Stmt *> Path;
     Finder(const VarDecl *V, ASTContext &C, unsigned R) : Var(V), Ctx(C), Rank(R) {}
     bool shouldVisitTemplateInstantiations() const { return true; }
+    bool TraverseDecl(Decl *D) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (D && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
+          !isa<LinkageSpecDecl>(D) && SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
+        return true;
+      return RecursiveASTVisitor::TraverseDecl(D);
+    }
+    // Without the queue argument the walk recurses, so Path is exact.
+    bool TraverseStmt(Stmt *S) {
+      if (!S)
+        return true;
+      Path.push_back(S);
+      bool Continue = RecursiveASTVisitor::TraverseStmt(S);
+      Path.pop_back();
+      return Continue;
+    }
+    /// Whether the full subscript Element (on Path) has its address taken
+    /// for anything but the first argument of an atomic function.
+    bool addressTakenOtherThanForAtomic(const Expr *Element) const {
+      size_t I = Path.size();
+      while (I > 0 && Path[I - 1] != Element)
+        --I;
+      if (I == 0)
+        return false;
+      --I; // Path[I] is Element; what holds it, through parentheses:
+      while (I > 0 && isa<ParenExpr>(Path[I - 1]))
+        --I;
+      if (I == 0)
+        return false;
+      const auto *UO = dyn_cast<UnaryOperator>(Path[I - 1]);
+      if (!UO || UO->getOpcode() != UO_AddrOf)
+        return false;
+      size_t J = I - 1;
+      while (J > 0 && (isa<ParenExpr>(Path[J - 1]) || isa<ImplicitCastExpr>(Path[J - 1])))
+        --J;
+      if (J > 0)
+        if (const auto *Call = dyn_cast<CallExpr>(Path[J - 1]))
+          if (const FunctionDecl *FD = Call->getDirectCallee())
+            if (FD->getIdentifier() && FD->getName().starts_with("atomic") &&
+                Call->getNumArgs() > 0 && Call->getArg(0)->IgnoreParenImpCasts() == UO)
+              return false;
+      return true;
+    }
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
       if (DRE->getDecl() != Var || !Why.empty())
         return true;
       // Walk up through the decay and the subscripts.
       const Expr *Cur = DRE;
       unsigned Depth = 0;
-      while (true) {
-        DynTypedNodeList Parents = Ctx.getParents(*Cur);
-        if (Parents.empty())
-          break;
-        const Expr *P = Parents[0].get<Expr>();
+      for (size_t I = Path.size() - 1; I-- > 0;) {
+        const Expr *P = dyn_cast<Expr>(Path[I]);
         if (!P)
           break;
         if (const auto *ICE = dyn_cast<ImplicitCastExpr>(P);
@@ -117,18 +164,28 @@ std::string layoutDependentUse(const VarDecl *Var, ASTContext &Ctx, unsigned Ran
         }
         break;
       }
+      PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(
+          Ctx.getSourceManager().getFileLoc(DRE->getBeginLoc()));
+      std::string Line = std::to_string(PL.isValid() ? PL.getLine() : 0);
       if (Depth != Rank) {
-        PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(
-            Ctx.getSourceManager().getFileLoc(DRE->getBeginLoc()));
-        Why = "'" + Var->getNameAsString() + "' is used at line " +
-              std::to_string(PL.isValid() ? PL.getLine() : 0) +
+        Why = "'" + Var->getNameAsString() + "' is used at line " + Line +
               " other than as a full subscript (sizeof, a pointer into it, or a "
               "partial index), which a padded row would change";
+        return true;
       }
+      // `&a[i][j]`: a pointer that may walk on into the next row, which a
+      // padded row moves. Only an atomic's address (one element) is safe.
+      if (addressTakenOtherThanForAtomic(Cur))
+        Why = "the address of an element of '" + Var->getNameAsString() +
+              "' is taken at line " + Line +
+              " (a pointer walking on from it would see the padding)";
       return true;
     }
   } F(Var, Ctx, Rank);
-  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  if (const auto *FD = dyn_cast<FunctionDecl>(Var->getDeclContext()))
+    F.TraverseDecl(const_cast<FunctionDecl *>(FD));
+  else
+    F.TraverseDecl(Ctx.getTranslationUnitDecl());
   return F.Why;
 }
 
@@ -306,6 +363,7 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
                                   : OldText.str() + " + " + std::to_string(*Padding);
         P.Fix = FixItHint::CreateReplacement(Range, NewSize);
         P.PaddedVar = Var;
+        P.PaddedSize = NewSize;
         P.AddedBytes = PaddingBytes;
         P.PaddingNote = "padding the last dimension of '" + Var->getNameAsString() + "' to " +
                         NewSize + " removes the conflict and makes no access to it worse (+" +
@@ -373,13 +431,46 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
   // is followed by its own notes.
   ASTContext *Ctx = LastContext;
   bool UsedRegisters = false;
+  // One fix-it per array: clang-tidy applies none of two fix-its that
+  // touch the same text, even identical ones ("this fix will not be
+  // applied because it overlaps with another fix"), and an array with two
+  // conflicting accesses (or one access under two launch shapes) would
+  // otherwise carry one per warning. The first carries it; the others'
+  // notes point to it.
+  struct OfferedPadding {
+    std::string Size;
+    unsigned Line = 0;
+  };
+  std::map<const VarDecl *, OfferedPadding> Offered;
   for (const PendingConflict &P : Pending) {
+    const OfferedPadding *Earlier = nullptr;
+    if (P.PaddedVar)
+      if (auto It = Offered.find(P.PaddedVar); It != Offered.end())
+        Earlier = &It->second;
     {
       auto D = diag(P.Loc, "%0") << P.Message;
-      if (P.Fix)
+      if (P.Fix && !Earlier)
         D << *P.Fix;
     }
-    if (P.PaddedVar) {
+    if (P.PaddedVar && Earlier) {
+      std::string Name = P.PaddedVar->getNameAsString();
+      if (Earlier->Size == P.PaddedSize)
+        diag(P.PaddedVar->getLocation(),
+             "padding the last dimension of '%0' to %1, the fix-it offered with the "
+             "warning at line %2, removes this conflict too",
+             DiagnosticIDs::Note)
+            << Name << P.PaddedSize << Earlier->Line;
+      else
+        diag(P.PaddedVar->getLocation(),
+             "padding the last dimension of '%0' to %1 would remove this conflict, but the "
+             "fix-it offered with the warning at line %2 pads it to %3",
+             DiagnosticIDs::Note)
+            << Name << P.PaddedSize << Earlier->Line << Earlier->Size;
+    } else if (P.PaddedVar) {
+      if (Ctx)
+        Offered[P.PaddedVar] = {P.PaddedSize,
+                                Ctx->getSourceManager().getPresumedLineNumber(
+                                    Ctx->getSourceManager().getFileLoc(P.Loc))};
       diag(P.PaddedVar->getLocation(), "%0", DiagnosticIDs::Note) << P.PaddingNote;
       // No register count for a translation unit that does not compile
       // (see OccupancyCheck::onEndOfTranslationUnit).

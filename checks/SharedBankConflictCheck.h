@@ -7,6 +7,7 @@
 #include "warpcheck/analysis/LaunchConfig.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -46,6 +47,8 @@ private:
     std::optional<FixItHint> Fix;
     /// The padded array, its note and the bytes the padding adds.
     const VarDecl *PaddedVar = nullptr;
+    /// The new last dimension: "33", "TILE + 1".
+    std::string PaddedSize;
     std::string PaddingNote;
     std::uint64_t AddedBytes = 0;
     const FunctionDecl *Kernel = nullptr;
