@@ -5,7 +5,9 @@ The expected diagnostics are written inline in clang-tidy's style:
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: ... [cuda-...]
 Both doors must print them: the clang-tidy plugin loaded into clang-tidy-19
 (--door plugin) and the warpcheck binary (--door binary). Every warning or
-error printed must be matched (FileCheck -implicit-check-not).
+error printed must be matched (FileCheck -implicit-check-not). Messages that
+carry a register count are written twice: CHECK-PTXAS (ptxas's count, where
+a CUDA toolkit is found) and CHECK-ESTIMATE (the estimate, where none is).
 """
 import argparse
 import os
@@ -19,6 +21,32 @@ def run(cmd, cwd):
     proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def nvcc_root(root):
+    """root when it holds an executable bin/nvcc (a toolkit ptxas can run from)."""
+    if root and os.access(os.path.join(root, "bin", "nvcc"), os.X_OK):
+        return root
+    return None
+
+
+def registers_from_ptxas(door, extra, clang_args):
+    """Whether the door's cuda-occupancy counts registers with ptxas (a
+    toolkit is there) or estimates them: CHECK-PTXAS or CHECK-ESTIMATE lines
+    apply. The binary uses the toolkit it parses with (--cuda-path in its
+    clang arguments; none with --no-cuda); the plugin searches $CUDA_PATH,
+    $CUDA_HOME, then /usr/local/cuda (analysis/RegisterUsage.h)."""
+    if door == "binary":
+        if "--no-cuda" in extra:
+            return False
+        for a in clang_args.split("\n"):
+            if a.startswith("--cuda-path="):
+                return nvcc_root(a[len("--cuda-path="):]) is not None
+        return False
+    for var in ("CUDA_PATH", "CUDA_HOME"):
+        if os.environ.get(var) and nvcc_root(os.environ[var]):
+            return True
+    return nvcc_root("/usr/local/cuda") is not None
 
 
 def main():
@@ -36,6 +64,10 @@ def main():
     cwd = os.path.dirname(src)
     name = os.path.basename(src)
     warpcheck = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
+    rc, printed_args, err = run([warpcheck, "--print-clang-args"] +
+                                [a for a in args.extra if a == "--no-cuda"] + [name], cwd)
+    register_prefix = ("CHECK-PTXAS" if registers_from_ptxas(args.door, args.extra, printed_args)
+                       else "CHECK-ESTIMATE")
     if args.door == "binary":
         rc, out, err = run([warpcheck, name] + args.extra, cwd)
         if rc not in (0, 1):
@@ -59,7 +91,8 @@ def main():
         out_path = f.name
     try:
         rc, fc_out, fc_err = run([args.filecheck, src, "--input-file=" + out_path,
-                                  "--check-prefix=CHECK-MESSAGES",
+                                  "--check-prefixes=CHECK-MESSAGES," + register_prefix,
+                                  "--allow-unused-prefixes",
                                   "--implicit-check-not={{warning|error}}:"], cwd)
     finally:
         os.unlink(out_path)
@@ -72,8 +105,8 @@ def main():
         rc = check_fixes(args, src, name, cwd, warpcheck)
         if rc:
             return rc
-    print("%s: %s door matches its CHECK-MESSAGES%s" % (
-        name, args.door, " and CHECK-FIXES" if "CHECK-FIXES" in text else ""))
+    print("%s: %s door matches its CHECK-MESSAGES (and %s)%s" % (
+        name, args.door, register_prefix, " and CHECK-FIXES" if "CHECK-FIXES" in text else ""))
     return 0
 
 
