@@ -49,6 +49,38 @@ std::optional<std::uint64_t> parseDefaultDynamicShared(llvm::StringRef Value) {
   return Bytes;
 }
 
+RegisterCountOptions::RegisterCountOptions(ClangTidyCheck::OptionsView &Options)
+    : Mode(Options.getLocalOrGlobal("RegisterMode", "auto")),
+      MaxRegisterCount(Options.getLocalOrGlobal("MaxRegisterCount", 0U)),
+      DefaultDynamicShared(Options.getLocalOrGlobal("DefaultDynamicShared", "")) {}
+
+void RegisterCountOptions::store(ClangTidyCheck::OptionsView &Options,
+                                 ClangTidyOptions::OptionMap &Opts) const {
+  Options.store(Opts, "RegisterMode", Mode);
+  Options.store(Opts, "MaxRegisterCount", MaxRegisterCount);
+  Options.store(Opts, "DefaultDynamicShared", DefaultDynamicShared);
+}
+
+std::string RegisterCountOptions::problem() const {
+  if (!warpcheck::analysis::parseRegisterMode(Mode))
+    return "invalid RegisterMode '" + Mode + "'; expected 'auto', 'ptxas' or 'estimate'";
+  if (!llvm::StringRef(DefaultDynamicShared).trim().empty() && !defaultDynamicSharedBytes())
+    return "invalid DefaultDynamicShared '" + DefaultDynamicShared +
+           "'; expected a number of bytes";
+  return "";
+}
+
+warpcheck::analysis::RegisterOptions
+RegisterCountOptions::registerOptions(llvm::StringRef Arch, const Preprocessor *PP) const {
+  // The program ptxas mode starts comes from the embedding tool or the
+  // user's environment, never from a check option (RegisterUsage.h).
+  return warpcheck::analysis::standardRegisterOptions(
+      Arch, PP,
+      warpcheck::analysis::parseRegisterMode(Mode).value_or(
+          warpcheck::analysis::RegisterMode::Auto),
+      MaxRegisterCount);
+}
+
 std::string formatCount(double Value) {
   if (std::fabs(Value - std::round(Value)) < 0.005)
     return std::to_string(static_cast<long long>(std::llround(Value)));

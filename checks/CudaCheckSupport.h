@@ -8,6 +8,9 @@
 #define WARPCHECK_CHECKS_CUDACHECKSUPPORT_H
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/RegisterUsage.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,6 +40,34 @@ bool parseBoolOption(llvm::StringRef Value);
 /// for launches that do not give them. Empty (unset) or not a number:
 /// nullopt.
 std::optional<std::uint64_t> parseDefaultDynamicShared(llvm::StringRef Value);
+
+/// Where a check's register counts (and the dynamic shared memory a launch
+/// does not give) come from: the options RegisterMode, MaxRegisterCount and
+/// DefaultDynamicShared, each the check's own or the global one, read alike
+/// by every check that computes occupancy (cuda-occupancy, the padding note
+/// of cuda-shared-bank-conflict), so that their numbers agree.
+class RegisterCountOptions {
+public:
+  explicit RegisterCountOptions(ClangTidyCheck::OptionsView &Options);
+  void store(ClangTidyCheck::OptionsView &Options, ClangTidyOptions::OptionMap &Opts) const;
+  /// Why an option is malformed (for configurationDiag), or empty.
+  std::string problem() const;
+  /// The options RegisterUsage is asked with, for Arch and the parse's PP.
+  warpcheck::analysis::RegisterOptions registerOptions(llvm::StringRef Arch,
+                                                       const Preprocessor *PP) const;
+  std::optional<std::uint64_t> defaultDynamicSharedBytes() const {
+    return parseDefaultDynamicShared(DefaultDynamicShared);
+  }
+
+private:
+  /// "auto", "ptxas" or "estimate".
+  const std::string Mode;
+  /// -maxrregcount the build uses; 0 for none.
+  const unsigned MaxRegisterCount;
+  /// Bytes of dynamic shared memory assumed for launches that do not give
+  /// them; empty for 0 (noted).
+  const std::string DefaultDynamicShared;
+};
 
 /// 32 -> "32", 4.5 -> "4.5", 4.333 -> "4.33".
 std::string formatCount(double Value);

@@ -29,17 +29,9 @@ OccupancyCheck::OccupancyCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), MinOccupancy(Options.get("MinOccupancy", 50U)),
       Archs(Options.get("Archs", "")), Arch(Options.getLocalOrGlobal("Arch", "")),
       DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")),
-      RegisterMode(Options.getLocalOrGlobal("RegisterMode", "auto")),
-      MaxRegisterCount(Options.getLocalOrGlobal("MaxRegisterCount", 0U)),
-      DefaultDynamicShared(Options.getLocalOrGlobal("DefaultDynamicShared", "")) {
-  if (!parseRegisterMode(RegisterMode))
-    configurationDiag("invalid RegisterMode '%0' for %1; expected 'auto', 'ptxas' or "
-                      "'estimate'")
-        << RegisterMode << Name;
-  if (!llvm::StringRef(DefaultDynamicShared).trim().empty() &&
-      !parseDefaultDynamicShared(DefaultDynamicShared))
-    configurationDiag("invalid DefaultDynamicShared '%0' for %1; expected a number of bytes")
-        << DefaultDynamicShared << Name;
+      Registers(Options) {
+  if (std::string Problem = Registers.problem(); !Problem.empty())
+    configurationDiag("%0: %1") << Name << Problem;
   llvm::SmallVector<StringRef, 4> Names;
   StringRef(Archs).split(Names, ',', -1, false);
   for (StringRef N : Names)
@@ -55,9 +47,7 @@ void OccupancyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Archs", Archs);
   Options.store(Opts, "Arch", Arch);
   Options.store(Opts, "DefaultBlock", DefaultBlock);
-  Options.store(Opts, "RegisterMode", RegisterMode);
-  Options.store(Opts, "MaxRegisterCount", MaxRegisterCount);
-  Options.store(Opts, "DefaultDynamicShared", DefaultDynamicShared);
+  Registers.store(Options, Opts);
 }
 
 void OccupancyCheck::registerMatchers(MatchFinder *Finder) {
@@ -122,12 +112,7 @@ std::optional<std::pair<unsigned, Value>> chooseTarget(const model::ArchSpec &Ar
 } // namespace
 
 void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
-  // The program ptxas mode starts comes from the embedding tool or the
-  // user's environment, never from a check option (see the docs).
-  RegisterOptions RO = standardRegisterOptions(
-      resolveArch(Arch, Ctx), PP,
-      parseRegisterMode(RegisterMode).value_or(warpcheck::analysis::RegisterMode::Auto),
-      MaxRegisterCount);
+  RegisterOptions RO = Registers.registerOptions(resolveArch(Arch, Ctx), PP);
   const model::ArchSpec *Spec = model::findArch(RO.Arch);
   if (!Spec)
     return;
@@ -159,7 +144,7 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
   std::string Name = kernelName(Kernel, Ctx);
   for (const LaunchConfig &C : Shapes) {
     std::optional<KernelOccupancyReport> Rep =
-        occupancyFor(Kernel, C, Ctx, RO, parseDefaultDynamicShared(DefaultDynamicShared));
+        occupancyFor(Kernel, C, Ctx, RO, Registers.defaultDynamicSharedBytes());
     if (!Rep)
       continue;
     const model::OccupancyResult &R = Rep->Result;
@@ -258,7 +243,7 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
       RegisterOptions OO = RO;
       OO.Arch = OtherSpec->Name;
       std::optional<KernelOccupancyReport> ORep =
-          occupancyFor(Kernel, C, Ctx, OO, parseDefaultDynamicShared(DefaultDynamicShared));
+          occupancyFor(Kernel, C, Ctx, OO, Registers.defaultDynamicSharedBytes());
       if (!ORep) {
         diag(Loc, "on %0: no register count", DiagnosticIDs::Note) << OtherSpec->Name;
         continue;

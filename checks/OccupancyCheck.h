@@ -2,6 +2,8 @@
 #ifndef WARPCHECK_CHECKS_OCCUPANCYCHECK_H
 #define WARPCHECK_CHECKS_OCCUPANCYCHECK_H
 
+#include "CudaCheckSupport.h"
+
 #include "clang-tidy/ClangTidyCheck.h"
 
 #include <memory>
@@ -44,13 +46,8 @@ private:
   const std::string Archs;
   const std::string Arch;
   const std::string DefaultBlock;
-  /// "auto" (ptxas when a toolkit is found), "ptxas" or "estimate".
-  const std::string RegisterMode;
-  /// -maxrregcount the build uses; 0 for none.
-  const unsigned MaxRegisterCount;
-  /// Dynamic shared memory, in bytes, assumed for launches that do not give
-  /// it; empty for 0 (with a note).
-  const std::string DefaultDynamicShared;
+  /// RegisterMode, MaxRegisterCount, DefaultDynamicShared.
+  const RegisterCountOptions Registers;
 
   ASTContext *LastContext = nullptr;
   Preprocessor *PP = nullptr;

@@ -31,9 +31,7 @@ SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
       MaxPadding(Options.get("MaxPadding", 32U)),
       Arch(Options.getLocalOrGlobal("Arch", "")),
       DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")),
-      RegisterMode(Options.getLocalOrGlobal("RegisterMode", "auto")),
-      MaxRegisterCount(Options.getLocalOrGlobal("MaxRegisterCount", 0U)),
-      DefaultDynamicShared(Options.getLocalOrGlobal("DefaultDynamicShared", "")) {}
+      Registers(Options) {}
 
 SharedBankConflictCheck::~SharedBankConflictCheck() = default;
 
@@ -42,9 +40,7 @@ void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MaxPadding", MaxPadding);
   Options.store(Opts, "Arch", Arch);
   Options.store(Opts, "DefaultBlock", DefaultBlock);
-  Options.store(Opts, "RegisterMode", RegisterMode);
-  Options.store(Opts, "MaxRegisterCount", MaxRegisterCount);
-  Options.store(Opts, "DefaultDynamicShared", DefaultDynamicShared);
+  Registers.store(Options, Opts);
 }
 
 void SharedBankConflictCheck::registerPPCallbacks(const SourceManager &, Preprocessor *P,
@@ -393,12 +389,9 @@ SharedBankConflictCheck::occupancyCostOfPadding(const PendingConflict &P, ASTCon
   // divides the SM's shared memory by the block's (static + dynamic +
   // reserved) bytes, rounded to the allocation unit (model/Occupancy.h,
   // checked against 13,000 runtime answers on the H200).
-  RegisterOptions RO = standardRegisterOptions(
-      resolveArch(Arch, Ctx), PP,
-      parseRegisterMode(RegisterMode).value_or(warpcheck::analysis::RegisterMode::Auto),
-      MaxRegisterCount);
+  RegisterOptions RO = Registers.registerOptions(resolveArch(Arch, Ctx), PP);
   std::optional<KernelOccupancyReport> Before = occupancyFor(
-      P.Kernel, P.Launch, Ctx, RO, parseDefaultDynamicShared(DefaultDynamicShared));
+      P.Kernel, P.Launch, Ctx, RO, Registers.defaultDynamicSharedBytes());
   if (!Before || !Before->ArchSpec || !Before->Result.valid())
     return std::nullopt;
   model::KernelResources Padded = Before->Resources;
@@ -412,7 +405,7 @@ SharedBankConflictCheck::occupancyCostOfPadding(const PendingConflict &P, ASTCon
   if (Before->Resources.DynamicSharedBytes)
     Shared += " (and " + std::to_string(Before->Resources.DynamicSharedBytes) + " dynamic)";
   std::string Threads = " of " + std::to_string(Before->Resources.ThreadsPerBlock) + " threads";
-  std::string Registers =
+  std::string EstimatedRegisters =
       Before->RegistersSource == "estimate"
           ? "; with " + std::to_string(Before->Registers) + " registers per thread (estimated)"
           : "";
@@ -423,7 +416,7 @@ SharedBankConflictCheck::occupancyCostOfPadding(const PendingConflict &P, ASTCon
          " per block allow " + std::to_string(After.ActiveBlocksPerSM) + " blocks" + Threads +
          " per SM instead of " + std::to_string(Now.ActiveBlocksPerSM) + " (" +
          model::formatPercent(After.Theoretical) + " occupancy instead of " +
-         model::formatPercent(Now.Theoretical) + ")" + Registers;
+         model::formatPercent(Now.Theoretical) + ")" + EstimatedRegisters;
 }
 
 void SharedBankConflictCheck::onEndOfTranslationUnit() {

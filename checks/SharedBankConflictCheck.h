@@ -2,6 +2,8 @@
 #ifndef WARPCHECK_CHECKS_SHAREDBANKCONFLICTCHECK_H
 #define WARPCHECK_CHECKS_SHAREDBANKCONFLICTCHECK_H
 
+#include "CudaCheckSupport.h"
+
 #include "clang-tidy/ClangTidyCheck.h"
 
 #include "warpcheck/analysis/LaunchConfig.h"
@@ -68,10 +70,8 @@ private:
   const std::string Arch;
   const std::string DefaultBlock;
   /// Where the registers for the occupancy cost come from, as for
-  /// cuda-occupancy (global options RegisterMode and MaxRegisterCount).
-  const std::string RegisterMode;
-  const unsigned MaxRegisterCount;
-  const std::string DefaultDynamicShared;
+  /// cuda-occupancy.
+  const RegisterCountOptions Registers;
   ASTContext *LastContext = nullptr;
   Preprocessor *PP = nullptr;
   std::vector<PendingConflict> Pending;

@@ -36,9 +36,8 @@ static void putLocation(llvm::json::Object &O, SourceLocation Loc,
 
 llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext &Ctx,
                                       llvm::StringRef Arch, const Preprocessor *PP,
-                                      RegisterMode Mode, unsigned MaxRegisterCount,
-                                      llvm::ArrayRef<std::string> CompareArchs,
-                                      std::optional<std::uint64_t> DefaultDynamicShared) {
+                                      const clang::tidy::cuda::RegisterCountOptions &Registers,
+                                      llvm::ArrayRef<std::string> CompareArchs) {
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::json::Object Kernel;
   std::string Name;
@@ -111,8 +110,8 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
 
   // Registers, shared memory and theoretical occupancy of this launch.
   if (auto Occ = occupancyFor(K.Kernel, K.Launch, Ctx,
-                              standardRegisterOptions(Arch, PP, Mode, MaxRegisterCount),
-                              DefaultDynamicShared)) {
+                              Registers.registerOptions(Arch, PP),
+                              Registers.defaultDynamicSharedBytes())) {
     Kernel["registers"] = Occ->Registers;
     Kernel["registers_source"] = Occ->RegistersSource;
     Kernel["shared_bytes_static"] = static_cast<std::int64_t>(Occ->SharedBytesStatic);
@@ -140,8 +139,8 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
     for (const std::string &A : All) {
       llvm::json::Object Entry{{"arch", A}};
       if (auto Occ = occupancyFor(K.Kernel, K.Launch, Ctx,
-                                  standardRegisterOptions(A, PP, Mode, MaxRegisterCount),
-                                  DefaultDynamicShared)) {
+                                  Registers.registerOptions(A, PP),
+                                  Registers.defaultDynamicSharedBytes())) {
         Entry["registers"] = Occ->Registers;
         Entry["registers_source"] = Occ->RegistersSource;
         Entry["active_blocks_per_sm"] = Occ->Occupancy.ActiveBlocksPerSM;

@@ -13,6 +13,8 @@
 #include "warpcheck/analysis/AccessReport.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 
+#include "CudaCheckSupport.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/JSON.h"
@@ -21,20 +23,17 @@ namespace warpcheck::tool {
 
 /// Arch and PP: the model's architecture and the preprocessor of the
 /// translation unit (for the registers: ptxas through the located toolkit,
-/// or the estimate). Mode and MaxRegisterCount are those the cuda-occupancy
-/// check is configured with (0: no -maxrregcount), so that the report and
-/// the check give the same registers from the same nvcc run. CompareArchs
-/// (the rest of an --arch list): when not empty, "occupancy_by_arch" lists
-/// Arch and each of them: {"arch", "registers", "registers_source",
-/// "active_blocks_per_sm", "active_warps_per_sm", "theoretical", "limiter"}.
-/// DefaultDynamicShared: cuda-occupancy's option of that name.
+/// or the estimate). Registers: the options cuda-occupancy is configured
+/// with, so that the report and the check give the same registers from the
+/// same nvcc run. CompareArchs (the rest of an --arch list): when not empty,
+/// "occupancy_by_arch" lists Arch and each of them: {"arch", "registers",
+/// "registers_source", "active_blocks_per_sm", "active_warps_per_sm",
+/// "theoretical", "limiter"}.
 llvm::json::Object kernelLaunchToJson(const analysis::KernelLaunchAnalysis &K,
                                       clang::ASTContext &Ctx, llvm::StringRef Arch,
                                       const clang::Preprocessor *PP,
-                                      analysis::RegisterMode Mode = analysis::RegisterMode::Auto,
-                                      unsigned MaxRegisterCount = 0,
-                                      llvm::ArrayRef<std::string> CompareArchs = {},
-                                      std::optional<std::uint64_t> DefaultDynamicShared = {});
+                                      const clang::tidy::cuda::RegisterCountOptions &Registers,
+                                      llvm::ArrayRef<std::string> CompareArchs = {});
 
 } // namespace warpcheck::tool
 

@@ -34,42 +34,22 @@ namespace warpcheck::tool {
 
 namespace {
 
-/// The register options of the JSON report: those cuda-occupancy reads
-/// (its own option, else the global one), so that the report's "registers"
-/// and the check's message come from the same nvcc run or estimate.
-struct ReportRegisterOptions {
-  analysis::RegisterMode Mode = analysis::RegisterMode::Auto;
-  unsigned MaxRegisterCount = 0;
-  std::optional<std::uint64_t> DefaultDynamicShared;
-};
-
-ReportRegisterOptions reportRegisterOptions(const ClangTidyOptions &Options) {
-  auto Lookup = [&](llvm::StringRef Name) -> std::optional<std::string> {
-    for (const std::string &Key : {"cuda-occupancy." + Name.str(), Name.str()}) {
-      auto It = Options.CheckOptions.find(Key);
-      if (It != Options.CheckOptions.end())
-        return It->getValue().Value;
-    }
-    return std::nullopt;
-  };
-  ReportRegisterOptions R;
-  if (std::optional<std::string> Mode = Lookup("RegisterMode"))
-    R.Mode = analysis::parseRegisterMode(*Mode).value_or(analysis::RegisterMode::Auto);
-  if (std::optional<std::string> Max = Lookup("MaxRegisterCount")) {
-    unsigned N = 0;
-    if (!llvm::StringRef(*Max).trim().getAsInteger(10, N))
-      R.MaxRegisterCount = N;
-  }
-  if (std::optional<std::string> Bytes = Lookup("DefaultDynamicShared"))
-    R.DefaultDynamicShared = cuda::parseDefaultDynamicShared(*Bytes);
-  return R;
+/// The register options of the JSON report: read as cuda-occupancy reads
+/// them (its own option, else the global one), so that the report's
+/// "registers" and the check's message come from the same nvcc run or
+/// estimate.
+cuda::RegisterCountOptions reportRegisterOptions(ClangTidyContext &Context,
+                                                 llvm::StringRef File) {
+  ClangTidyOptions Options = Context.getOptionsForFile(File);
+  ClangTidyCheck::OptionsView View("cuda-occupancy", Options.CheckOptions, &Context);
+  return cuda::RegisterCountOptions(View);
 }
 
 /// Reports every kernel of the translation unit (not only findings): the
 /// JSON contract lists each analysed access.
 class KernelReportConsumer : public ASTConsumer {
 public:
-  KernelReportConsumer(const TranslationUnitJob &Job, const ReportRegisterOptions &Registers,
+  KernelReportConsumer(const TranslationUnitJob &Job, const cuda::RegisterCountOptions &Registers,
                        llvm::json::Array &Kernels, const Preprocessor *PP)
       : Job(Job), Registers(Registers), Kernels(Kernels), PP(PP) {}
 
@@ -106,14 +86,13 @@ public:
         continue; // library kernels (CUB, Thrust) are not the user's code
       for (const analysis::KernelLaunchAnalysis &L : Analysis.analyze(K, Options))
         Kernels.push_back(kernelLaunchToJson(L, Ctx, cuda::resolveArch(Job.Arch, Ctx), PP,
-                                             Registers.Mode, Registers.MaxRegisterCount,
-                                             Job.CompareArchs, Registers.DefaultDynamicShared));
+                                             Registers, Job.CompareArchs));
     }
   }
 
 private:
   const TranslationUnitJob &Job;
-  const ReportRegisterOptions &Registers;
+  const cuda::RegisterCountOptions &Registers;
   llvm::json::Array &Kernels;
   const Preprocessor *PP;
 };
@@ -121,7 +100,7 @@ private:
 class JobAction : public ASTFrontendAction {
 public:
   JobAction(ClangTidyASTConsumerFactory &Tidy, const TranslationUnitJob &Job,
-            const ReportRegisterOptions &Registers, llvm::json::Array &Kernels)
+            const cuda::RegisterCountOptions &Registers, llvm::json::Array &Kernels)
       : Tidy(Tidy), Job(Job), Registers(Registers), Kernels(Kernels) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
@@ -138,7 +117,7 @@ public:
 private:
   ClangTidyASTConsumerFactory &Tidy;
   const TranslationUnitJob &Job;
-  const ReportRegisterOptions &Registers;
+  const cuda::RegisterCountOptions &Registers;
   llvm::json::Array &Kernels;
 };
 
@@ -147,7 +126,7 @@ public:
   JobActionFactory(ClangTidyContext &Context, const TranslationUnitJob &Job,
                    llvm::json::Array &Kernels)
       : Tidy(Context), Job(Job),
-        Registers(reportRegisterOptions(Context.getOptionsForFile(Job.File))),
+        Registers(reportRegisterOptions(Context, Job.File)),
         Kernels(Kernels) {}
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<JobAction>(Tidy, Job, Registers, Kernels);
@@ -156,7 +135,7 @@ public:
 private:
   ClangTidyASTConsumerFactory Tidy;
   const TranslationUnitJob &Job;
-  ReportRegisterOptions Registers;
+  cuda::RegisterCountOptions Registers;
   llvm::json::Array &Kernels;
 };
 
