@@ -24,6 +24,7 @@
 #include "clang/Tooling/Tooling.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -909,6 +910,12 @@ constexpr double ScheduledSlope = 1.15;
 constexpr double ScheduledIntercept = 2.5;
 constexpr double InOrderSlope = 0.8;
 constexpr double InOrderIntercept = 0.0;
+/// Under __launch_bounds__, ptxas settles on the most registers of a tier
+/// of resident blocks; the tier follows its need, which the larger of the
+/// in-order count and this share of the scheduled measure stands for
+/// (CUB's sweep kernels: 56 registers for 384 threads where the in-order
+/// count alone points at the 40-register tier).
+constexpr double TierScheduledShare = 0.8;
 /// Without __launch_bounds__, ptxas lets a kernel that fits in this many
 /// registers use up to it for scheduling freedom, and no more.
 constexpr unsigned SoftTarget = 32;
@@ -928,6 +935,10 @@ constexpr unsigned HoistWindow = 64;
 /// prepares ahead (one alone takes 8 registers on sm_90, each further
 /// distinct one about 2 more, saturating at 24 to 26).
 constexpr unsigned UniformAtomicWindow = 8;
+/// Registers ptxas's 64-bit division subroutine uses beyond its operands:
+/// R0 to R17 in the SASS of the sm_90 subroutine, four of them the
+/// dividend and divisor pairs.
+constexpr unsigned Int64DivisionPressure = 14;
 } // namespace
 
 unsigned estimateRegisterCount(const LiveValueMeasures &Live, std::optional<unsigned> MaxThreads) {
@@ -936,8 +947,9 @@ unsigned estimateRegisterCount(const LiveValueMeasures &Live, std::optional<unsi
   // as ptxas schedules them (about what it uses when registers are free).
   // ptxas spends registers on scheduling only while that costs no
   // occupancy: with __launch_bounds__(T) up to the most registers that keep
-  // the in-order count's number of resident blocks of T threads; without,
-  // up to 32 when the kernel fits in 32.
+  // the number of resident blocks of T threads its need allows (the larger
+  // of the in-order count and TierScheduledShare of the scheduled measure);
+  // without, up to 32 when the kernel fits in 32.
   const long Floor =
       Live.InOrder > 0 || Live.Scheduled > 0 ? MinimumWorkingRegisters : MinimumRegisters;
   long InOrder =
@@ -949,7 +961,9 @@ unsigned estimateRegisterCount(const LiveValueMeasures &Live, std::optional<unsi
     const model::ArchSpec *Arch = model::findArch("sm_90");
     model::KernelResources K;
     K.ThreadsPerBlock = *MaxThreads;
-    K.RegistersPerThread = static_cast<unsigned>(std::min<long>(InOrder, 255));
+    const long Need =
+        std::max<long>(InOrder, std::lround(TierScheduledShare * Live.Scheduled));
+    K.RegistersPerThread = static_cast<unsigned>(std::min<long>(Need, 255));
     unsigned Blocks = model::computeOccupancy(*Arch, K).ActiveBlocksPerSM;
     if (Blocks > 0)
       if (std::optional<unsigned> Limit = model::maxRegistersForBlocks(*Arch, K, Blocks))
@@ -996,7 +1010,29 @@ unsigned typeWeight(llvm::Type *T, const llvm::DataLayout &DL) {
   return 1;
 }
 
+/// The PTX text of an inline assembly call, without leading blanks; empty
+/// for anything else.
+llvm::StringRef inlinePtx(const llvm::Value *V) {
+  const auto *Call = llvm::dyn_cast<llvm::CallInst>(V);
+  if (!Call || !Call->isInlineAsm())
+    return {};
+  return llvm::StringRef(llvm::cast<llvm::InlineAsm>(Call->getCalledOperand())->getAsmString())
+      .ltrim();
+}
+
+/// Inline PTX that only reads memory and returns the value (CUB's
+/// ThreadLoad "ld.global.nc.u32 $0, [$1];", the texture headers'
+/// "tex.2d.v4.f32.f32"): ptxas schedules it as the load it is.
+bool isInlineAsmLoad(const llvm::Instruction &I) {
+  llvm::StringRef Text = inlinePtx(&I);
+  return !I.getType()->isVoidTy() &&
+         (Text.starts_with("ld.") || Text.starts_with("ldu.") || Text.starts_with("tex.") ||
+          Text.starts_with("tld4."));
+}
+
 bool isMemoryFence(const llvm::Instruction &I) {
+  if (isInlineAsmLoad(I))
+    return false;
   if (llvm::isa<llvm::StoreInst, llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst, llvm::FenceInst>(I))
     return true;
   if (const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I))
@@ -1046,12 +1082,39 @@ private:
         continue;
       if (Scheduled && llvm::isa<llvm::MemTransferInst, llvm::MemSetInst>(U))
         continue;
+      if (isInlineAsmMemoryOperand(U, I))
+        continue;
       if (llvm::isa<llvm::GetElementPtrInst, llvm::BitCastInst, llvm::AddrSpaceCastInst>(U) &&
           isFolded(U))
         continue;
       return false;
     }
     return !I->user_empty();
+  }
+
+  /// V is the address operand of inline PTX that loads or stores through
+  /// it ("ld.global.nc.u32 $0, [$1];", as CUB's ThreadLoad writes): the
+  /// address becomes a [reg + imm] operand as for a load instruction.
+  static bool isInlineAsmMemoryOperand(const llvm::User *U, const llvm::Value *V) {
+    llvm::StringRef Text = inlinePtx(U);
+    return V->getType()->isPointerTy() &&
+           (Text.starts_with("ld.") || Text.starts_with("st.") || Text.starts_with("ldu.") ||
+            Text.starts_with("cp.async."));
+  }
+
+  /// A 64-bit integer division or remainder by a value that is not a
+  /// constant: ptxas calls a division subroutine of its own for it (SASS
+  /// CALL.REL.NOINC, seen for `long long q = a / d` on sm_90).
+  static bool isInt64Division(const llvm::Instruction &I) {
+    switch (I.getOpcode()) {
+    case llvm::Instruction::SDiv:
+    case llvm::Instruction::UDiv:
+    case llvm::Instruction::SRem:
+    case llvm::Instruction::URem:
+      return I.getType()->isIntegerTy(64) && !llvm::isa<llvm::Constant>(I.getOperand(1));
+    default:
+      return false;
+    }
   }
 
   bool isFolded(const llvm::Value *V) {
@@ -1066,8 +1129,22 @@ private:
         R = true;
       } else if (Scheduled && llvm::isa<llvm::InsertValueInst, llvm::ExtractValueInst>(I)) {
         R = true;
+      } else if (I->getOpcode() == llvm::Instruction::LShr && I->getType()->isIntegerTy(64) &&
+                 llvm::isa<llvm::ConstantInt>(I->getOperand(1)) &&
+                 llvm::cast<llvm::ConstantInt>(I->getOperand(1))->getZExtValue() == 32 &&
+                 !I->user_empty() && llvm::all_of(I->users(), [](const llvm::User *U) {
+                   return llvm::isa<llvm::TruncInst>(U) &&
+                          U->getType()->getScalarSizeInBits() <= 32;
+                 })) {
+        // The upper half of a 64-bit register pair: ptxas reads the odd
+        // register of the pair, no instruction and no register of its own.
+        R = true;
       } else if (llvm::isa<llvm::PtrToIntInst, llvm::IntToPtrInst>(I)) {
         R = typeWeight(I->getType(), DL) == typeWeight(I->getOperand(0)->getType(), DL);
+        // A shared or local address widened to 64 bits: the upper half is
+        // zero (SASS reads RZ for it), the address stays one register.
+        if (const auto *P2I = llvm::dyn_cast<llvm::PtrToIntInst>(I))
+          R |= P2I->getPointerAddressSpace() == 3 || P2I->getPointerAddressSpace() == 5;
       } else if (llvm::isa<llvm::GetElementPtrInst>(I)) {
         R = onlyAddresses(I);
       } else if ((I->getOpcode() == llvm::Instruction::Add ||
@@ -1163,6 +1240,26 @@ private:
     return (AS == 0 || AS == 1) && isUniform(Ptr);
   }
 
+  /// Registers a value occupies: its type's, except for an aggregate
+  /// (inline PTX's results, a texture fetch's four channels) read only
+  /// through extractvalue, where ptxas allocates only the fields read
+  /// (a TEX whose .y, .z and .w are unused writes one register).
+  unsigned valueWeight(const llvm::Instruction &I) {
+    auto *S = llvm::dyn_cast<llvm::StructType>(I.getType());
+    if (!S || I.user_empty() || !llvm::all_of(I.users(), [](const llvm::User *U) {
+          return llvm::isa<llvm::ExtractValueInst>(U) &&
+                 llvm::cast<llvm::ExtractValueInst>(U)->getNumIndices() >= 1;
+        }))
+      return typeWeight(I.getType(), DL);
+    llvm::SmallBitVector Read(S->getNumElements());
+    for (const llvm::User *U : I.users())
+      Read.set(llvm::cast<llvm::ExtractValueInst>(U)->getIndices()[0]);
+    unsigned W = 0;
+    for (unsigned E : Read.set_bits())
+      W += typeWeight(S->getElementType(E), DL);
+    return W;
+  }
+
   /// The register-holding values an operand stands for.
   void collect(const llvm::Value *Op, llvm::SmallVectorImpl<unsigned> &Out, unsigned Depth = 0) {
     if (Scheduled)
@@ -1225,6 +1322,8 @@ private:
         Ptr = A->getPointerOperand();
       else if (const auto *X = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&I))
         Ptr = X->getPointerOperand();
+      else if (isInlineAsmLoad(I))
+        Ptr = &I;
       if (Ptr) {
         const llvm::Instruction *At = Fence;
         llvm::SmallVector<const llvm::Value *, 8> Work;
@@ -1276,7 +1375,7 @@ private:
           continue;
         if (Scheduled && isUniform(&I))
           continue;
-        unsigned W = typeWeight(I.getType(), DL);
+        unsigned W = valueWeight(I);
         if (W == 0)
           continue;
         Index[&I] = static_cast<unsigned>(Weights.size());
@@ -1452,6 +1551,8 @@ private:
             W += Weights[O];
           }
         Max = std::max(Max, W);
+        if (isInt64Division(I))
+          Max = std::max(Max, W + Int64DivisionPressure);
         if (!AtomicPairs.empty()) {
           auto Pairs = AtomicPairs.find(&I);
           if (Pairs != AtomicPairs.end())

@@ -17,7 +17,11 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -266,10 +270,102 @@ TEST(Estimate, CalibratedCount) {
   // Monotonic in both measures.
   EXPECT_LE(estimateRegisterCount({10, 10}), estimateRegisterCount({10, 20}));
   EXPECT_LE(estimateRegisterCount({40, 50}), estimateRegisterCount({50, 50}));
-  // With __launch_bounds__(256): no more than keeps the in-order count's
-  // block count (in-order 0.8 x 75 = 60 registers: 4 blocks, up to 64).
-  EXPECT_EQ(estimateRegisterCount({75, 200}, 256u), 64u);
+  // With __launch_bounds__(256): no more than keeps the block count the
+  // need allows, the need being the larger of the in-order count and 0.8
+  // of the scheduled measure. In-order 0.8 x 75 = 60, 0.8 x 80 = 64: 4
+  // blocks, up to 64 (the scheduled 1.15 x 80 + 2.5 = 95 is capped).
+  EXPECT_EQ(estimateRegisterCount({75, 80}, 256u), 64u);
+  // In-order 40 alone would allow 6 blocks (up to 40 registers); 0.8 x 70
+  // = 56 allows 4, so the estimate goes to that tier's 64.
+  EXPECT_EQ(estimateRegisterCount({50, 70}, 256u), 64u);
+  // A need of 0.8 x 200 = 160 allows one block of 256: no cap below 255.
+  EXPECT_EQ(estimateRegisterCount({75, 200}, 256u), 232u);
   EXPECT_LE(estimateRegisterCount({400, 400}), 255u);
+}
+
+//===--- The live-value measures on NVPTX IR ------------------------------===//
+
+namespace {
+/// The measures of function "k" of an NVPTX module given as IR text.
+LiveValueMeasures measuresOf(const std::string &Body) {
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Err;
+  std::string Text = "target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"
+                     "target triple = \"nvptx64-nvidia-cuda\"\n" +
+                     Body;
+  std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(Text, Err, Ctx);
+  if (!M) {
+    std::string Msg;
+    llvm::raw_string_ostream OS(Msg);
+    Err.print("ir", OS);
+    ADD_FAILURE() << OS.str();
+    return {};
+  }
+  const llvm::Function *F = M->getFunction("k");
+  EXPECT_NE(F, nullptr);
+  return F ? measureLiveValues(*F) : LiveValueMeasures{};
+}
+} // namespace
+
+TEST(LiveValues, Int64DivisionCallsASubroutine) {
+  // ptxas calls its own 64-bit division subroutine (R0 to R17 on sm_90)
+  // for a divisor that is not a constant; a constant one is a multiply.
+  const char *Kernel = R"(
+define void @k(ptr addrspace(1) %out, i64 %a, i64 %d) {
+  %q = sdiv i64 %a, DIVISOR
+  store i64 %q, ptr addrspace(1) %out
+  ret void
+}
+)";
+  std::string ByValue = Kernel, ByConstant = Kernel;
+  ByValue.replace(ByValue.find("DIVISOR"), 7, "%d");
+  ByConstant.replace(ByConstant.find("DIVISOR"), 7, "7");
+  LiveValueMeasures V = measuresOf(ByValue), C = measuresOf(ByConstant);
+  EXPECT_GE(V.Scheduled, C.Scheduled + 14);
+  EXPECT_GE(V.InOrder, 14u);
+  EXPECT_LT(C.InOrder, 14u);
+}
+
+TEST(LiveValues, TextureFetchHoldsOnlyTheChannelsRead) {
+  // tex.2d returns four channels; ptxas allocates the ones read.
+  const char *Kernel = R"(
+define void @k(ptr addrspace(1) %out, i64 %tex, float %x, float %y) {
+  %t = call { float, float, float, float } asm "tex.2d.v4.f32.f32\t{$0, $1, $2, $3}, [$4, {$5, $6}];", "=f,=f,=f,=f,l,f,f"(i64 %tex, float %x, float %y)
+  %c0 = extractvalue { float, float, float, float } %t, 0
+  READ
+  store float %v, ptr addrspace(1) %out
+  ret void
+}
+)";
+  std::string One = Kernel, Four = Kernel;
+  One.replace(One.find("READ"), 4, "%v = fadd float %c0, 1.0");
+  Four.replace(Four.find("READ"), 4,
+               "%c1 = extractvalue { float, float, float, float } %t, 1\n"
+               "  %c2 = extractvalue { float, float, float, float } %t, 2\n"
+               "  %c3 = extractvalue { float, float, float, float } %t, 3\n"
+               "  %s1 = fadd float %c0, %c1\n  %s2 = fadd float %c2, %c3\n"
+               "  %v = fadd float %s1, %s2");
+  LiveValueMeasures A = measuresOf(One), B = measuresOf(Four);
+  EXPECT_EQ(B.Scheduled, A.Scheduled + 3);
+}
+
+TEST(LiveValues, SharedAddressWidenedTo64BitsIsOneRegister) {
+  // cvta/ptrtoint of a shared address: the upper half is zero (RZ).
+  const char *Kernel = R"(
+define void @k(ptr addrspace(1) %out, ptr addrspace(AS) %p) {
+  %a = ptrtoint ptr addrspace(AS) %p to i64
+  %b = add i64 %a, 12345
+  %c = mul i64 %b, %a
+  store i64 %c, ptr addrspace(1) %out
+  ret void
+}
+)";
+  std::string Shared = Kernel, Global = Kernel;
+  for (std::string *S : {&Shared, &Global})
+    for (size_t At; (At = S->find("(AS)")) != std::string::npos;)
+      S->replace(At, 4, S == &Shared ? "(3)" : "(1)");
+  EXPECT_EQ(measuresOf(Shared).Scheduled + 1, measuresOf(Global).Scheduled);
+  EXPECT_EQ(measuresOf(Shared).InOrder, measuresOf(Global).InOrder);
 }
 
 //===--- With a CUDA toolkit ----------------------------------------------===//
