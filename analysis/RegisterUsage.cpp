@@ -935,6 +935,13 @@ constexpr unsigned HoistWindow = 64;
 /// prepares ahead (one alone takes 8 registers on sm_90, each further
 /// distinct one about 2 more, saturating at 24 to 26).
 constexpr unsigned UniformAtomicWindow = 8;
+/// How many instructions the registers a memory instruction reads last
+/// stay unavailable: loads, stores and atomics (LDG, STG, LDS, STS, ATOM,
+/// RED) read their register operands after issue, behind a read barrier,
+/// so ptxas gives the values that follow fresh registers rather than wait
+/// (the SASS of the shuffle test kernel: each loaded and stored value in a
+/// new register, R7, R9, R11, R15, R17, R23). 32 fitted best of 8 to 64.
+constexpr unsigned MemoryOperandHold = 32;
 /// Registers ptxas's 64-bit division subroutine uses beyond its operands:
 /// R0 to R17 in the SASS of the sm_90 subroutine, four of them the
 /// dividend and divisor pairs.
@@ -1483,6 +1490,22 @@ private:
       for (unsigned V : Live.set_bits())
         W += Weights[V];
       Max = std::max(Max, W);
+      // Registers a memory instruction reads last stay unavailable for the
+      // next MemoryOperandHold instructions (walked forward once the block
+      // is done): it reads them after it issues.
+      std::vector<unsigned> LiveBefore, FreedByMemory; // reverse order
+      auto HoldMemoryOperands = llvm::make_scope_exit([&] {
+        if (!Scheduled)
+          return;
+        const size_t L = LiveBefore.size();
+        unsigned Held = 0;
+        for (size_t F = 0; F < L; ++F) {
+          Max = std::max(Max, LiveBefore[L - 1 - F] + Held);
+          Held += FreedByMemory[L - 1 - F];
+          if (F >= MemoryOperandHold)
+            Held -= FreedByMemory[L - 1 - (F - MemoryOperandHold)];
+        }
+      });
       for (auto It = BB->rbegin(); It != BB->rend(); ++It) {
         const llvm::Instruction &I = *It;
         if (llvm::isa<llvm::PHINode>(I))
@@ -1545,11 +1568,22 @@ private:
         Ops.clear();
         for (const llvm::Value *Op : I.operands())
           collect(Op, Ops);
+        unsigned Freed = 0;
+        const bool IsMemory =
+            llvm::isa<llvm::LoadInst, llvm::StoreInst, llvm::AtomicRMWInst,
+                      llvm::AtomicCmpXchgInst>(I) ||
+            isInlineAsmLoad(I);
         for (unsigned O : Ops)
           if (!Live.test(O)) {
             Live.set(O);
             W += Weights[O];
+            if (IsMemory)
+              Freed += Weights[O];
           }
+        if (Scheduled) {
+          LiveBefore.push_back(W);
+          FreedByMemory.push_back(Freed);
+        }
         Max = std::max(Max, W);
         if (isInt64Division(I))
           Max = std::max(Max, W + Int64DivisionPressure);
