@@ -1037,6 +1037,19 @@ bool isInlineAsmLoad(const llvm::Instruction &I) {
           Text.starts_with("tld4."));
 }
 
+/// The address a load, store or atomic accesses; null for anything else.
+const llvm::Value *accessedAddress(const llvm::Instruction &I) {
+  if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(&I))
+    return L->getPointerOperand();
+  if (const auto *S = llvm::dyn_cast<llvm::StoreInst>(&I))
+    return S->getPointerOperand();
+  if (const auto *A = llvm::dyn_cast<llvm::AtomicRMWInst>(&I))
+    return A->getPointerOperand();
+  if (const auto *X = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&I))
+    return X->getPointerOperand();
+  return nullptr;
+}
+
 bool isMemoryFence(const llvm::Instruction &I) {
   if (isInlineAsmLoad(I))
     return false;
@@ -1231,12 +1244,10 @@ private:
     if (const auto *A = llvm::dyn_cast<llvm::AtomicRMWInst>(&I))
       if (A->isFloatingPointOperation())
         return false;
-    const llvm::Value *Ptr = nullptr;
-    if (const auto *A = llvm::dyn_cast<llvm::AtomicRMWInst>(&I))
-      Ptr = A->getPointerOperand();
-    else if (const auto *X = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&I))
-      Ptr = X->getPointerOperand();
-    else if (const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I))
+    const llvm::Value *Ptr = llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(I)
+                                 ? accessedAddress(I)
+                                 : nullptr;
+    if (const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I))
       if (II->getCalledFunction() &&
           II->getCalledFunction()->getName().starts_with("llvm.nvvm.atomic") &&
           II->arg_size() > 0)
@@ -1322,16 +1333,11 @@ private:
     }
     const llvm::Instruction *Fence = nullptr;
     for (const llvm::Instruction &I : BB) {
-      const llvm::Value *Ptr = nullptr;
-      if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(&I))
-        Ptr = L->getPointerOperand();
-      else if (const auto *A = llvm::dyn_cast<llvm::AtomicRMWInst>(&I))
-        Ptr = A->getPointerOperand();
-      else if (const auto *X = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&I))
-        Ptr = X->getPointerOperand();
-      else if (isInlineAsmLoad(I))
-        Ptr = &I;
-      if (Ptr) {
+      // Loads and atomics (not stores) are issued early; inline PTX loads
+      // have no pointer operand of their own.
+      const bool Issued = (accessedAddress(I) && !llvm::isa<llvm::StoreInst>(I)) ||
+                          isInlineAsmLoad(I);
+      if (Issued) {
         const llvm::Instruction *At = Fence;
         llvm::SmallVector<const llvm::Value *, 8> Work;
         for (const llvm::Value *Op : I.operands())
@@ -1536,13 +1542,7 @@ private:
           }
         }
         if (Scheduled) {
-          const llvm::Value *Ptr = nullptr;
-          if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(&I))
-            Ptr = L->getPointerOperand();
-          else if (const auto *S = llvm::dyn_cast<llvm::StoreInst>(&I))
-            Ptr = S->getPointerOperand();
-          else if (const auto *A = llvm::dyn_cast<llvm::AtomicRMWInst>(&I))
-            Ptr = A->getPointerOperand();
+          const llvm::Value *Ptr = accessedAddress(I);
           if (Ptr && llvm::isa<llvm::Instruction>(Ptr) && isFolded(Ptr))
             Max = std::max(Max, W + typeWeight(Ptr->getType(), DL));
           if (const auto *MT = llvm::dyn_cast<llvm::MemTransferInst>(&I))
@@ -1569,10 +1569,7 @@ private:
         for (const llvm::Value *Op : I.operands())
           collect(Op, Ops);
         unsigned Freed = 0;
-        const bool IsMemory =
-            llvm::isa<llvm::LoadInst, llvm::StoreInst, llvm::AtomicRMWInst,
-                      llvm::AtomicCmpXchgInst>(I) ||
-            isInlineAsmLoad(I);
+        const bool IsMemory = accessedAddress(I) || isInlineAsmLoad(I);
         for (unsigned O : Ops)
           if (!Live.test(O)) {
             Live.set(O);

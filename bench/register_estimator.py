@@ -15,7 +15,8 @@ not produce a count (ptxas was not used, or reported no such kernel) are
 listed and left out of the statistics.
 
 Prints the error distribution of the estimate relative to ptxas and the
-share of kernels within +-20% (the target is 90%).
+share of kernels within +-20% (the target is 90% of the test inputs and
+CCCL together; with --extra-dir, the line `inputs+CCCL` gives that set).
 
 Usage:
   bench/register_estimator.py --build <build dir> [--cuda-path /usr/local/cuda]
