@@ -36,7 +36,7 @@ template <int K> __device__ float mix(const float *in, int i, int n) {
 // 8 warps per scheduler: 4 blocks (50%), which __launch_bounds__(256, 4)
 // asks ptxas for.
 // CHECK-PTXAS: :[[@LINE+3]]:17: warning: kernel 'registerBound' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 72 registers per thread limit sm_90 to 3 blocks of 256 threads (37.5% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
-// CHECK-ESTIMATE: :[[@LINE+2]]:17: warning: kernel 'registerBound' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 86 registers per thread (estimated) limit sm_90 to 2 blocks of 256 threads (25% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
+// CHECK-ESTIMATE: :[[@LINE+2]]:17: warning: kernel 'registerBound' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 84 registers per thread (estimated) limit sm_90 to 2 blocks of 256 threads (25% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
 // CHECK-FIXES: {{^}}__global__ void __launch_bounds__(256, 4) registerBound(const float *in, float *out, int n) {
 __global__ void registerBound(const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(256, 4) alreadyBounded(const float *in, float 
 // threshold, 4 blocks need 64 registers. A template: the message, but no
 // fix-it (the bound would apply to every instantiation).
 // CHECK-PTXAS: :[[@LINE+3]]:17: warning: kernel 'wideTemplate<120>' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 128 registers per thread limit sm_90 to 2 blocks of 256 threads (25% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
-// CHECK-ESTIMATE: :[[@LINE+2]]:17: warning: kernel 'wideTemplate<120>' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 151 registers per thread (estimated) limit sm_90 to 1 block of 256 threads (12.5% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
+// CHECK-ESTIMATE: :[[@LINE+2]]:17: warning: kernel 'wideTemplate<120>' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 146 registers per thread (estimated) limit sm_90 to 1 block of 256 threads (12.5% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
 template <int K>
 __global__ void wideTemplate(const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -67,8 +67,8 @@ __global__ void wideTemplate(const float *in, float *out, int n) {
 // registers give 8 blocks (50%).
 // CHECK-PTXAS: :[[@LINE+4]]:17: warning: kernel 'twoShapes' with block (128, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 72 registers per thread limit sm_90 to 7 blocks of 128 threads (43.8% occupancy); at most 64 registers would allow 8 blocks (50%) [cuda-occupancy]
 // CHECK-PTXAS: :[[@LINE+3]]:17: warning: kernel 'twoShapes' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 72 registers per thread limit sm_90 to 3 blocks of 256 threads (37.5% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
-// CHECK-ESTIMATE: :[[@LINE+2]]:17: warning: kernel 'twoShapes' with block (128, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 86 registers per thread (estimated) limit sm_90 to 5 blocks of 128 threads (31.3% occupancy); at most 64 registers would allow 8 blocks (50%) [cuda-occupancy]
-// CHECK-ESTIMATE: :[[@LINE+1]]:17: warning: kernel 'twoShapes' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 86 registers per thread (estimated) limit sm_90 to 2 blocks of 256 threads (25% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
+// CHECK-ESTIMATE: :[[@LINE+2]]:17: warning: kernel 'twoShapes' with block (128, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 84 registers per thread (estimated) limit sm_90 to 5 blocks of 128 threads (31.3% occupancy); at most 64 registers would allow 8 blocks (50%) [cuda-occupancy]
+// CHECK-ESTIMATE: :[[@LINE+1]]:17: warning: kernel 'twoShapes' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 84 registers per thread (estimated) limit sm_90 to 2 blocks of 256 threads (25% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
 __global__ void twoShapes(const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = mix<60>(in, i, n);

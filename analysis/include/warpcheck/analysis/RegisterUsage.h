@@ -241,7 +241,8 @@ std::string registerCacheDirectory(const RegisterOptions &Options);
 /// 32-bit registers: the most values live at one point in the IR's order,
 /// and the same under a rough model of ptxas's scheduling (loads and
 /// atomics issued early, warp-uniform values in uniform registers,
-/// parameters live from the entry). Calls add their callee's measure.
+/// parameters live from the entry, except structs passed by value, which
+/// stay in the constant bank). Calls add their callee's measure.
 struct LiveValueMeasures {
   unsigned InOrder = 0;
   unsigned Scheduled = 0;
@@ -250,7 +251,8 @@ struct LiveValueMeasures {
 /// The calibrated register estimate for those measures. MaxThreads is the
 /// kernel's __launch_bounds__ thread count, if any: ptxas spends spare
 /// registers on scheduling only up to the count that keeps as many blocks
-/// of that size resident.
+/// of that size resident. The count is even below those caps, as ptxas's
+/// nearly always is.
 unsigned estimateRegisterCount(const LiveValueMeasures &Live,
                                std::optional<unsigned> MaxThreads = std::nullopt);
 
