@@ -917,8 +917,9 @@ constexpr double InOrderIntercept = 0.0;
 /// (CUB's sweep kernels: 56 registers for 384 threads where the in-order
 /// count alone points at the 40-register tier).
 constexpr double TierScheduledShare = 0.8;
-/// ptxas's count is even for 239 of the 261 kernels measured (122 of 124
-/// test inputs, 30 of 34 CCCL, 87 of 103 cuda-samples; sm_90, CUDA 13.0):
+/// ptxas's count is even for 245 of the 269 kernels of the register bench
+/// (123 of 125 test inputs, 30 of 34 CCCL, 92 of 110 cuda-samples; sm_90,
+/// CUDA 13.0; 152 of the 158 in test/hw/registers/sass_register_use.csv):
 /// it is the highest register index the SASS uses plus 3, and the highest
 /// register is nearly always the odd upper half of a 64-bit pair
 /// (addresses, wide loads and stores sit in even-aligned pairs R2:R3,
