@@ -145,6 +145,10 @@ def main():
     ap.add_argument("--no-cache", action="store_true")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--json", help="write every kernel's numbers here")
+    ap.add_argument("--write-records", metavar="FILE",
+                    help="write ptxas's counts for the test inputs to FILE, the record "
+                    "test/register_estimate.py holds the estimate to in CI "
+                    "(test/hw/registers/ptxas_registers.json)")
     ap.add_argument("--extra-dir", help="also compare the kernels of every .cu file under "
                     "this directory (group 'extra')")
     ap.add_argument("--extra-include", action="append", default=[],
@@ -255,6 +259,19 @@ def main():
         print("\nNot compared (%d):" % len(unmatched))
         for group, name, why in unmatched:
             print("  %-12s %-70s %s" % (group, name[:70], why))
+    if args.write_records:
+        records = {r["kernel"]: r["ptxas"] for r in rows if r["group"] == "test inputs"}
+        nvcc = subprocess.run([os.path.join(args.cuda_path, "bin", "nvcc"), "--version"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        release = re.search(r"release ([\d.]+)", nvcc.stdout)
+        with open(args.write_records, "w") as f:
+            json.dump({"arch": args.arch,
+                       "toolkit": "CUDA %s" % (release.group(1) if release else "unknown"),
+                       "how": "bench/register_estimator.py --write-records: ptxas's "
+                              "'Used N registers' for every test-input kernel, keyed "
+                              "'file:line kernel'",
+                       "kernels": dict(sorted(records.items()))}, f, indent=1)
+            f.write("\n")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"arch": args.arch, "kernels": rows,
