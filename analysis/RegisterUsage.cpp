@@ -1039,14 +1039,22 @@ llvm::StringRef inlinePtx(const llvm::Value *V) {
       .ltrim();
 }
 
+/// PTX instructions that read memory into registers: loads and texture
+/// fetches (a fetch names a texture, not an address).
+constexpr llvm::StringLiteral PtxLoadOpcodes[] = {"ld.", "ldu.", "tex.", "tld4."};
+/// PTX instructions with an address operand "[$n]" that ptxas turns into a
+/// [reg + imm] operand of the SASS memory instruction.
+constexpr llvm::StringLiteral PtxAddressedOpcodes[] = {"ld.", "ldu.", "st.", "cp.async."};
+
+bool startsWithAny(llvm::StringRef Text, llvm::ArrayRef<llvm::StringLiteral> Prefixes) {
+  return llvm::any_of(Prefixes, [&](llvm::StringRef P) { return Text.starts_with(P); });
+}
+
 /// Inline PTX that only reads memory and returns the value (CUB's
 /// ThreadLoad "ld.global.nc.u32 $0, [$1];", the texture headers'
 /// "tex.2d.v4.f32.f32"): ptxas schedules it as the load it is.
 bool isInlineAsmLoad(const llvm::Instruction &I) {
-  llvm::StringRef Text = inlinePtx(&I);
-  return !I.getType()->isVoidTy() &&
-         (Text.starts_with("ld.") || Text.starts_with("ldu.") || Text.starts_with("tex.") ||
-          Text.starts_with("tld4."));
+  return !I.getType()->isVoidTy() && startsWithAny(inlinePtx(&I), PtxLoadOpcodes);
 }
 
 /// The address a load, store or atomic accesses; null for anything else.
@@ -1128,10 +1136,7 @@ private:
   /// it ("ld.global.nc.u32 $0, [$1];", as CUB's ThreadLoad writes): the
   /// address becomes a [reg + imm] operand as for a load instruction.
   static bool isInlineAsmMemoryOperand(const llvm::User *U, const llvm::Value *V) {
-    llvm::StringRef Text = inlinePtx(U);
-    return V->getType()->isPointerTy() &&
-           (Text.starts_with("ld.") || Text.starts_with("st.") || Text.starts_with("ldu.") ||
-            Text.starts_with("cp.async."));
+    return V->getType()->isPointerTy() && startsWithAny(inlinePtx(U), PtxAddressedOpcodes);
   }
 
   /// A 64-bit integer division or remainder by a value that is not a
