@@ -11,16 +11,10 @@ a CUDA toolkit is found) and CHECK-ESTIMATE (the estimate, where none is).
 """
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
-
-def run(cmd, cwd):
-    # Arguments are passed as a vector: no shell ever sees them.
-    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, timeout=600)
-    return proc.returncode, proc.stdout, proc.stderr
+from testsupport import run
 
 
 def nvcc_root(root):

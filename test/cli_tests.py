@@ -11,11 +11,12 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import textwrap
 import urllib.parse
+
+from testsupport import run
 
 RESULTS = []
 
@@ -23,12 +24,6 @@ RESULTS = []
 def check(name, condition, detail=""):
     RESULTS.append((name, bool(condition), detail))
     print(("PASS " if condition else "FAIL ") + name + ("" if condition else ": " + detail))
-
-
-def run(cmd, cwd=None, timeout=600, env=None):
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, timeout=timeout, env=env)
-    return p.returncode, p.stdout, p.stderr
 
 
 GOOD = textwrap.dedent("""\

@@ -28,17 +28,11 @@ import csv
 import glob
 import json
 import os
-import subprocess
 import sys
 
+from testsupport import run
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def run(cmd, cwd):
-    # An argument vector: no shell ever sees these arguments.
-    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, timeout=600)
-    return proc.returncode, proc.stdout, proc.stderr
 
 
 def within(estimate, exact):

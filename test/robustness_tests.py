@@ -35,19 +35,15 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
+
+import testsupport
 
 TIMEOUT = 600
 
 
 def run(cmd, cwd):
-    try:
-        proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return None, "", "timed out after %d s" % TIMEOUT
-    return proc.returncode, proc.stdout, proc.stderr
+    return testsupport.run(cmd, cwd, timeout=TIMEOUT)
 
 
 def close(a, b):
