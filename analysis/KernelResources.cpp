@@ -165,19 +165,25 @@ std::optional<LaunchBounds> launchBounds(const FunctionDecl *Kernel, ASTContext 
 std::optional<KernelOccupancyReport>
 occupancyFor(const FunctionDecl *Kernel, const LaunchConfig &Launch, ASTContext &Ctx,
              const RegisterOptions &Options,
-             std::optional<std::uint64_t> DefaultDynamicSharedBytes) {
-  if (!Kernel)
+             std::optional<std::uint64_t> DefaultDynamicSharedBytes, std::string *WhyNot) {
+  auto Unavailable = [&](std::string Why) -> std::optional<KernelOccupancyReport> {
+    if (WhyNot)
+      *WhyNot = std::move(Why);
     return std::nullopt;
+  };
+  if (!Kernel)
+    return Unavailable("no kernel");
   RegisterOptions O = Options;
   if (O.Arch.empty())
     O.Arch = "sm_90";
   const model::ArchSpec *Arch = model::findArch(O.Arch);
   if (!Arch)
-    return std::nullopt;
+    return Unavailable("unknown architecture '" + O.Arch + "'");
   std::string Note;
   std::optional<FunctionRegisters> Regs = RegisterUsage::get(Ctx).lookup(Kernel, O, &Note);
   if (!Regs)
-    return std::nullopt;
+    return Unavailable("its registers per thread could not be counted" +
+                       (Note.empty() ? std::string() : " (" + Note + ")"));
 
   KernelOccupancyReport R;
   R.ArchSpec = Arch;

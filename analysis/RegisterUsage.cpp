@@ -5,6 +5,7 @@
 #include "warpcheck/model/Arch.h"
 #include "warpcheck/model/Occupancy.h"
 
+#include "clang/AST/ASTDiagnostic.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -46,6 +47,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -993,7 +995,45 @@ unsigned estimateRegisterCount(const LiveValueMeasures &Live, std::optional<unsi
   return static_cast<unsigned>(std::clamp<long>(std::min(Scheduled, Cap), Floor, 255));
 }
 
+bool isShortLibdeviceFunction(llvm::StringRef Name) {
+  // Checked against libdevice.10.bc of CUDA 13.0: every function these
+  // patterns name has at most 13 IR instructions, most of them the two
+  // arms of an __nvvm_reflect("__CUDA_FTZ") test around one NVVM intrinsic,
+  // the rest a compare and a select (isnanf, fdimf); one to three PTX
+  // instructions once reflected (RegisterUsageTest's
+  // LibdeviceWithToolkit.ShortFunctionsAreShort re-checks it when a
+  // toolkit is there).
+  static const llvm::Regex Patterns[] = {
+      // popc, clz, ffs, brev, byte_perm, mulhi, mul24, sad, hadd, min, max, abs
+      llvm::Regex("^__nv_(u|ll|ull)?(popc|clz|ffs|brev|byte_perm|mulhi|mul64hi|mul24|sad|"
+                  "hadd|rhadd|min|max|abs)(ll)?$"),
+      // reinterpretations: float_as_int, longlong_as_double, ...
+      llvm::Regex("^__nv_(float|double|int|uint|longlong)_as_(float|double|int|uint|longlong)$"),
+      // conversions: float2int_rn, int2float_rz, double2hiint, half2float, ...
+      llvm::Regex("^__nv_(float|double|half|int|uint|ll|ull|hiloint)2"
+                  "(float|double|half|int|uint|ll|ull|hiint|loint)(_r[nduz])?$"),
+      llvm::Regex("^__nv_(fmin|fmax|fabs|copysign|floor|ceil|trunc|rint|nearbyint|saturate)f?$"),
+      llvm::Regex("^__nv_(llrint|round|llround|signbitd|signbitf|isnand|isinfd|isfinited|"
+                  "isnanf|isinff|finitef|fdim|fdimf)$"),
+      // fma and the correctly rounded add, sub and mul (not div or sqrt,
+      // which ptxas expands into a subroutine)
+      llvm::Regex("^__nv_fmaf?(_ieee)?(_r[nduz])?$"),
+      llvm::Regex("^__nv_[fd](add|sub|mul)_r[nduz]$"),
+      // the __fast intrinsics that are one approximate instruction
+      llvm::Regex("^__nv_fast_(expf|exp10f|logf|log2f|log10f|sinf|cosf|fdividef)$"),
+  };
+  return llvm::any_of(Patterns, [&](const llvm::Regex &R) { return R.match(Name); });
+}
+
 namespace {
+
+/// A call ptxas never sees as one: an intrinsic, or (when no libdevice
+/// could be linked) a libdevice function of one to three instructions once
+/// linked and inlined, as nvcc links it.
+bool isInlineInstruction(const llvm::Function *Callee) {
+  return Callee && (Callee->isIntrinsic() ||
+                    (Callee->isDeclaration() && isShortLibdeviceFunction(Callee->getName())));
+}
 
 /// How many 32-bit registers a value of type T occupies; predicates (i1)
 /// live in a file of their own and count 0.
@@ -1078,7 +1118,9 @@ bool isMemoryFence(const llvm::Instruction &I) {
   if (const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I))
     return II->mayWriteToMemory() || II->getIntrinsicID() == llvm::Intrinsic::nvvm_barrier0 ||
            II->getIntrinsicID() == llvm::Intrinsic::nvvm_barrier_sync;
-  return llvm::isa<llvm::CallBase>(I); // calls and inline assembly
+  if (const auto *Call = llvm::dyn_cast<llvm::CallBase>(&I))
+    return Call->isInlineAsm() || !isInlineInstruction(Call->getCalledFunction());
+  return false;
 }
 
 /// Register pressure of optimized NVPTX IR: the largest total weight of
@@ -1580,7 +1622,7 @@ private:
         if (const auto *Call = llvm::dyn_cast<llvm::CallBase>(&I);
             Call && !Call->isInlineAsm()) {
           const llvm::Function *Callee = Call->getCalledFunction();
-          if (!Callee || !Callee->isIntrinsic()) {
+          if (!isInlineInstruction(Callee)) {
             // The callee's registers come on top of what lives across the
             // call.
             unsigned CalleePressure =
@@ -1733,11 +1775,23 @@ std::unique_ptr<llvm::Module> emitDeviceModule(ASTContext &Ctx, const KernelColl
                                                const HeaderSearchOptions &HSOpts,
                                                const PreprocessorOptions &PPOpts,
                                                std::string &Error) {
-  IgnoringDiagConsumer Ignore;
+  // Keeps the first error, for the reason the estimate is unavailable.
+  struct FirstError : DiagnosticConsumer {
+    void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+      DiagnosticConsumer::HandleDiagnostic(Level, Info);
+      if (Level < DiagnosticsEngine::Error || !Text.empty())
+        return;
+      llvm::SmallString<128> Message;
+      Info.FormatDiagnostic(Message);
+      Text = Message.str().str();
+    }
+    std::string Text;
+  } Errors;
   IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
   IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts(new DiagnosticOptions());
-  DiagnosticsEngine Diags(IDs, DiagOpts, &Ignore, /*ShouldOwnClient=*/false);
+  DiagnosticsEngine Diags(IDs, DiagOpts, &Errors, /*ShouldOwnClient=*/false);
   Diags.setSourceManager(&Ctx.getSourceManager());
+  Diags.SetArgToStringFn(&FormatASTNodeDiagnosticArgument, &Ctx); // names in messages
   CodeGenOptions CGO;
   CGO.OptimizationLevel = 3;
   CGO.setInlining(CodeGenOptions::NormalInlining);
@@ -1755,7 +1809,8 @@ std::unique_ptr<llvm::Module> emitDeviceModule(ASTContext &Ctx, const KernelColl
       Gen->HandleTopLevelDecl(DeclGroupRef(FD));
   Gen->HandleTranslationUnit(Ctx);
   if (Diags.hasErrorOccurred()) {
-    Error = "clang's code generator could not lower the device code";
+    Error = "clang's code generator could not lower the device code" +
+            (Errors.Text.empty() ? std::string() : ": " + Errors.Text);
     return nullptr;
   }
   std::unique_ptr<llvm::Module> M(Gen->ReleaseModule());
@@ -1923,10 +1978,16 @@ TranslationUnitRegisters estimateByDeviceReparse(ASTContext &Ctx, const Register
   }
   if (CudaRoot.empty())
     CudaRoot = Options.ToolkitRoot;
-  if (!CudaRoot.empty())
+  if (!CudaRoot.empty()) {
     Args.push_back("--cuda-path=" + CudaRoot);
-  else
+  } else {
     Args.push_back("-nocudainc");
+    // Without a toolkit clang assumes PTX 4.2, and its code generator then
+    // rejects the *_sync warp builtins (PTX 6.0); 8.5 is what clang 19
+    // targets for CUDA 12.5, as the warpcheck binary's no-toolkit
+    // arguments say too (tool/CudaEnvironment.cpp).
+    Args.push_back("--cuda-feature=+ptx85");
+  }
 
   struct Consumer : ASTConsumer {
     Consumer(const RegisterOptions &O, TranslationUnitRegisters &Out, CompilerInstance &CI)

@@ -142,11 +142,19 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
 
   SourceLocation Loc = Kernel->getLocation();
   std::string Name = kernelName(Kernel, Ctx);
+  bool SaidUnavailable = false;
   for (const LaunchConfig &C : Shapes) {
+    std::string WhyNot;
     std::optional<KernelOccupancyReport> Rep =
-        occupancyFor(Kernel, C, Ctx, RO, Registers.defaultDynamicSharedBytes());
-    if (!Rep)
+        occupancyFor(Kernel, C, Ctx, RO, Registers.defaultDynamicSharedBytes(), &WhyNot);
+    if (!Rep) {
+      // Never a silently missing report: once per kernel, say why.
+      if (!SaidUnavailable)
+        diag(Loc, "occupancy of kernel '%0' not computed on %1: %2")
+            << Name << Spec->Name << WhyNot;
+      SaidUnavailable = true;
       continue;
+    }
     const model::OccupancyResult &R = Rep->Result;
     bool Below = !R.valid() || percent(R) + 1e-9 < MinOccupancy;
     if (!Below)

@@ -357,6 +357,30 @@ def main():
               rc == 0 and not os.path.exists(decoy_marker) and sources == ["estimate"],
               out[-2000:] + err[-2000:])
 
+        # No register count to be had (a builtin of sm_80 analysed for
+        # sm_75: clang's code generator rejects it, as ptxas would): the
+        # check says so, and why, instead of leaving the kernel out.
+        with open(os.path.join(tmp, "redux.cu"), "w") as f:
+            f.write("__global__ void total(const unsigned *in, unsigned *out) {\n"
+                    "  out[threadIdx.x] = __nvvm_redux_sync_add(in[threadIdx.x], 0xffffffff);\n"
+                    "}\n"
+                    "int main() { unsigned *p = 0; total<<<1, 1024>>>(p, p); return 0; }\n")
+        rc, out, err = run([wc, "--no-cuda", "--arch=sm_75", "redux.cu"], cwd=tmp)
+        check("no register count: a warning naming the kernel and the cause",
+              rc == 0 and "redux.cu:1:17: warning: occupancy of kernel 'total' not computed on "
+              "sm_75: its registers per thread could not be counted (clang's code generator "
+              "could not lower the device code: '__nvvm_redux_sync_add' needs target feature "
+              in out, out[-2000:] + err[-2000:])
+        rc, out, err = run([wc, "--no-cuda", "--arch=sm_75", "--format=json", "redux.cu"], cwd=tmp)
+        ok = False
+        if out.strip().startswith("{"):
+            k = json.loads(out)["kernels"][0]
+            ok = (k["registers"] is None and k["occupancy"] is None and
+                  any(l.startswith("occupancy not computed: its registers per thread could not "
+                                   "be counted") for l in k["limitations"]))
+        check("no register count: JSON registers null and the cause in limitations", ok,
+              out[-2000:] + err[-2000:])
+
         # Dynamic shared memory without a launch site: the annotation's
         # shared(N), else cuda-occupancy's DefaultDynamicShared (noted).
         dyn = os.path.join(tmp, "dyn.cu")

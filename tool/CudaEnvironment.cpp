@@ -206,6 +206,12 @@ cudaParseArguments(const std::optional<CudaToolkit> &Toolkit,
   }
   Args.push_back("-nocudainc");
   Args.push_back("-nocudalib");
+  // The PTX ISA clang 19 targets for CUDA 12.5, the version the bundled
+  // declarations stand for. Without a toolkit clang would assume PTX 4.2,
+  // and its code generator rejects the *_sync warp builtins (they need
+  // PTX 6.0), which the register estimate lowers (its device-side reparse
+  // adds the same, analysis/RegisterUsage.cpp).
+  Args.push_back("--cuda-feature=+ptx85");
   // In case clang finds a toolkit of its own (it also looks at ptxas on
   // PATH and /usr/lib/cuda): only its version is used then.
   Args.push_back("-Wno-unknown-cuda-version");

@@ -109,9 +109,10 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
   Kernel["accesses"] = std::move(Accesses);
 
   // Registers, shared memory and theoretical occupancy of this launch.
+  std::string WhyNot;
   if (auto Occ = occupancyFor(K.Kernel, K.Launch, Ctx,
                               Registers.registerOptions(Arch, PP),
-                              Registers.defaultDynamicSharedBytes())) {
+                              Registers.defaultDynamicSharedBytes(), &WhyNot)) {
     Kernel["registers"] = Occ->Registers;
     Kernel["registers_source"] = Occ->RegistersSource;
     Kernel["shared_bytes_static"] = static_cast<std::int64_t>(Occ->SharedBytesStatic);
@@ -128,6 +129,8 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
     Kernel["shared_bytes_static"] = nullptr;
     Kernel["shared_bytes_dynamic"] = nullptr;
     Kernel["occupancy"] = nullptr;
+    if (llvm::json::Array *Limitations = Kernel.getArray("limitations"))
+      Limitations->push_back("occupancy not computed: " + WhyNot);
   }
   // The same launch on the other architectures of an --arch list: ptxas
   // compiles for each (its count differs between architectures), or the
@@ -138,9 +141,10 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
     All.insert(All.end(), CompareArchs.begin(), CompareArchs.end());
     for (const std::string &A : All) {
       llvm::json::Object Entry{{"arch", A}};
+      std::string ArchWhyNot;
       if (auto Occ = occupancyFor(K.Kernel, K.Launch, Ctx,
                                   Registers.registerOptions(A, PP),
-                                  Registers.defaultDynamicSharedBytes())) {
+                                  Registers.defaultDynamicSharedBytes(), &ArchWhyNot)) {
         Entry["registers"] = Occ->Registers;
         Entry["registers_source"] = Occ->RegistersSource;
         Entry["active_blocks_per_sm"] = Occ->Occupancy.ActiveBlocksPerSM;
@@ -151,6 +155,7 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
         for (const char *Key : {"registers", "registers_source", "active_blocks_per_sm",
                                 "active_warps_per_sm", "theoretical", "limiter"})
           Entry[Key] = nullptr;
+        Entry["unavailable"] = ArchWhyNot;
       }
       ByArch.push_back(std::move(Entry));
     }

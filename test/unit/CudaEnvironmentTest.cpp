@@ -454,6 +454,7 @@ TEST(CudaParseArgumentsTest, NoToolkit) {
   std::vector<std::string> Expected = {
       "-nocudainc",
       "-nocudalib",
+      "--cuda-feature=+ptx85",
       "-Wno-unknown-cuda-version",
       "-include",
       "/opt/wc/include/cuda-minimal/warpcheck_cuda_minimal.h",

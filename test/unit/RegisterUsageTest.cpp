@@ -18,6 +18,7 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -433,6 +434,43 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   EXPECT_EQ(V.Scheduled, P.Scheduled);
 }
 
+TEST(LiveValues, ShortLibdeviceCallIsNotACall) {
+  // Without a toolkit, __popc and __sinf stay calls to libdevice
+  // declarations. __nv_popc is one POPC once linked; other math is a real
+  // function, charged as an external call.
+  const char *Kernel = R"(
+define void @k(ptr addrspace(1) %out, i32 %x) {
+  %r = call i32 @FUNCTION(i32 %x)
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @FUNCTION(i32)
+)";
+  auto With = [&](const std::string &Name) {
+    std::string K = Kernel;
+    for (size_t At; (At = K.find("FUNCTION")) != std::string::npos;)
+      K.replace(At, 8, Name);
+    return measuresOf(K);
+  };
+  LiveValueMeasures Popc = With("__nv_popc"), Other = With("__nv_some_math_function");
+  EXPECT_LE(Popc.Scheduled, 6u);
+  EXPECT_GE(Other.Scheduled, Popc.Scheduled + 10);
+}
+
+TEST(Estimate, ShortLibdeviceFunctionNames) {
+  for (const char *Name : {"__nv_popc", "__nv_popcll", "__nv_clz", "__nv_ffs", "__nv_brev",
+                           "__nv_umulhi", "__nv_float_as_int", "__nv_int_as_float",
+                           "__nv_longlong_as_double", "__nv_fmaxf", "__nv_fminf", "__nv_fabsf",
+                           "__nv_float2int_rn", "__nv_int2float_rz", "__nv_double2hiint",
+                           "__nv_fmaf", "__nv_fadd_rn", "__nv_fast_expf", "__nv_fast_sinf",
+                           "__nv_saturatef"})
+    EXPECT_TRUE(isShortLibdeviceFunction(Name)) << Name;
+  for (const char *Name : {"__nv_sinf", "__nv_expf", "__nv_powf", "__nv_log2f", "__nv_atan2f",
+                           "__nv_fast_tanf", "__nv_fast_powf", "__nv_fdiv_rn", "__nv_fsqrt_rn",
+                           "__nv_llrintf", "vprintf", "malloc", "__nv_popc_extra"})
+    EXPECT_FALSE(isShortLibdeviceFunction(Name)) << Name;
+}
+
 //===--- With a CUDA toolkit ----------------------------------------------===//
 
 #define REQUIRE_TOOLKIT(Root)                                                             \
@@ -834,3 +872,26 @@ int main() { small<<<1, 32>>>(nullptr); return 0; }
 #endif
 
 } // namespace
+
+TEST(LibdeviceWithToolkit, ShortFunctionsAreShort) {
+  // isShortLibdeviceFunction's patterns against the toolkit's libdevice:
+  // every function they name has at most 13 IR instructions (one NVVM
+  // intrinsic, the two arms of an __nvvm_reflect test around it, or a
+  // compare and a select).
+  REQUIRE_TOOLKIT(Root);
+  std::string Path = *Root + "/nvvm/libdevice/libdevice.10.bc";
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    GTEST_SKIP() << "no " << Path;
+  llvm::LLVMContext Ctx;
+  auto M = llvm::parseBitcodeFile((*Buffer)->getMemBufferRef(), Ctx);
+  ASSERT_TRUE(static_cast<bool>(M)) << llvm::toString(M.takeError());
+  unsigned Named = 0;
+  for (const llvm::Function &F : **M) {
+    if (F.isDeclaration() || !isShortLibdeviceFunction(F.getName()))
+      continue;
+    ++Named;
+    EXPECT_LE(F.getInstructionCount(), 13u) << F.getName().str();
+  }
+  EXPECT_GE(Named, 150u); // the patterns still name what they were written for
+}

@@ -112,14 +112,16 @@ struct KernelOccupancyReport {
 
 /// The occupancy of Kernel launched as Launch on Options.Arch (sm_90 when
 /// empty), with registers from RegisterUsage under Options. nullopt when the
-/// architecture is unknown or no register count can be had.
+/// architecture is unknown or no register count can be had; WhyNot (when
+/// given) then says which, with the register source's reason.
 /// DefaultDynamicSharedBytes: the dynamic shared memory assumed (and said
 /// so) when the launch does not give it and the kernel uses extern
 /// __shared__ memory; 0 when absent.
 std::optional<KernelOccupancyReport>
 occupancyFor(const clang::FunctionDecl *Kernel, const LaunchConfig &Launch,
              clang::ASTContext &Ctx, const RegisterOptions &Options,
-             std::optional<std::uint64_t> DefaultDynamicSharedBytes = std::nullopt);
+             std::optional<std::uint64_t> DefaultDynamicSharedBytes = std::nullopt,
+             std::string *WhyNot = nullptr);
 
 /// Adds the report's fields to a kernel's JSON object: "registers",
 /// "registers_source", "shared_bytes_static", "shared_bytes_dynamic" and

@@ -248,6 +248,12 @@ struct LiveValueMeasures {
   unsigned Scheduled = 0;
 };
 
+/// Whether the libdevice function Name (__nv_popc, __nv_float_as_int,
+/// __nv_fmaxf, __nv_float2int_rn, ...) is one to three instructions once
+/// linked: without a toolkit there is no libdevice to link, and a call to
+/// one of these costs the estimate its result, not a call.
+bool isShortLibdeviceFunction(llvm::StringRef Name);
+
 /// The calibrated register estimate for those measures. MaxThreads is the
 /// kernel's __launch_bounds__ thread count, if any: ptxas spends spare
 /// registers on scheduling only up to the count that keeps as many blocks
