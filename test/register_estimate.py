@@ -17,10 +17,11 @@ It fails when
     records could be compared (files that need toolkit headers, such as
     <cooperative_groups.h>, do not parse with --no-cuda and are skipped);
   - a compared count is not marked "estimate";
-  - the record disagrees with the H200's SASS listing
-    (test/hw/registers/sass_register_use.csv): per file, the recorded counts
-    must be among the counts ptxas reported there (files the listing does
-    not cover are named).
+  - the record disagrees with what the CUDA driver reported on the H200
+    (test/hw/registers/func_registers.csv, CU_FUNC_ATTRIBUTE_NUM_REGS of
+    every kernel, the count occupancy is computed from): per file, the
+    recorded counts must be among the driver's (files it does not cover
+    are named).
 """
 import argparse
 import collections
@@ -45,8 +46,8 @@ def main():
     ap.add_argument("--inputs", default=os.path.join(HERE, "inputs"))
     ap.add_argument("--records", default=os.path.join(HERE, "hw", "registers",
                                                       "ptxas_registers.json"))
-    ap.add_argument("--sass", default=os.path.join(HERE, "hw", "registers",
-                                                   "sass_register_use.csv"))
+    ap.add_argument("--measured", default=os.path.join(HERE, "hw", "registers",
+                                                       "func_registers.csv"))
     ap.add_argument("--min-within", type=float, default=0.9)
     ap.add_argument("--min-compared", type=float, default=0.9)
     args = ap.parse_args()
@@ -55,11 +56,12 @@ def main():
         records = json.load(f)["kernels"]
     failures = []
 
-    # The record against the H200's listing, file by file.
+    # The record against the driver's answers on the H200, file by file.
     listed = collections.defaultdict(list)
-    with open(args.sass) as f:
+    with open(args.measured) as f:
         for row in csv.DictReader(f):
-            listed[row["unit"]].append(int(row["ptxas_registers"]))
+            unit = row["cubin"][:-len(".cubin")] if row["cubin"].endswith(".cubin") else row["cubin"]
+            listed[unit].append(int(row["num_regs"]))
     by_file, unlisted = collections.defaultdict(list), []
     for key, count in records.items():
         by_file[key.split(":")[0]].append(count)
@@ -69,12 +71,12 @@ def main():
             unlisted.append(name)
             continue
         if len(units) > 1:
-            failures.append("%s: %d units of %s match" % (name, len(units), args.sass))
+            failures.append("%s: %d units of %s match" % (name, len(units), args.measured))
             continue
         left = collections.Counter(listed[units[0]])
         left.subtract(collections.Counter(counts))
         if any(v < 0 for v in left.values()):
-            failures.append("%s: recorded counts %s are not among the SASS listing's %s"
+            failures.append("%s: recorded counts %s are not among the driver's %s"
                             % (name, sorted(counts), sorted(listed[units[0]])))
 
     warpcheck = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
@@ -126,7 +128,7 @@ def main():
     if misses:
         print("outside +-20%:\n" + "\n".join(misses))
     if unlisted:
-        print("not in the SASS listing (recorded from ptxas only): " + ", ".join(unlisted))
+        print("not measured on the H200 (recorded from ptxas only): " + ", ".join(unlisted))
     if skipped:
         print("not parsed without a toolkit: " + "; ".join(skipped))
     if compared < args.min_compared * len(records):
