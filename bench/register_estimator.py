@@ -21,7 +21,7 @@ CCCL together; with --extra-dir, the line `inputs+CCCL` gives that set).
 Usage:
   bench/register_estimator.py --build <build dir> [--cuda-path /usr/local/cuda]
       [--arch sm_90] [--no-cccl] [--verbose] [--json out.json]
-      [--extra-dir DIR [--extra-include DIR]...]
+      [--extra-dir DIR [--extra-include DIR]...] [--write-records FILE]
 
 --extra-dir adds every .cu file under DIR as a third group, "extra" (off by
 default; CI has none). The numbers in docs/checks/cuda-occupancy.rst use a
@@ -30,6 +30,10 @@ copy of 61 sample programs of NVIDIA's cuda-samples (those of 0_Introduction,
 6_Performance that launch a kernel and parse with clang 19), with
 --extra-include pointing at the copy's Common directory; none of them took
 part in calibrating the estimate.
+
+--write-records FILE writes ptxas's count of every test-input kernel to FILE
+(test/hw/registers/ptxas_registers.json is made so); test/register_estimate.py
+holds the no-toolkit estimate to that record in CI.
 
 Needs: clang-tidy-19, a build of the plugin (<build>/lib/libwarpcheck.so)
 and a CUDA toolkit (for the ptxas side). The ptxas results are cached by
