@@ -1769,24 +1769,33 @@ struct KernelCollector : RecursiveASTVisitor<KernelCollector> {
   }
 };
 
+/// Prints nothing, counts errors (the base class does, and tooling's
+/// success is that count) and keeps the first error's text, for the reason
+/// an estimate is unavailable.
+class FirstErrorConsumer : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error || !Text.empty())
+      return;
+    llvm::SmallString<128> Message;
+    Info.FormatDiagnostic(Message);
+    Text = Message.str().str();
+  }
+  /// ": <first error>", or nothing.
+  std::string suffix() const { return Text.empty() ? std::string() : ": " + Text; }
+
+private:
+  std::string Text;
+};
+
 /// Device-side LLVM IR for every kernel of a device-side AST.
 std::unique_ptr<llvm::Module> emitDeviceModule(ASTContext &Ctx, const KernelCollector &Found,
                                                llvm::LLVMContext &LLCtx,
                                                const HeaderSearchOptions &HSOpts,
                                                const PreprocessorOptions &PPOpts,
                                                std::string &Error) {
-  // Keeps the first error, for the reason the estimate is unavailable.
-  struct FirstError : DiagnosticConsumer {
-    void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
-      DiagnosticConsumer::HandleDiagnostic(Level, Info);
-      if (Level < DiagnosticsEngine::Error || !Text.empty())
-        return;
-      llvm::SmallString<128> Message;
-      Info.FormatDiagnostic(Message);
-      Text = Message.str().str();
-    }
-    std::string Text;
-  } Errors;
+  FirstErrorConsumer Errors;
   IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
   IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts(new DiagnosticOptions());
   DiagnosticsEngine Diags(IDs, DiagOpts, &Errors, /*ShouldOwnClient=*/false);
@@ -1809,8 +1818,7 @@ std::unique_ptr<llvm::Module> emitDeviceModule(ASTContext &Ctx, const KernelColl
       Gen->HandleTopLevelDecl(DeclGroupRef(FD));
   Gen->HandleTranslationUnit(Ctx);
   if (Diags.hasErrorOccurred()) {
-    Error = "clang's code generator could not lower the device code" +
-            (Errors.Text.empty() ? std::string() : ": " + Errors.Text);
+    Error = "clang's code generator could not lower the device code" + Errors.suffix();
     return nullptr;
   }
   std::unique_ptr<llvm::Module> M(Gen->ReleaseModule());
@@ -1970,6 +1978,12 @@ TranslationUnitRegisters estimateByDeviceReparse(ASTContext &Ctx, const Register
     Args.insert(Args.end(), Includes.begin(), Includes.end());
     for (const auto &[Macro, IsUndef] : PP->getPreprocessorOpts().Macros)
       Args.push_back((IsUndef ? "-U" : "-D") + Macro);
+    // Forced includes (-include): without a toolkit, the bundled
+    // declarations of __global__, threadIdx and the rest come in so.
+    for (const std::string &Include : PP->getPreprocessorOpts().Includes) {
+      Args.push_back("-include");
+      Args.push_back(Include);
+    }
     const LangStandard &Std = LangStandard::getLangStandardForKind(PP->getLangOpts().LangStd);
     Args.push_back(std::string("-std=") + Std.getName());
   } else {
@@ -2022,14 +2036,14 @@ TranslationUnitRegisters estimateByDeviceReparse(ASTContext &Ctx, const Register
     Dir = llvm::sys::path::parent_path(Source).str();
   tooling::FixedCompilationDatabase Database(Dir.empty() ? "." : Dir, Args);
   tooling::ClangTool Tool(Database, {Source});
-  IgnoringDiagConsumer Quiet;
+  FirstErrorConsumer Quiet;
   Tool.setDiagnosticConsumer(&Quiet);
   Tool.setPrintErrorMessage(false);
   TranslationUnitRegisters Device;
   Device.FallbackReason = "the device-side parse failed";
   Factory F(Options, Device);
-  if (Tool.run(&F) != 0 && Device.ByMangledName.empty()) {
-    R.FallbackReason = "the source could not be parsed for the device";
+  if ((Tool.run(&F) != 0 || Quiet.getNumErrors() > 0) && Device.ByMangledName.empty()) {
+    R.FallbackReason = "the source could not be parsed for the device" + Quiet.suffix();
     return R;
   }
   Device.Arch = R.Arch;

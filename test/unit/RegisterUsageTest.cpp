@@ -730,6 +730,67 @@ TEST(Estimate, HostSideASTIsParsedAgainForTheDevice) {
   RegisterUsage::release(Ctx);
 }
 
+TEST(Estimate, DeviceParseErrorIsTheReason) {
+  // The host side parses; the device side does not: the estimate is
+  // unavailable, and says why with clang's first error (it used to come
+  // back empty, without a reason, because the reparse ignored errors).
+  const char *Code = R"(
+#define G __attribute__((global))
+#ifdef __CUDA_ARCH__
+int broken = no_such_name_on_the_device;
+#endif
+G void light(float *out) { out[0] = 1.0f; }
+)";
+  auto U = parse(Code, /*Device=*/false, std::nullopt);
+  ASSERT_TRUE(U->AST);
+  clang::ASTContext &Ctx = U->AST->getASTContext();
+  RegisterOptions O;
+  O.Mode = RegisterMode::Estimate;
+  O.CompileFlags = {"-nocudainc", "-isystem", U->Dir.file("shim")};
+  O.SourceFile = U->File;
+  auto &Usage = RegisterUsage::get(Ctx);
+  Usage.setPreprocessor(&U->AST->getPreprocessor());
+  std::string Note;
+  EXPECT_FALSE(Usage.lookup(findKernel(Ctx, "light"), O, &Note));
+  EXPECT_NE(Note.find("the source could not be parsed for the device: use of undeclared "
+                      "identifier 'no_such_name_on_the_device'"),
+            std::string::npos)
+      << Note;
+  LaunchConfig L;
+  L.Block = Dim3{128, 1, 1};
+  std::string WhyNot;
+  EXPECT_FALSE(occupancyFor(findKernel(Ctx, "light"), L, Ctx, O, std::nullopt, &WhyNot));
+  EXPECT_EQ(WhyNot.rfind("its registers per thread could not be counted (", 0), 0u) << WhyNot;
+  RegisterUsage::release(Ctx);
+}
+
+TEST(Estimate, DeviceReparseKeepsForcedIncludes) {
+  // warpcheck's no-toolkit arguments force-include the bundled declarations
+  // (-include warpcheck_cuda_minimal.h), as nvcc force-includes
+  // cuda_runtime.h: the device-side parse of a host-side AST needs them too.
+  auto U = std::make_unique<ParsedUnit>();
+  std::string Forced = U->Dir.write("forced.h", "#define G __attribute__((global))\n");
+  const char *Code = "G void light(float *out) { out[0] = 1.0f; }\n";
+  U->File = U->Dir.write("unit.cu", Code);
+  U->AST = clang::tooling::buildASTFromCodeWithArgs(
+      Code,
+      {"-resource-dir=" WARPCHECK_CLANG_RESOURCE_DIR, "--cuda-gpu-arch=sm_90",
+       "-Wno-unknown-cuda-version", "--cuda-host-only", "-nocudainc", "-nocudalib", "-include",
+       Forced},
+      U->File);
+  ASSERT_TRUE(U->AST);
+  clang::ASTContext &Ctx = U->AST->getASTContext();
+  RegisterOptions O;
+  O.Mode = RegisterMode::Estimate;
+  O.SourceFile = U->File;
+  auto &Usage = RegisterUsage::get(Ctx);
+  Usage.setPreprocessor(&U->AST->getPreprocessor());
+  std::string Note;
+  auto Light = Usage.lookup(findKernel(Ctx, "light"), O, &Note);
+  EXPECT_TRUE(Light) << Note;
+  RegisterUsage::release(Ctx);
+}
+
 TEST(Occupancy, ReportForALaunch) {
   auto U = parse(EstimateUnit, /*Device=*/true, std::nullopt);
   ASSERT_TRUE(U->AST);
