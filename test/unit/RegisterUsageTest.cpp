@@ -615,15 +615,26 @@ struct ParsedUnit {
   std::string File;
 };
 
+/// Headers written to the unit's folder before it is parsed: {name, text}.
+using ExtraFiles = std::vector<std::pair<std::string, std::string>>;
+
 std::unique_ptr<ParsedUnit> parse(const std::string &Code, bool Device,
-                                  const std::optional<std::string> &Root) {
+                                  const std::optional<std::string> &Root,
+                                  const ExtraFiles &Files = {},
+                                  const std::vector<std::string> &ForcedIncludes = {}) {
   auto U = std::make_unique<ParsedUnit>();
   U->Dir.write("shim/texture_fetch_functions.h", "");
   U->Dir.write("shim/texture_indirect_functions.h", "");
+  for (const auto &[Name, Text] : Files)
+    U->Dir.write(Name, Text);
   U->File = U->Dir.write("unit.cu", Code);
   std::vector<std::string> Args = {"-resource-dir=" WARPCHECK_CLANG_RESOURCE_DIR,
                                    "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version",
                                    "-isystem", U->Dir.file("shim")};
+  for (const std::string &Name : ForcedIncludes) {
+    Args.push_back("-include");
+    Args.push_back(U->Dir.file(Name));
+  }
   if (Device)
     Args.push_back("--cuda-device-only");
   else
@@ -653,6 +664,18 @@ const clang::FunctionDecl *findKernel(clang::ASTContext &Ctx, llvm::StringRef Na
   F.Name = Name;
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
   return F.Found;
+}
+
+/// Estimate-mode options for a host-side unit, whose preprocessor
+/// RegisterUsage is given (the device reparse takes the include paths,
+/// macros and forced includes from it).
+RegisterOptions hostSideEstimate(ParsedUnit &U) {
+  RegisterOptions O;
+  O.Mode = RegisterMode::Estimate;
+  O.CompileFlags = {"-nocudainc", "-isystem", U.Dir.file("shim")};
+  O.SourceFile = U.File;
+  RegisterUsage::get(U.AST->getASTContext()).setPreprocessor(&U.AST->getPreprocessor());
+  return O;
 }
 
 const char *EstimateUnit = R"(
@@ -718,12 +741,8 @@ TEST(Estimate, HostSideASTIsParsedAgainForTheDevice) {
   auto U = parse(EstimateUnit, /*Device=*/false, std::nullopt);
   ASSERT_TRUE(U->AST);
   clang::ASTContext &Ctx = U->AST->getASTContext();
-  RegisterOptions O;
-  O.Mode = RegisterMode::Estimate;
-  O.CompileFlags = {"-nocudainc", "-isystem", U->Dir.file("shim")};
-  O.SourceFile = U->File;
+  RegisterOptions O = hostSideEstimate(*U);
   auto &Usage = RegisterUsage::get(Ctx);
-  Usage.setPreprocessor(&U->AST->getPreprocessor());
   auto Heavy = Usage.lookup(findKernel(Ctx, "heavy"), O);
   ASSERT_TRUE(Heavy) << Usage.translationUnit(O).FallbackReason;
   EXPECT_GE(Heavy->Registers, 58u);
@@ -744,12 +763,8 @@ G void light(float *out) { out[0] = 1.0f; }
   auto U = parse(Code, /*Device=*/false, std::nullopt);
   ASSERT_TRUE(U->AST);
   clang::ASTContext &Ctx = U->AST->getASTContext();
-  RegisterOptions O;
-  O.Mode = RegisterMode::Estimate;
-  O.CompileFlags = {"-nocudainc", "-isystem", U->Dir.file("shim")};
-  O.SourceFile = U->File;
+  RegisterOptions O = hostSideEstimate(*U);
   auto &Usage = RegisterUsage::get(Ctx);
-  Usage.setPreprocessor(&U->AST->getPreprocessor());
   std::string Note;
   EXPECT_FALSE(Usage.lookup(findKernel(Ctx, "light"), O, &Note));
   EXPECT_NE(Note.find("the source could not be parsed for the device: use of undeclared "
@@ -768,23 +783,13 @@ TEST(Estimate, DeviceReparseKeepsForcedIncludes) {
   // warpcheck's no-toolkit arguments force-include the bundled declarations
   // (-include warpcheck_cuda_minimal.h), as nvcc force-includes
   // cuda_runtime.h: the device-side parse of a host-side AST needs them too.
-  auto U = std::make_unique<ParsedUnit>();
-  std::string Forced = U->Dir.write("forced.h", "#define G __attribute__((global))\n");
-  const char *Code = "G void light(float *out) { out[0] = 1.0f; }\n";
-  U->File = U->Dir.write("unit.cu", Code);
-  U->AST = clang::tooling::buildASTFromCodeWithArgs(
-      Code,
-      {"-resource-dir=" WARPCHECK_CLANG_RESOURCE_DIR, "--cuda-gpu-arch=sm_90",
-       "-Wno-unknown-cuda-version", "--cuda-host-only", "-nocudainc", "-nocudalib", "-include",
-       Forced},
-      U->File);
+  auto U = parse("G void light(float *out) { out[0] = 1.0f; }\n", /*Device=*/false,
+                 std::nullopt, {{"forced.h", "#define G __attribute__((global))\n"}},
+                 {"forced.h"});
   ASSERT_TRUE(U->AST);
   clang::ASTContext &Ctx = U->AST->getASTContext();
-  RegisterOptions O;
-  O.Mode = RegisterMode::Estimate;
-  O.SourceFile = U->File;
+  RegisterOptions O = hostSideEstimate(*U);
   auto &Usage = RegisterUsage::get(Ctx);
-  Usage.setPreprocessor(&U->AST->getPreprocessor());
   std::string Note;
   auto Light = Usage.lookup(findKernel(Ctx, "light"), O, &Note);
   EXPECT_TRUE(Light) << Note;

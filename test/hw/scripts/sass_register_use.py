@@ -21,41 +21,48 @@ import re
 import sys
 
 
-def ptxas_counts(log):
-    counts, current = {}, None
-    with open(log, errors="replace") as f:
+def lines_by_function(path, header):
+    """(function, line) for every line of path after the first match of the
+    regex header, whose group 1 names the function the lines belong to."""
+    current = None
+    with open(path, errors="replace") as f:
         for line in f:
-            m = re.search(r"Function properties for (\S+)", line)
+            m = re.search(header, line)
             if m:
                 current = m.group(1)
-            m = re.search(r"Used (\d+) registers", line)
-            if m and current:
-                counts[current] = int(m.group(1))
+                yield current, None
+            elif current is not None:
+                yield current, line
+
+
+def ptxas_counts(log):
+    counts = {}
+    for function, line in lines_by_function(log, r"Function properties for (\S+)"):
+        m = re.search(r"Used (\d+) registers", line or "")
+        if m:
+            counts[function] = int(m.group(1))
     return counts
 
 
 def highest_register(sass):
-    result, current = {}, None
-    with open(sass, errors="replace") as f:
-        for line in f:
-            m = re.search(r"Function : (\S+)", line)
-            if m:
-                current = m.group(1)
-                result[current] = -1
-                continue
-            m = re.match(r"\s+/\*[0-9a-f]{4}\*/\s+(.*?);", line)
-            if not m or current is None:
-                continue
-            ins = m.group(1)
-            words = ins.split()
-            op = words[1] if words[0].startswith("@") else words[0]
-            width = 4 if ".128" in op else 2 if ".64" in op else 1
-            for r in re.finditer(r"\bR(\d+)(\.64)?\b", ins):
-                n = int(r.group(1)) + (1 if r.group(2) else 0)
-                result[current] = max(result[current], n)
-            if width > 1 and (op.startswith("LD") or op.startswith("ST")):
-                for r in re.finditer(r"\bR(\d+)\b", ins):
-                    result[current] = max(result[current], int(r.group(1)) + width - 1)
+    result = {}
+    for function, line in lines_by_function(sass, r"Function : (\S+)"):
+        if line is None:
+            result[function] = -1
+            continue
+        m = re.match(r"\s+/\*[0-9a-f]{4}\*/\s+(.*?);", line)
+        if not m:
+            continue
+        ins = m.group(1)
+        words = ins.split()
+        op = words[1] if words[0].startswith("@") else words[0]
+        width = 4 if ".128" in op else 2 if ".64" in op else 1
+        for r in re.finditer(r"\bR(\d+)(\.64)?\b", ins):
+            n = int(r.group(1)) + (1 if r.group(2) else 0)
+            result[function] = max(result[function], n)
+        if width > 1 and (op.startswith("LD") or op.startswith("ST")):
+            for r in re.finditer(r"\bR(\d+)\b", ins):
+                result[function] = max(result[function], int(r.group(1)) + width - 1)
     return result
 
 
