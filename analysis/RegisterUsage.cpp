@@ -1563,22 +1563,9 @@ private:
       for (unsigned V : Live.set_bits())
         W += Weights[V];
       Max = std::max(Max, W);
-      // Registers a memory instruction reads last stay unavailable for the
-      // next MemoryOperandHold instructions (walked forward once the block
-      // is done): it reads them after it issues.
-      std::vector<unsigned> LiveBefore, FreedByMemory; // reverse order
-      auto HoldMemoryOperands = llvm::make_scope_exit([&] {
-        if (!Scheduled)
-          return;
-        const size_t L = LiveBefore.size();
-        unsigned Held = 0;
-        for (size_t F = 0; F < L; ++F) {
-          Max = std::max(Max, LiveBefore[L - 1 - F] + Held);
-          Held += FreedByMemory[L - 1 - F];
-          if (F >= MemoryOperandHold)
-            Held -= FreedByMemory[L - 1 - (F - MemoryOperandHold)];
-        }
-      });
+      // Per instruction, walking backwards: the weight live before it, and
+      // the registers it frees that a memory instruction reads (see below).
+      std::vector<unsigned> LiveBefore, FreedByMemory;
       for (auto It = BB->rbegin(); It != BB->rend(); ++It) {
         const llvm::Instruction &I = *It;
         if (llvm::isa<llvm::PHINode>(I))
@@ -1656,6 +1643,17 @@ private:
           if (Pairs != AtomicPairs.end())
             Max = std::max(Max, W + Pairs->second);
         }
+      }
+      // Registers a memory instruction reads last stay unavailable for the
+      // next MemoryOperandHold instructions (walked forward): it reads them
+      // after it issues.
+      const size_t L = LiveBefore.size();
+      unsigned Held = 0;
+      for (size_t F = 0; F < L; ++F) {
+        Max = std::max(Max, LiveBefore[L - 1 - F] + Held);
+        Held += FreedByMemory[L - 1 - F];
+        if (F >= MemoryOperandHold)
+          Held -= FreedByMemory[L - 1 - (F - MemoryOperandHold)];
       }
     }
     return Max;
