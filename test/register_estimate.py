@@ -40,6 +40,64 @@ def within(estimate, exact):
     return abs(estimate - exact) <= 0.2 * exact + 1e-9
 
 
+def record_against_driver(records, measured):
+    """Failures where, file by file, the recorded counts are not among the
+    driver's (measured: func_registers.csv), and the files it lacks."""
+    listed = collections.defaultdict(list)
+    with open(measured) as f:
+        for row in csv.DictReader(f):
+            unit = row["cubin"]
+            if unit.endswith(".cubin"):
+                unit = unit[:-len(".cubin")]
+            listed[unit].append(int(row["num_regs"]))
+    by_file = collections.defaultdict(list)
+    for key, count in records.items():
+        by_file[key.split(":")[0]].append(count)
+    failures, unlisted = [], []
+    for name, counts in sorted(by_file.items()):
+        units = [u for u in listed if u == name or u.endswith("_" + name)]
+        if not units:
+            unlisted.append(name)
+        elif len(units) > 1:
+            failures.append("%s: %d units of %s match" % (name, len(units), measured))
+        else:
+            left = collections.Counter(listed[units[0]])
+            left.subtract(collections.Counter(counts))
+            if any(v < 0 for v in left.values()):
+                failures.append("%s: recorded counts %s are not among the driver's %s"
+                                % (name, sorted(counts), sorted(listed[units[0]])))
+    return failures, unlisted
+
+
+def estimates_without_toolkit(build, inputs):
+    """{"file:line kernel": (registers, registers_source)} from
+    `warpcheck --no-cuda --format=json` on every input, the files that
+    parsed, those that did not (with the first error), and failures."""
+    warpcheck = os.path.abspath(os.path.join(build, "bin", "warpcheck"))
+    files = sorted(set(glob.glob(os.path.join(inputs, "*.cu")) +
+                       glob.glob(os.path.join(inputs, "**", "*.cu"), recursive=True)))
+    estimates, parsed, skipped, failures = {}, set(), [], []
+    for path in files:
+        name = os.path.basename(path)
+        rc, out, err = run([warpcheck, "--no-cuda", "--format=json", name],
+                           os.path.dirname(path))
+        try:
+            report = json.loads(out)
+        except ValueError:
+            failures.append("%s: warpcheck exited with %s and no JSON: %s"
+                            % (name, rc, err.strip()[-300:]))
+            continue
+        if report.get("errors"):
+            skipped.append("%s (%s)" % (name, report["errors"][0].get("message", "error")))
+            continue
+        parsed.add(name)
+        for k in report.get("kernels", []):
+            if k.get("registers") is not None:
+                key = "%s:%d %s" % (os.path.basename(k["file"]), k["line"], k["name"])
+                estimates.setdefault(key, (k["registers"], k.get("registers_source")))
+    return estimates, parsed, skipped, failures
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", required=True)
@@ -54,61 +112,14 @@ def main():
 
     with open(args.records) as f:
         records = json.load(f)["kernels"]
-    failures = []
+    failures, unlisted = record_against_driver(records, args.measured)
+    estimates, parsed, skipped, run_failures = estimates_without_toolkit(args.build, args.inputs)
+    failures += run_failures
 
-    # The record against the driver's answers on the H200, file by file.
-    listed = collections.defaultdict(list)
-    with open(args.measured) as f:
-        for row in csv.DictReader(f):
-            unit = row["cubin"][:-len(".cubin")] if row["cubin"].endswith(".cubin") else row["cubin"]
-            listed[unit].append(int(row["num_regs"]))
-    by_file, unlisted = collections.defaultdict(list), []
-    for key, count in records.items():
-        by_file[key.split(":")[0]].append(count)
-    for name, counts in sorted(by_file.items()):
-        units = [u for u in listed if u == name or u.endswith("_" + name)]
-        if not units:
-            unlisted.append(name)
-            continue
-        if len(units) > 1:
-            failures.append("%s: %d units of %s match" % (name, len(units), args.measured))
-            continue
-        left = collections.Counter(listed[units[0]])
-        left.subtract(collections.Counter(counts))
-        if any(v < 0 for v in left.values()):
-            failures.append("%s: recorded counts %s are not among the driver's %s"
-                            % (name, sorted(counts), sorted(listed[units[0]])))
-
-    warpcheck = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
-    files = sorted(set(glob.glob(os.path.join(args.inputs, "*.cu")) +
-                       glob.glob(os.path.join(args.inputs, "**", "*.cu"), recursive=True)))
-    estimates, parsed, skipped = {}, set(), []
-    for path in files:
-        name = os.path.basename(path)
-        rc, out, err = run([warpcheck, "--no-cuda", "--format=json", name],
-                           os.path.dirname(path))
-        try:
-            report = json.loads(out)
-        except ValueError:
-            failures.append("%s: warpcheck exited with %d and no JSON: %s"
-                            % (name, rc, err.strip()[-300:]))
-            continue
-        if report.get("errors"):
-            skipped.append("%s (%s)" % (name, report["errors"][0].get("message", "error")))
-            continue
-        parsed.add(name)
-        for k in report.get("kernels", []):
-            if k.get("registers") is None:
-                continue
-            key = "%s:%d %s" % (os.path.basename(k["file"]), k["line"], k["name"])
-            estimates.setdefault(key, (k["registers"], k.get("registers_source")))
-
-    compared, inside = 0, 0
-    misses = []
+    compared, inside, misses = 0, 0, []
     for key, exact in sorted(records.items()):
-        name = key.split(":")[0]
         if key not in estimates:
-            if name in parsed:
+            if key.split(":")[0] in parsed:
                 failures.append("%s: recorded, but warpcheck reported no registers for it" % key)
             continue
         estimate, source = estimates[key]
@@ -121,10 +132,9 @@ def main():
             misses.append("  %-50s ptxas %3d  estimate %3d  (%+.0f%%)"
                           % (key, exact, estimate, 100.0 * (estimate - exact) / exact))
 
-    print("register estimate (--no-cuda) vs ptxas's record: %d of %d kernels compared "
-          "(%d recorded), %d within +-20%% (%.1f%%)"
-          % (compared, len(records), len(records), inside,
-             100.0 * inside / compared if compared else 0.0))
+    print("register estimate (--no-cuda) vs ptxas's record: %d of %d recorded kernels "
+          "compared, %d within +-20%% (%.1f%%)"
+          % (compared, len(records), inside, 100.0 * inside / compared if compared else 0.0))
     if misses:
         print("outside +-20%:\n" + "\n".join(misses))
     if unlisted:
