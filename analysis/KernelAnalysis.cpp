@@ -486,6 +486,19 @@ void TranslationUnitAnalysis::release(ASTContext &Ctx) {
   cacheMap().erase(&Ctx);
 }
 
+void TranslationUnitAnalysis::setCompilerErrors(std::vector<CompilerError> E) {
+  CompilerErrors = std::move(E);
+  Errors.clear();
+}
+
+const std::optional<KernelError> &
+TranslationUnitAnalysis::errorIn(const FunctionDecl *Kernel) {
+  auto It = Errors.find(Kernel);
+  if (It != Errors.end())
+    return It->second;
+  return Errors[Kernel] = firstErrorIn(Kernel, CompilerErrors);
+}
+
 const std::vector<KernelLaunchAnalysis> &
 TranslationUnitAnalysis::analyze(const FunctionDecl *Kernel,
                                  const AnalysisOptions &Options) {
@@ -500,7 +513,7 @@ std::vector<KernelLaunchAnalysis>
 TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
                                          const AnalysisOptions &Options) {
   std::vector<KernelLaunchAnalysis> Results;
-  if (!isAnalysableKernel(Kernel))
+  if (!isAnalysableKernel(Kernel) || errorIn(Kernel))
     return Results;
   static const std::map<const VarDecl *, ArrayLayout> NoLayouts;
   const auto &Layouts = Options.LayoutOverrides ? *Options.LayoutOverrides : NoLayouts;

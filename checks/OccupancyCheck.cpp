@@ -26,10 +26,8 @@ namespace model = warpcheck::model;
 namespace clang::tidy::cuda {
 
 OccupancyCheck::OccupancyCheck(StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), MinOccupancy(Options.get("MinOccupancy", 50U)),
-      Archs(Options.get("Archs", "")), Arch(Options.getLocalOrGlobal("Arch", "")),
-      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")),
-      Registers(Options) {
+    : CudaKernelCheck(Name, Context), MinOccupancy(Options.get("MinOccupancy", 50U)),
+      Archs(Options.get("Archs", "")), Registers(Options) {
   if (std::string Problem = Registers.problem(); !Problem.empty())
     configurationDiag("%0: %1") << Name << Problem;
   llvm::SmallVector<StringRef, 4> Names;
@@ -45,26 +43,11 @@ OccupancyCheck::~OccupancyCheck() = default;
 void OccupancyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinOccupancy", MinOccupancy);
   Options.store(Opts, "Archs", Archs);
-  Options.store(Opts, "Arch", Arch);
-  Options.store(Opts, "DefaultBlock", DefaultBlock);
+  CudaKernelCheck::storeOptions(Opts);
   Registers.store(Options, Opts);
 }
 
-void OccupancyCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
-                     this);
-}
-
-void OccupancyCheck::registerPPCallbacks(const SourceManager &, Preprocessor *P,
-                                         Preprocessor *) {
-  PP = P;
-}
-
-void OccupancyCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  if (!isAnalysableKernel(Kernel))
-    return;
-  LastContext = Result.Context;
+void OccupancyCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &) {
   // The work happens at the end of the translation unit: the estimate runs
   // clang's code generator over the AST, which is better not done while
   // the matchers are still walking it.
@@ -112,7 +95,7 @@ std::optional<std::pair<unsigned, Value>> chooseTarget(const model::ArchSpec &Ar
 } // namespace
 
 void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
-  RegisterOptions RO = Registers.registerOptions(resolveArch(Arch, Ctx), PP);
+  RegisterOptions RO = Registers.registerOptions(targetArch(Ctx), PP);
   const model::ArchSpec *Spec = model::findArch(RO.Arch);
   if (!Spec)
     return;
@@ -290,7 +273,7 @@ void OccupancyCheck::onEndOfTranslationUnit() {
   }
   Kernels.clear();
   Launches.reset();
-  LastContext = nullptr;
+  CudaKernelCheck::onEndOfTranslationUnit();
 }
 
 } // namespace clang::tidy::cuda

@@ -4,7 +4,7 @@
 
 #include "CudaCheckSupport.h"
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaKernelCheck.h"
 
 #include <memory>
 #include <string>
@@ -23,34 +23,24 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-occupancy.rst
-class OccupancyCheck : public ClangTidyCheck {
+class OccupancyCheck : public CudaKernelCheck {
 public:
   OccupancyCheck(StringRef Name, ClangTidyContext *Context);
   ~OccupancyCheck() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
-                           Preprocessor *ModuleExpanderPP) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
 
 private:
+  void checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) override;
   void diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx);
 
   /// Theoretical occupancy, in percent, below which a launch is reported.
   const unsigned MinOccupancy;
   /// Other architectures to compare with (comma list).
   const std::string Archs;
-  const std::string Arch;
-  const std::string DefaultBlock;
   /// RegisterMode, MaxRegisterCount, DefaultDynamicShared.
   const RegisterCountOptions Registers;
 
-  ASTContext *LastContext = nullptr;
-  Preprocessor *PP = nullptr;
   std::vector<const FunctionDecl *> Kernels;
   std::unique_ptr<warpcheck::analysis::LaunchSiteIndex> Launches;
 };

@@ -26,31 +26,17 @@ namespace clang::tidy::cuda {
 
 SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
                                                  ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaKernelCheck(Name, Context),
       MinExtraWavefronts(Options.get("MinExtraWavefronts", "1")),
-      MaxPadding(Options.get("MaxPadding", 32U)),
-      Arch(Options.getLocalOrGlobal("Arch", "")),
-      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")),
-      Registers(Options) {}
+      MaxPadding(Options.get("MaxPadding", 32U)), Registers(Options) {}
 
 SharedBankConflictCheck::~SharedBankConflictCheck() = default;
 
 void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinExtraWavefronts", MinExtraWavefronts);
   Options.store(Opts, "MaxPadding", MaxPadding);
-  Options.store(Opts, "Arch", Arch);
-  Options.store(Opts, "DefaultBlock", DefaultBlock);
+  CudaKernelCheck::storeOptions(Opts);
   Registers.store(Options, Opts);
-}
-
-void SharedBankConflictCheck::registerPPCallbacks(const SourceManager &, Preprocessor *P,
-                                                  Preprocessor *) {
-  PP = P;
-}
-
-void SharedBankConflictCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
-                     this);
 }
 
 namespace {
@@ -229,15 +215,10 @@ std::optional<SourceRange> lastDimensionRange(const VarDecl *Var) {
 
 } // namespace
 
-void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  if (!isAnalysableKernel(Kernel))
-    return;
-  ASTContext &Ctx = *Result.Context;
-  LastContext = &Ctx;
+void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   double Threshold = 1.0;
   llvm::StringRef(MinExtraWavefronts).getAsDouble(Threshold);
-  AnalysisOptions Opts = makeAnalysisOptions(Arch, DefaultBlock, Ctx);
+  AnalysisOptions Opts = analysisOptions(Ctx);
   TranslationUnitAnalysis &TU = TranslationUnitAnalysis::get(Ctx);
   const auto Launches = TU.analyze(Kernel, Opts);
   const SourceManager &SM = Ctx.getSourceManager();
@@ -479,12 +460,9 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
       diag(NoteLoc, "%0", DiagnosticIDs::Note) << Text;
   }
   Pending.clear();
-  if (Ctx) {
-    if (UsedRegisters)
-      RegisterUsage::release(*Ctx);
-    TranslationUnitAnalysis::release(*Ctx);
-  }
-  LastContext = nullptr;
+  if (Ctx && UsedRegisters)
+    RegisterUsage::release(*Ctx);
+  CudaKernelCheck::onEndOfTranslationUnit();
 }
 
 } // namespace clang::tidy::cuda

@@ -4,7 +4,7 @@
 
 #include "CudaCheckSupport.h"
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaKernelCheck.h"
 
 #include "warpcheck/analysis/LaunchConfig.h"
 
@@ -24,21 +24,16 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-shared-bank-conflict.rst
-class SharedBankConflictCheck : public ClangTidyCheck {
+class SharedBankConflictCheck : public CudaKernelCheck {
 public:
   SharedBankConflictCheck(StringRef Name, ClangTidyContext *Context);
   ~SharedBankConflictCheck() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
-                           Preprocessor *ModuleExpanderPP) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
 
 private:
+  void checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) override;
+
   /// One finding, assembled while the matchers run and emitted at the end
   /// of the translation unit: the occupancy cost of a padding needs the
   /// kernel's registers, and the register estimate runs clang's code
@@ -67,13 +62,9 @@ private:
   const std::string MinExtraWavefronts;
   /// Largest padding, in elements of the last dimension, that is tried.
   const unsigned MaxPadding;
-  const std::string Arch;
-  const std::string DefaultBlock;
   /// Where the registers for the occupancy cost come from, as for
   /// cuda-occupancy.
   const RegisterCountOptions Registers;
-  ASTContext *LastContext = nullptr;
-  Preprocessor *PP = nullptr;
   std::vector<PendingConflict> Pending;
 };
 

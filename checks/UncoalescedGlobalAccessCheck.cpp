@@ -16,28 +16,14 @@ namespace clang::tidy::cuda {
 
 UncoalescedGlobalAccessCheck::UncoalescedGlobalAccessCheck(StringRef Name,
                                                            ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaKernelCheck(Name, Context),
       MinEfficiency(Options.get("MinEfficiency", 50U)),
-      ReportMisaligned(parseBoolOption(Options.get("ReportMisaligned", "true"))),
-      Arch(Options.getLocalOrGlobal("Arch", "")),
-      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")) {}
+      ReportMisaligned(parseBoolOption(Options.get("ReportMisaligned", "true"))) {}
 
 void UncoalescedGlobalAccessCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinEfficiency", MinEfficiency);
   Options.store(Opts, "ReportMisaligned", ReportMisaligned ? "true" : "false");
-  Options.store(Opts, "Arch", Arch);
-  Options.store(Opts, "DefaultBlock", DefaultBlock);
-}
-
-void UncoalescedGlobalAccessCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
-                     this);
-}
-
-void UncoalescedGlobalAccessCheck::onEndOfTranslationUnit() {
-  if (LastContext)
-    TranslationUnitAnalysis::release(*LastContext);
-  LastContext = nullptr;
+  CudaKernelCheck::storeOptions(Opts);
 }
 
 /// The access is contiguous (lane i at base + i * width) and wastes sectors
@@ -56,13 +42,8 @@ static std::uint64_t firstAddress(const warpcheck::model::WarpAddressSet &S) {
   return 0;
 }
 
-void UncoalescedGlobalAccessCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  if (!isAnalysableKernel(Kernel))
-    return;
-  ASTContext &Ctx = *Result.Context;
-  LastContext = &Ctx;
-  AnalysisOptions Opts = makeAnalysisOptions(Arch, DefaultBlock, Ctx);
+void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  AnalysisOptions Opts = analysisOptions(Ctx);
   const auto &Launches = TranslationUnitAnalysis::get(Ctx).analyze(Kernel, Opts);
   for (const KernelLaunchAnalysis &Launch : Launches) {
     for (const AccessResult &A : Launch.Accesses) {

@@ -2,7 +2,7 @@
 #ifndef WARPCHECK_CHECKS_UNCOALESCEDGLOBALACCESSCHECK_H
 #define WARPCHECK_CHECKS_UNCOALESCEDGLOBALACCESSCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaKernelCheck.h"
 
 namespace clang::tidy::cuda {
 
@@ -11,25 +11,18 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-uncoalesced-global-access.rst
-class UncoalescedGlobalAccessCheck : public ClangTidyCheck {
+class UncoalescedGlobalAccessCheck : public CudaKernelCheck {
 public:
   UncoalescedGlobalAccessCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
 
 private:
+  void checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) override;
+
   /// Sector efficiency, in percent, below which an access is reported.
   const unsigned MinEfficiency;
   /// Report contiguous accesses whose only waste is a misaligned start.
   const bool ReportMisaligned;
-  const std::string Arch;
-  const std::string DefaultBlock;
-  ASTContext *LastContext = nullptr;
 };
 
 } // namespace clang::tidy::cuda

@@ -26,6 +26,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -1245,14 +1246,52 @@ void Translator::addArchs(StringRef List, std::vector<std::string> &To,
     if (!normalizeCudaArch(A).empty()) {
       To.push_back(A);
       Any = true;
+    } else if (A == "native" || A == "all" || A == "all-major") {
+      // No architecture to tell the hardware model; the caller says which
+      // one it models instead.
+      if (!llvm::is_contained(Result.ArchKeywords, A))
+        Result.ArchKeywords.push_back(A);
     }
   }
-  // native, all, all-major: nothing to tell the hardware model.
   if (!Any)
     drop(Spelling, Spelling.contains('=') ? "" : List);
 }
 
 } // namespace
+
+std::vector<std::string> makeIncludePathsAbsolute(ArrayRef<std::string> Args,
+                                                  StringRef Directory) {
+  // Flags whose value is a path, separate or joined (-Idir, -isystemdir).
+  static constexpr StringRef PathFlags[] = {"-I",        "-isystem", "-iquote",
+                                            "-idirafter", "-include", "-imacros"};
+  auto Absolute = [&](StringRef Path) {
+    llvm::SmallString<256> P(Path);
+    if (!Path.empty() && !llvm::sys::path::is_absolute(P) && !Directory.empty())
+      llvm::sys::fs::make_absolute(Directory, P);
+    return std::string(P.str());
+  };
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (isOneOf(A, PathFlags) && I + 1 < Args.size()) {
+      Out.push_back(A.str());
+      Out.push_back(Absolute(Args[++I]));
+      continue;
+    }
+    // -I<dir>, -isystem<dir>...: the longer spellings first (-isystem is
+    // not -I with "system"). A joined -include is not a form clang takes.
+    bool Joined = false;
+    for (StringRef F : {"-idirafter", "-isystem", "-iquote", "-I"})
+      if (A.size() > F.size() && A.starts_with(F)) {
+        Out.push_back((F + Absolute(A.drop_front(F.size()))).str());
+        Joined = true;
+        break;
+      }
+    if (!Joined)
+      Out.push_back(A.str());
+  }
+  return Out;
+}
 
 std::string normalizeCudaArch(StringRef Arch) {
   unsigned Number = 0;

@@ -52,6 +52,9 @@ struct TranslatedCommand {
   /// virtual `compute_XX` or `lto_XX` target counts as `sm_XX`. Empty when
   /// the command names none (or only `native`/`all`).
   std::vector<std::string> GpuArchs;
+  /// -arch=native, -arch=all, -arch=all-major: no architecture the
+  /// hardware model can take; the caller chooses one and says so.
+  std::vector<std::string> ArchKeywords;
   /// -maxrregcount (nvcc, or ptxas through -Xptxas / -Xcuda-ptxas).
   std::optional<unsigned> MaxRegCount;
   /// Flags removed, each with its value when it has one ("-ccbin g++"), for
@@ -85,6 +88,14 @@ TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
 /// arch below it otherwise. Returns an empty string for something that is
 /// not an arch.
 std::string clangParseArchFor(llvm::StringRef RequestedArch);
+
+/// The values of -I, -isystem, -iquote, -idirafter, -include and -imacros
+/// (separate or joined, as clang spells them) made absolute against
+/// Directory, the compile command's working directory: the parse and the
+/// nvcc run of the register count then find the same headers wherever they
+/// run.
+std::vector<std::string> makeIncludePathsAbsolute(llvm::ArrayRef<std::string> ClangArgs,
+                                                  llvm::StringRef Directory);
 
 /// Normalises `sm_XX`, `compute_XX`, `lto_XX` (with an optional letter
 /// suffix) to `sm_XX`; empty when \p Arch is not of that form.

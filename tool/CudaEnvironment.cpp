@@ -183,6 +183,23 @@ bool cudaToolkitNeedsTextureShim(const CudaToolkit &Toolkit) {
          !fs::exists(joinPath(Include, "texture_indirect_functions.h"));
 }
 
+bool cudaToolkitNeedsDevicePropertiesShim(const CudaToolkit &Toolkit) {
+  auto Header = llvm::MemoryBuffer::getFile(joinPath(Toolkit.Root, "include", "driver_types.h"));
+  if (!Header)
+    return false;
+  StringRef Text = (*Header)->getBuffer();
+  // The shim appends the removed members behind this one (see
+  // include/nvcc-compat/device-properties/driver_types.h).
+  return !Text.contains(" clockRate;") && Text.contains(" hostNumaMultinodeIpcSupported;");
+}
+
+/// `-include <the compatibility header>`: after clang's CUDA wrapper and
+/// the bundled declarations (the driver puts its own forced include first).
+static void addNvccCompatibility(std::vector<std::string> &Args, StringRef BundledIncludeRoot) {
+  Args.push_back("-include");
+  Args.push_back(joinPath(BundledIncludeRoot, "nvcc-compat", "warpcheck_nvcc_compat.h"));
+}
+
 std::vector<std::string>
 cudaParseArguments(const std::optional<CudaToolkit> &Toolkit,
                    StringRef BundledIncludeRoot) {
@@ -195,6 +212,10 @@ cudaParseArguments(const std::optional<CudaToolkit> &Toolkit,
       Args.push_back("-isystem");
       Args.push_back(joinPath(BundledIncludeRoot, "cuda-shim"));
     }
+    if (cudaToolkitNeedsDevicePropertiesShim(*Toolkit)) {
+      Args.push_back("-isystem");
+      Args.push_back(joinPath(BundledIncludeRoot, "nvcc-compat", "device-properties"));
+    }
     if (!Toolkit->CCCLIncludeDir.empty()) {
       Args.push_back("-isystem");
       Args.push_back(Toolkit->CCCLIncludeDir);
@@ -202,6 +223,7 @@ cudaParseArguments(const std::optional<CudaToolkit> &Toolkit,
     if (!fs::exists(
             joinPath(Toolkit->Root, "nvvm", "libdevice", "libdevice.10.bc")))
       Args.push_back("-nocudalib");
+    addNvccCompatibility(Args, BundledIncludeRoot);
     return Args;
   }
   Args.push_back("-nocudainc");
@@ -220,6 +242,7 @@ cudaParseArguments(const std::optional<CudaToolkit> &Toolkit,
       joinPath(BundledIncludeRoot, "cuda-minimal", "warpcheck_cuda_minimal.h"));
   Args.push_back("-isystem");
   Args.push_back(joinPath(BundledIncludeRoot, "cuda-minimal"));
+  addNvccCompatibility(Args, BundledIncludeRoot);
   return Args;
 }
 

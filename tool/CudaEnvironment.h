@@ -89,18 +89,29 @@ bool parseCudaHeaderVersion(llvm::StringRef Header, unsigned &Major,
 /// unconditionally. Decided from the files, not the version number.
 bool cudaToolkitNeedsTextureShim(const CudaToolkit &Toolkit);
 
+/// True when the toolkit's driver_types.h lacks the cudaDeviceProp members
+/// CUDA 13 removed (clockRate ...) and has the member the bundled
+/// include/nvcc-compat/device-properties shim appends them to. Decided from
+/// the file, not the version number.
+bool cudaToolkitNeedsDevicePropertiesShim(const CudaToolkit &Toolkit);
+
 /// The clang arguments that make CUDA parse, to add to every command:
 ///
 /// With a toolkit: `--cuda-path=<Root>`, `-Wno-unknown-cuda-version`, then
 /// `-isystem <BundledIncludeRoot>/cuda-shim` only when
 /// cudaToolkitNeedsTextureShim(), `-isystem <Root>/include/cccl` when that
-/// folder exists, and `-nocudalib` only when the toolkit has no
-/// nvvm/libdevice/libdevice.10.bc (a parse does not need libdevice, but the
-/// driver refuses device compilations without it).
+/// folder exists, `-isystem <BundledIncludeRoot>/nvcc-compat/device-properties`
+/// only when cudaToolkitNeedsDevicePropertiesShim(), and `-nocudalib` only
+/// when the toolkit has no nvvm/libdevice/libdevice.10.bc (a parse does not
+/// need libdevice, but the driver refuses device compilations without it).
 ///
 /// Without one: `-nocudainc`, `-nocudalib`, `-Wno-unknown-cuda-version`,
 /// `-include <BundledIncludeRoot>/cuda-minimal/warpcheck_cuda_minimal.h`,
 /// `-isystem <BundledIncludeRoot>/cuda-minimal`.
+///
+/// Both end with `-include <BundledIncludeRoot>/nvcc-compat/
+/// warpcheck_nvcc_compat.h`: what nvcc's headers give host code and clang's
+/// do not (docs/cuda-environment.md).
 ///
 /// Options and their values are separate elements.
 std::vector<std::string>

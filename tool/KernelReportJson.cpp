@@ -34,19 +34,53 @@ static void putLocation(llvm::json::Object &O, SourceLocation Loc,
   O["column"] = P.getColumn();
 }
 
+/// "name", "file", "line" of a kernel.
+static llvm::json::Object kernelIdentity(const FunctionDecl *K, ASTContext &Ctx) {
+  llvm::json::Object Kernel;
+  std::string Name;
+  llvm::raw_string_ostream NS(Name);
+  K->getNameForDiagnostic(NS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  NS.flush();
+  Kernel["name"] = Name;
+  SourceLocation Loc = Ctx.getSourceManager().getFileLoc(K->getLocation());
+  PresumedLoc P = Ctx.getSourceManager().getPresumedLoc(Loc);
+  Kernel["file"] = P.isValid() ? llvm::json::Value(std::string(P.getFilename())) : nullptr;
+  Kernel["line"] = P.isValid() ? llvm::json::Value(P.getLine()) : nullptr;
+  return Kernel;
+}
+
+llvm::json::Object kernelErrorToJson(const FunctionDecl *K, const KernelError &E,
+                                     ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::json::Object Kernel = kernelIdentity(K, Ctx);
+  Kernel["status"] = "error";
+  llvm::json::Object Error;
+  putLocation(Error, E.Loc, SM);
+  Error["message"] = E.Message;
+  if (E.In && E.In != K)
+    Error["function"] = E.In->getNameAsString();
+  Kernel["error"] = std::move(Error);
+  Kernel["launch"] = nullptr;
+  Kernel["accesses"] = llvm::json::Array();
+  Kernel["sampled_symbols"] = llvm::json::Array();
+  Kernel["limitations"] = llvm::json::Array{kernelErrorSentence(K, E, SM)};
+  return Kernel;
+}
+
+std::string kernelErrorSentence(const FunctionDecl *K, const KernelError &E,
+                                const SourceManager &SM) {
+  std::string Where = shortLocation(SM, E.Loc);
+  std::string In = E.In && E.In != K ? " in '" + E.In->getNameAsString() + "', which it calls" : "";
+  return "not analysed: the kernel does not compile: " + E.Message + " (" + Where + In + ")";
+}
+
 llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext &Ctx,
                                       llvm::StringRef Arch, const Preprocessor *PP,
                                       const clang::tidy::cuda::RegisterCountOptions &Registers,
                                       llvm::ArrayRef<std::string> CompareArchs) {
   const SourceManager &SM = Ctx.getSourceManager();
-  llvm::json::Object Kernel;
-  std::string Name;
-  llvm::raw_string_ostream NS(Name);
-  K.Kernel->getNameForDiagnostic(NS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
-  NS.flush();
-  Kernel["name"] = Name;
-  putLocation(Kernel, K.Kernel->getLocation(), SM);
-  Kernel.erase("column");
+  llvm::json::Object Kernel = kernelIdentity(K.Kernel, Ctx);
+  Kernel["status"] = "analysed";
 
   llvm::json::Object Launch;
   Launch["block"] = llvm::json::Array{K.Launch.Block.X, K.Launch.Block.Y, K.Launch.Block.Z};

@@ -12,6 +12,7 @@
 
 #include "warpcheck/analysis/AccessReport.h"
 #include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/analysis/SourceErrors.h"
 
 #include "CudaCheckSupport.h"
 
@@ -34,6 +35,18 @@ llvm::json::Object kernelLaunchToJson(const analysis::KernelLaunchAnalysis &K,
                                       const clang::Preprocessor *PP,
                                       const clang::tidy::cuda::RegisterCountOptions &Registers,
                                       llvm::ArrayRef<std::string> CompareArchs = {});
+
+/// A kernel that does not compile (its body, or a function it calls, holds
+/// an error): {"name", "file", "line", "status": "error", "error": {"file",
+/// "line", "column", "message"[, "function"]}, "launch": null, "accesses":
+/// [], "limitations": [kernelErrorSentence]}.
+llvm::json::Object kernelErrorToJson(const clang::FunctionDecl *Kernel,
+                                     const analysis::KernelError &Error, clang::ASTContext &Ctx);
+
+/// "not analysed: the kernel does not compile: <message> (k.cu:12:7)".
+std::string kernelErrorSentence(const clang::FunctionDecl *Kernel,
+                                const analysis::KernelError &Error,
+                                const clang::SourceManager &SM);
 
 } // namespace warpcheck::tool
 

@@ -14,6 +14,7 @@
 #include "CudaCheckSupport.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -23,9 +24,12 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 
 #include <optional>
+#include <set>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -45,17 +49,87 @@ cuda::RegisterCountOptions reportRegisterOptions(ClangTidyContext &Context,
   return cuda::RegisterCountOptions(View);
 }
 
+/// Forwards every diagnostic to clang-tidy's consumer and keeps the
+/// compiler's errors with their locations: the engine uses them to tell
+/// kernels that compile from kernels that do not (SourceErrors.h).
+class ErrorRecorder : public DiagnosticConsumer {
+public:
+  explicit ErrorRecorder(DiagnosticConsumer &Next) : Next(Next) {}
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
+    Next.BeginSourceFile(LO, PP);
+  }
+  void EndSourceFile() override { Next.EndSourceFile(); }
+  void finish() override { Next.finish(); }
+  bool IncludeInDiagnosticCounts() const override { return Next.IncludeInDiagnosticCounts(); }
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level >= DiagnosticsEngine::Error) {
+      llvm::SmallString<256> Message;
+      Info.FormatDiagnostic(Message);
+      Errors.push_back({Info.getLocation(), Message.str().str()});
+      if (Level == DiagnosticsEngine::Fatal && Fatal.empty())
+        Fatal = Message.str().str();
+    }
+    Next.HandleDiagnostic(Level, Info);
+  }
+
+  std::vector<analysis::CompilerError> Errors;
+  /// The first fatal error (the parse stopped there), or empty.
+  std::string Fatal;
+
+private:
+  DiagnosticConsumer &Next;
+};
+
+/// What the report consumer learnt about the parse.
+struct ParseOutcome {
+  /// An AST was built and handed to the consumers.
+  bool Parsed = false;
+  /// Kernels reported with an error in their body.
+  unsigned KernelsWithErrors = 0;
+  /// Kernels analysed (each counted once, whatever its launch shapes).
+  unsigned KernelsAnalysed = 0;
+  /// User headers the unit included (not system headers), absolute.
+  std::set<std::string> Headers;
+};
+
+/// Whether findings and kernels located in File are reported: the main file
+/// always; a user header when it matches the header filter (clang-tidy's
+/// HeaderFilterRegex semantics); system headers never.
+class ReportedFiles {
+public:
+  ReportedFiles(const SourceManager &SM, const std::optional<std::string> &HeaderFilter)
+      : SM(SM) {
+    if (HeaderFilter && !HeaderFilter->empty())
+      Filter.emplace(*HeaderFilter);
+  }
+  bool reports(SourceLocation Loc) const {
+    Loc = SM.getFileLoc(Loc);
+    if (SM.isWrittenInMainFile(Loc))
+      return true;
+    if (SM.isInSystemHeader(Loc) || !Filter)
+      return false;
+    return Filter->match(SM.getFilename(Loc));
+  }
+
+private:
+  const SourceManager &SM;
+  std::optional<llvm::Regex> Filter;
+};
+
 /// Reports every kernel of the translation unit (not only findings): the
-/// JSON contract lists each analysed access.
+/// JSON contract lists each analysed access, and each kernel that does not
+/// compile with the error that stops it.
 class KernelReportConsumer : public ASTConsumer {
 public:
   KernelReportConsumer(const TranslationUnitJob &Job, const cuda::RegisterCountOptions &Registers,
-                       llvm::json::Array &Kernels, const Preprocessor *PP)
-      : Job(Job), Registers(Registers), Kernels(Kernels), PP(PP) {}
+                       const ErrorRecorder &Recorder, llvm::json::Array &Kernels,
+                       ParseOutcome &Outcome, const Preprocessor *PP)
+      : Job(Job), Registers(Registers), Recorder(Recorder), Kernels(Kernels),
+        Outcome(Outcome), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (Ctx.getDiagnostics().hasErrorOccurred())
-      return; // a broken AST is reported as an error, not analysed
+    Outcome.Parsed = true;
     struct KernelFinder : RecursiveASTVisitor<KernelFinder> {
       const SourceManager &SM;
       std::vector<const FunctionDecl *> Kernels;
@@ -78,12 +152,31 @@ public:
     } Finder(Ctx.getSourceManager());
     Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
     const SourceManager &SM = Ctx.getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      FileEntryRef File = It->first;
+      SourceLocation Loc = SM.translateFileLineCol(File, 1, 1);
+      if (Loc.isValid() && !SM.isInSystemHeader(Loc) && !SM.isWrittenInMainFile(Loc)) {
+        llvm::SmallString<256> Path(File.getName());
+        llvm::sys::fs::make_absolute(Job.Directory, Path);
+        llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+        Outcome.Headers.insert(Path.str().str());
+      }
+    }
+    ReportedFiles Reported(SM, Job.HeaderFilter);
     analysis::AnalysisOptions Options =
         cuda::makeAnalysisOptions(Job.Arch, Job.DefaultBlock, Ctx);
     auto &Analysis = analysis::TranslationUnitAnalysis::get(Ctx);
+    // The checks, which run after this consumer, see the same errors.
+    Analysis.setCompilerErrors(Recorder.Errors);
     for (const FunctionDecl *K : Finder.Kernels) {
-      if (SM.isInSystemHeader(SM.getFileLoc(K->getLocation())))
-        continue; // library kernels (CUB, Thrust) are not the user's code
+      if (!Reported.reports(K->getLocation()))
+        continue;
+      if (const std::optional<analysis::KernelError> &E = Analysis.errorIn(K)) {
+        Kernels.push_back(kernelErrorToJson(K, *E, Ctx));
+        ++Outcome.KernelsWithErrors;
+        continue;
+      }
+      ++Outcome.KernelsAnalysed;
       for (const analysis::KernelLaunchAnalysis &L : Analysis.analyze(K, Options))
         Kernels.push_back(kernelLaunchToJson(L, Ctx, cuda::resolveArch(Job.Arch, Ctx), PP,
                                              Registers, Job.CompareArchs));
@@ -93,23 +186,43 @@ public:
 private:
   const TranslationUnitJob &Job;
   const cuda::RegisterCountOptions &Registers;
+  const ErrorRecorder &Recorder;
   llvm::json::Array &Kernels;
+  ParseOutcome &Outcome;
   const Preprocessor *PP;
 };
 
 class JobAction : public ASTFrontendAction {
 public:
   JobAction(ClangTidyASTConsumerFactory &Tidy, const TranslationUnitJob &Job,
-            const cuda::RegisterCountOptions &Registers, llvm::json::Array &Kernels)
-      : Tidy(Tidy), Job(Job), Registers(Registers), Kernels(Kernels) {}
+            const cuda::RegisterCountOptions &Registers, const ErrorRecorder &Recorder,
+            llvm::json::Array &Kernels, ParseOutcome &Outcome)
+      : Tidy(Tidy), Job(Job), Registers(Registers), Recorder(Recorder), Kernels(Kernels),
+        Outcome(Outcome) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    // Every error of the unit is wanted, and none may stop the parse: the
+    // kernels after the twentieth error in host code are as good as the
+    // ones before it.
+    Diags.setErrorLimit(0);
+    // A header of the build machine that is not here (<helper_cuda.h>,
+    // <mpi.h>) is an error of the lines that use it, not of the whole file:
+    // the preprocessor skips the #include and goes on, as clangd does.
+    Diags.setSeverity(diag::err_pp_file_not_found, diag::Severity::Error, SourceLocation());
+    // The errors are reported per input by warpcheck itself; no "N errors
+    // generated" line from the compiler.
+    CI.getDiagnosticOpts().ShowCarets = false;
+    return true;
+  }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef File) override {
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     // The report runs first: it fills the analysis cache the checks reuse,
     // before the checks release it at the end of the translation unit.
-    Consumers.push_back(std::make_unique<KernelReportConsumer>(Job, Registers, Kernels,
-                                                               &CI.getPreprocessor()));
+    Consumers.push_back(std::make_unique<KernelReportConsumer>(
+        Job, Registers, Recorder, Kernels, Outcome, &CI.getPreprocessor()));
     Consumers.push_back(Tidy.createASTConsumer(CI, File));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
   }
@@ -118,25 +231,29 @@ private:
   ClangTidyASTConsumerFactory &Tidy;
   const TranslationUnitJob &Job;
   const cuda::RegisterCountOptions &Registers;
+  const ErrorRecorder &Recorder;
   llvm::json::Array &Kernels;
+  ParseOutcome &Outcome;
 };
 
 class JobActionFactory : public tooling::FrontendActionFactory {
 public:
   JobActionFactory(ClangTidyContext &Context, const TranslationUnitJob &Job,
-                   llvm::json::Array &Kernels)
-      : Tidy(Context), Job(Job),
-        Registers(reportRegisterOptions(Context, Job.File)),
-        Kernels(Kernels) {}
+                   const ErrorRecorder &Recorder, llvm::json::Array &Kernels,
+                   ParseOutcome &Outcome)
+      : Tidy(Context), Job(Job), Registers(reportRegisterOptions(Context, Job.File)),
+        Recorder(Recorder), Kernels(Kernels), Outcome(Outcome) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<JobAction>(Tidy, Job, Registers, Kernels);
+    return std::make_unique<JobAction>(Tidy, Job, Registers, Recorder, Kernels, Outcome);
   }
 
 private:
   ClangTidyASTConsumerFactory Tidy;
   const TranslationUnitJob &Job;
   cuda::RegisterCountOptions Registers;
+  const ErrorRecorder &Recorder;
   llvm::json::Array &Kernels;
+  ParseOutcome &Outcome;
 };
 
 struct LineInfo {
@@ -206,6 +323,9 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
   ClangTidyOptions Override;
   Override.Checks = "-*," + Job.Checks;
   Override.WarningsAsErrors = Job.WarningsAsErrors;
+  // Findings in user headers: the same filter as the kernels of the report.
+  if (Job.HeaderFilter)
+    Override.HeaderFilterRegex = *Job.HeaderFilter;
   // The model's target and default block reach every check as global
   // options; a check's own option in .clang-tidy still wins.
   if (!Job.Arch.empty())
@@ -233,19 +353,24 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
 
   tooling::FixedCompilationDatabase Database(Job.Directory, Job.ClangArgs);
   tooling::ClangTool Tool(Database, {Job.File});
-  Tool.setDiagnosticConsumer(&DiagConsumer);
-  JobActionFactory Factory(Context, Job, Kernels);
+  ErrorRecorder Recorder(DiagConsumer);
+  Tool.setDiagnosticConsumer(&Recorder);
+  // Errors are reported per input, by name; not clang's "Error while
+  // processing" line.
+  Tool.setPrintErrorMessage(false);
+  ParseOutcome Outcome;
+  JobActionFactory Factory(Context, Job, Recorder, Kernels, Outcome);
   int ToolStatus = Tool.run(&Factory);
 
   SourceLines Lines;
-  bool ParseErrors = ToolStatus != 0;
+  unsigned CompilerErrors = 0;
   for (const ClangTidyError &E : DiagConsumer.take()) {
     bool IsCompilerError = E.DiagLevel == ClangTidyError::Error &&
                            llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic");
     llvm::json::Object O = messageToJson(E.Message, Lines);
     O["check"] = E.DiagnosticName;
     if (IsCompilerError) {
-      ParseErrors = true;
+      ++CompilerErrors;
       Errors.push_back(std::move(O));
       continue;
     }
@@ -271,14 +396,40 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
     O["fixes"] = std::move(Fixes);
     Findings.push_back(std::move(O));
   }
-  if (ParseErrors && Errors.empty())
-    Errors.push_back(llvm::json::Object{
-        {"file", Job.File},
-        {"message", "the file could not be parsed (see the compiler's messages)"}});
+
+  // What became of the input: analysed (no compiler error), analysed with
+  // errors (an AST was built and its kernels that compile were analysed),
+  // or not analysed (no AST: the driver refused the arguments, the file
+  // could not be read).
+  std::string Status = "analysed", Cause;
+  if (!Outcome.Parsed) {
+    Status = "not_analysed";
+    Cause = Recorder.Errors.empty() ? "the file could not be parsed"
+                                    : Recorder.Errors.front().Message;
+  } else if (CompilerErrors > 0 || ToolStatus != 0 || !Recorder.Errors.empty()) {
+    Status = "analysed_with_errors";
+    if (!Recorder.Fatal.empty())
+      Cause = "the parse stopped at a fatal error (" + Recorder.Fatal +
+              "): kernels after it were not seen";
+  }
+  if (Status == "not_analysed" && Errors.empty())
+    Errors.push_back(llvm::json::Object{{"file", Job.File}, {"message", Cause}});
+  llvm::json::Object Input{{"file", Job.File},
+                           {"status", Status},
+                           {"errors", static_cast<std::int64_t>(Errors.size())},
+                           {"kernels_analysed", Outcome.KernelsAnalysed},
+                           {"kernels_with_errors", Outcome.KernelsWithErrors}};
+  if (!Cause.empty())
+    Input["cause"] = Cause;
+  llvm::json::Array Headers;
+  for (const std::string &H : Outcome.Headers)
+    Headers.push_back(H);
+  Result["input"] = std::move(Input);
+  Result["headers"] = std::move(Headers);
   Result["errors"] = std::move(Errors);
   Result["findings"] = std::move(Findings);
   Result["kernels"] = std::move(Kernels);
-  return ParseErrors ? 3 : 0;
+  return Status == "analysed" ? 0 : 3;
 }
 
 std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
@@ -290,6 +441,8 @@ std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
       "--warnings-as-errors=" + Job.WarningsAsErrors,
       "--toolkit-root=" + Job.ToolkitRoot,
       "--compare-archs=" + llvm::join(Job.CompareArchs, ",")};
+  if (Job.HeaderFilter)
+    Args.push_back("--header-filter=" + *Job.HeaderFilter);
   for (const std::string &O : Job.CheckOptions)
     Args.push_back("--check-option=" + O);
   Args.push_back("--");
@@ -323,6 +476,10 @@ bool jobFromArguments(const std::vector<std::string> &Args, TranslationUnitJob &
       llvm::SmallVector<llvm::StringRef, 4> Parts;
       llvm::StringRef(Option).split(Parts, ',', -1, false);
       Job.CompareArchs.assign(Parts.begin(), Parts.end());
+      continue;
+    }
+    if (Value("--header-filter=", Option)) {
+      Job.HeaderFilter = Option;
       continue;
     }
     if (Value("--check-option=", Option)) {

@@ -11,6 +11,7 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,14 +36,22 @@ struct TranslationUnitJob {
   /// register count may start. Empty when no toolkit is used (--no-cuda,
   /// or none found): registers are estimated.
   std::string ToolkitRoot;
+  /// Which user headers report findings and kernels (clang-tidy's
+  /// HeaderFilterRegex). nullopt: clang-tidy's own default (no header); the
+  /// warpcheck binary's default is every user header.
+  std::optional<std::string> HeaderFilter;
   /// The rest of an --arch list: architectures the occupancy is compared
   /// with (cuda-occupancy's Archs, the JSON's "occupancy_by_arch").
   std::vector<std::string> CompareArchs;
 };
 
 /// Runs the checks and the engine on Job and fills Result with
-/// {"file", "errors": [...], "findings": [...], "kernels": [...]}.
-/// Returns 0 when the translation unit parsed, 3 when it did not.
+/// {"file", "input": {"file", "status", "errors", "kernels_analysed",
+/// "kernels_with_errors"[, "cause"]}, "headers": [user headers included],
+/// "errors": [...], "findings": [...], "kernels": [...]}. status is
+/// "analysed" (no compiler error), "analysed_with_errors" (the kernels that
+/// compile were analysed) or "not_analysed". Returns 0 for "analysed", 3
+/// otherwise.
 int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Result);
 
 /// Serialises a job into worker arguments and back.

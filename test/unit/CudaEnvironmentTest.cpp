@@ -66,6 +66,9 @@ struct FakeToolkitSpec {
   bool TextureIndirect = true;
   bool CCCL = false;
   bool Libdevice = true;
+  /// driver_types.h's cudaDeviceProp: with clockRate (CUDA 12) or without
+  /// (CUDA 13, which ends with hostNumaMultinodeIpcSupported).
+  bool DevicePropClockRate = true;
 };
 
 /// Lays out a toolkit under \p Root the way NVIDIA's installers do.
@@ -91,6 +94,11 @@ void makeFakeToolkit(const std::string &Root, const FakeToolkitSpec &Spec) {
     writeFile(join(join(Root, "include", "cccl"), "cub", "cub.cuh"), "\n");
   if (Spec.Libdevice)
     writeFile(join(Root, "nvvm", "libdevice", "libdevice.10.bc"), "BC");
+  writeFile(join(Root, "include", "driver_types.h"),
+            Spec.DevicePropClockRate
+                ? "struct cudaDeviceProp {\n    int          clockRate;\n};\n"
+                : "struct cudaDeviceProp {\n    int          hostNumaMultinodeIpcSupported;\n"
+                  "    int          reserved[56];\n};\n");
 }
 
 bool contains(const std::vector<std::string> &Args, llvm::StringRef S) {
@@ -397,6 +405,8 @@ TEST(FindCudaToolkitTest, ThisMachinesToolkit) {
   // CCCL under include/cccl.
   if (TK->Major >= 13) {
     EXPECT_TRUE(cudaToolkitNeedsTextureShim(*TK));
+    // CUDA 13.0 removed clockRate and the seven other members.
+    EXPECT_TRUE(cudaToolkitNeedsDevicePropertiesShim(*TK));
     EXPECT_EQ(TK->CCCLIncludeDir, "/usr/local/cuda/include/cccl");
   }
 }
@@ -411,8 +421,9 @@ TEST(CudaParseArgumentsTest, ToolkitThatClangSupports) {
   std::string Why;
   std::vector<std::string> Args =
       cudaParseArguments(inspectCudaToolkit(T.path(), Why), "/opt/wc/include");
-  std::vector<std::string> Expected = {"--cuda-path=" + T.path(),
-                                       "-Wno-unknown-cuda-version"};
+  std::vector<std::string> Expected = {
+      "--cuda-path=" + T.path(), "-Wno-unknown-cuda-version", "-include",
+      "/opt/wc/include/nvcc-compat/warpcheck_nvcc_compat.h"};
   EXPECT_EQ(Args, Expected);
 }
 
@@ -423,6 +434,7 @@ TEST(CudaParseArgumentsTest, Cuda13NeedsShimAndCCCL) {
   Spec.HeaderVersion = 13000;
   Spec.TextureFetch = false;
   Spec.CCCL = true;
+  Spec.DevicePropClockRate = false;
   makeFakeToolkit(T.path(), Spec);
   std::string Why;
   std::vector<std::string> Args =
@@ -432,8 +444,29 @@ TEST(CudaParseArgumentsTest, Cuda13NeedsShimAndCCCL) {
                                        "-isystem",
                                        "/opt/wc/include/cuda-shim",
                                        "-isystem",
-                                       join(T.path(), "include", "cccl")};
+                                       "/opt/wc/include/nvcc-compat/device-properties",
+                                       "-isystem",
+                                       join(T.path(), "include", "cccl"),
+                                       "-include",
+                                       "/opt/wc/include/nvcc-compat/warpcheck_nvcc_compat.h"};
   EXPECT_EQ(Args, Expected);
+}
+
+// The shim that adds CUDA 12's cudaDeviceProp members is decided from
+// driver_types.h itself: none for a toolkit that still has clockRate, none
+// for one without the member it appends to.
+TEST(CudaParseArgumentsTest, DevicePropertiesShimFollowsDriverTypes) {
+  TempDir Old, New, Unknown;
+  FakeToolkitSpec Spec;
+  makeFakeToolkit(Old.path(), Spec);
+  Spec.DevicePropClockRate = false;
+  makeFakeToolkit(New.path(), Spec);
+  makeFakeToolkit(Unknown.path(), Spec);
+  writeFile(join(Unknown.path(), "include", "driver_types.h"), "struct cudaDeviceProp {};\n");
+  std::string Why;
+  EXPECT_FALSE(cudaToolkitNeedsDevicePropertiesShim(*inspectCudaToolkit(Old.path(), Why)));
+  EXPECT_TRUE(cudaToolkitNeedsDevicePropertiesShim(*inspectCudaToolkit(New.path(), Why)));
+  EXPECT_FALSE(cudaToolkitNeedsDevicePropertiesShim(*inspectCudaToolkit(Unknown.path(), Why)));
 }
 
 TEST(CudaParseArgumentsTest, NoLibdeviceMeansNoCudaLib) {
@@ -459,7 +492,9 @@ TEST(CudaParseArgumentsTest, NoToolkit) {
       "-include",
       "/opt/wc/include/cuda-minimal/warpcheck_cuda_minimal.h",
       "-isystem",
-      "/opt/wc/include/cuda-minimal"};
+      "/opt/wc/include/cuda-minimal",
+      "-include",
+      "/opt/wc/include/nvcc-compat/warpcheck_nvcc_compat.h"};
   EXPECT_EQ(Args, Expected);
 }
 

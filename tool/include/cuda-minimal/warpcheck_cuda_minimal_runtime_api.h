@@ -281,8 +281,10 @@ typedef struct CUuuid_st cudaUUID_t;
 #define cudaCpuDeviceId ((int)-1)
 #define cudaInvalidDeviceId ((int)-2)
 
-// The members of CUDA 12's cudaDeviceProp, same names and order; members
-// newer toolkits add are not declared (host code rarely reads them).
+// The members of CUDA 12's cudaDeviceProp, same names and order (clockRate,
+// memoryClockRate, computeMode and the others CUDA 13 removed included:
+// code written for CUDA 12 reads them); members newer toolkits add are not
+// declared (host code rarely reads them).
 struct cudaDeviceProp {
   char name[256];
   cudaUUID_t uuid;
@@ -296,16 +298,21 @@ struct cudaDeviceProp {
   int maxThreadsPerBlock;
   int maxThreadsDim[3];
   int maxGridSize[3];
+  int clockRate;
   size_t totalConstMem;
   int major;
   int minor;
   size_t textureAlignment;
   size_t texturePitchAlignment;
+  int deviceOverlap;
   int multiProcessorCount;
+  int kernelExecTimeoutEnabled;
   int integrated;
   int canMapHostMemory;
+  int computeMode;
   int maxTexture1D;
   int maxTexture1DMipmap;
+  int maxTexture1DLinear;
   int maxTexture2D[2];
   int maxTexture2DMipmap[2];
   int maxTexture2DLinear[3];
@@ -332,6 +339,7 @@ struct cudaDeviceProp {
   int tccDriver;
   int asyncEngineCount;
   int unifiedAddressing;
+  int memoryClockRate;
   int memoryBusWidth;
   int l2CacheSize;
   int persistingL2CacheMaxSize;
@@ -345,11 +353,13 @@ struct cudaDeviceProp {
   int isMultiGpuBoard;
   int multiGpuBoardGroupID;
   int hostNativeAtomicSupported;
+  int singleToDoublePrecisionPerfRatio;
   int pageableMemoryAccess;
   int concurrentManagedAccess;
   int computePreemptionSupported;
   int canUseHostPointerForRegisteredMem;
   int cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;
   size_t sharedMemPerBlockOptin;
   int pageableMemoryAccessUsesHostPageTables;
   int directManagedMemAccessFromHost;

@@ -11,6 +11,7 @@
 #include "warpcheck/analysis/AccessReport.h"
 #include "warpcheck/analysis/ArrayLayout.h"
 #include "warpcheck/analysis/LaunchConfig.h"
+#include "warpcheck/analysis/SourceErrors.h"
 #include "warpcheck/model/SharedMemory.h"
 
 #include "clang/AST/ASTContext.h"
@@ -57,7 +58,15 @@ public:
   /// Drops the shared analysis of this AST (at the end of the translation unit).
   static void release(clang::ASTContext &Ctx);
 
-  /// One result per launch configuration of Kernel (cached).
+  /// The compiler errors of the parse, for errorIn(): whoever parses the
+  /// unit and sees its diagnostics sets them before the first analysis.
+  void setCompilerErrors(std::vector<CompilerError> Errors);
+  /// The first error inside Kernel or a function it calls (cached); such a
+  /// kernel is not analysed (analyze() gives no launches).
+  const std::optional<KernelError> &errorIn(const clang::FunctionDecl *Kernel);
+
+  /// One result per launch configuration of Kernel (cached). None for a
+  /// kernel whose body holds an error (errorIn).
   const std::vector<KernelLaunchAnalysis> &
   analyze(const clang::FunctionDecl *Kernel, const AnalysisOptions &Options);
 
@@ -77,6 +86,8 @@ private:
   std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>>
       Captured;
   std::vector<clang::SourceRange> TruncatedLoops;
+  std::vector<CompilerError> CompilerErrors;
+  std::map<const clang::FunctionDecl *, std::optional<KernelError>> Errors;
 };
 
 } // namespace warpcheck::analysis

@@ -1,0 +1,132 @@
+//===- SourceErrors.cpp - errors inside a kernel and its callees ----------===//
+
+#include "warpcheck/analysis/SourceErrors.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
+
+#include <deque>
+#include <set>
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+std::string shortLocation(const SourceManager &SM, SourceLocation Loc) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(Loc));
+  if (P.isInvalid())
+    return "";
+  return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine()) +
+         ":" + std::to_string(P.getColumn());
+}
+
+namespace {
+
+/// Walks one function body: the first node error recovery built, and the
+/// functions the body refers to.
+class BodyWalker : public RecursiveASTVisitor<BodyWalker> {
+public:
+  explicit BodyWalker(std::vector<const FunctionDecl *> &Callees) : Callees(Callees) {}
+
+  // Implicit constructor and destructor calls are calls too.
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool VisitExpr(Expr *E) {
+    if (E->containsErrors())
+      return found(E->getExprLoc());
+    return true;
+  }
+  bool VisitDecl(Decl *D) {
+    if (D->isInvalidDecl())
+      return found(D->getLocation());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    callee(CE->getDirectCallee());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    callee(CE->getConstructor());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    callee(dyn_cast<FunctionDecl>(DRE->getDecl()));
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    callee(dyn_cast<FunctionDecl>(ME->getMemberDecl()));
+    return true;
+  }
+
+  std::optional<SourceLocation> Error;
+
+private:
+  bool found(SourceLocation Loc) {
+    Error = Loc;
+    return false; // the first one is enough
+  }
+  void callee(const FunctionDecl *FD) {
+    if (FD)
+      Callees.push_back(FD);
+  }
+  std::vector<const FunctionDecl *> &Callees;
+};
+
+} // namespace
+
+std::optional<KernelError> firstErrorIn(const FunctionDecl *Kernel,
+                                        const std::vector<CompilerError> &Reported) {
+  if (!Kernel)
+    return std::nullopt;
+  const SourceManager &SM = Kernel->getASTContext().getSourceManager();
+  if (Kernel->isInvalidDecl())
+    return KernelError{SM.getFileLoc(Kernel->getLocation()), Kernel,
+                       "the kernel's declaration is invalid"};
+  // The compiler's message for an error at Loc, when it reported one there.
+  auto MessageAt = [&](SourceLocation Loc, const std::string &Otherwise) {
+    SourceLocation File = SM.getFileLoc(Loc);
+    for (const CompilerError &E : Reported)
+      if (SM.getFileLoc(E.Loc) == File)
+        return E.Message;
+    return Otherwise;
+  };
+  std::set<const FunctionDecl *> Seen;
+  std::deque<const FunctionDecl *> Work{Kernel};
+  while (!Work.empty()) {
+    const FunctionDecl *FD = Work.front();
+    Work.pop_front();
+    const FunctionDecl *Def = nullptr;
+    if (!FD->hasBody(Def) || !Def || !Seen.insert(Def->getCanonicalDecl()).second)
+      continue;
+    // CUDA's and the C++ library's own functions are not the user's code
+    // (and CUB's would make the walk long).
+    if (Def != Kernel && SM.isInSystemHeader(SM.getFileLoc(Def->getLocation())))
+      continue;
+    const Stmt *Body = Def->getBody();
+    if (Def->isInvalidDecl())
+      return KernelError{SM.getFileLoc(Def->getLocation()), Def,
+                         MessageAt(Def->getLocation(), "its declaration is invalid")};
+    // A statement the parser dropped leaves only its diagnostic.
+    SourceLocation Begin = SM.getFileLoc(Body->getBeginLoc());
+    SourceLocation End = SM.getFileLoc(Body->getEndLoc());
+    for (const CompilerError &E : Reported) {
+      SourceLocation At = SM.getFileLoc(E.Loc);
+      if (At.isValid() && SM.isPointWithin(At, Begin, End))
+        return KernelError{At, Def, E.Message};
+    }
+    std::vector<const FunctionDecl *> Callees;
+    BodyWalker Walker(Callees);
+    Walker.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Walker.Error)
+      return KernelError{SM.getFileLoc(*Walker.Error), Def,
+                         MessageAt(*Walker.Error, "an expression clang could not compile")};
+    for (const FunctionDecl *C : Callees)
+      Work.push_back(C);
+  }
+  return std::nullopt;
+}
+
+} // namespace warpcheck::analysis

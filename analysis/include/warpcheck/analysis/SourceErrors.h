@@ -1,0 +1,57 @@
+//===- SourceErrors.h - which kernels compile, whatever the rest does -----===//
+//
+// Real programs written for nvcc often hold host code clang rejects (runtime
+// APIs CUDA 12 removed, `cudaDeviceProp` fields CUDA 13 removed, headers of
+// the build machine that are not here). Such an error says nothing about a
+// kernel whose own body, and the device functions it calls, compiled
+// cleanly: clang's recovery AST keeps every declaration it could build, so
+// that kernel is analysed as usual. Only a kernel that itself holds an error
+// is left out, and said to be.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_SOURCEERRORS_H
+#define WARPCHECK_ANALYSIS_SOURCEERRORS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceLocation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+/// An error the compiler reported, where it reported it.
+struct CompilerError {
+  clang::SourceLocation Loc;
+  std::string Message;
+};
+
+/// The first error inside a kernel, or inside a function it calls.
+struct KernelError {
+  /// Where: the error's location, a file location.
+  clang::SourceLocation Loc;
+  /// The function whose body holds it (the kernel or a callee).
+  const clang::FunctionDecl *In = nullptr;
+  /// The compiler's message when one was reported there, else what the
+  /// recovery AST shows ("an expression clang could not compile").
+  std::string Message;
+};
+
+/// Finds the first error in Kernel's body or in the body of a function it
+/// calls, directly or not (calls, constructors, destructors, operators,
+/// function references). An error is an expression or declaration clang's
+/// error recovery built (RecoveryExpr, `containsErrors()`, an invalid
+/// declaration), or one of Reported located inside such a body: a
+/// statement dropped by the parser leaves no node, only its diagnostic.
+/// Reported may be empty (clang-tidy's plugin cannot see the compiler's
+/// diagnostics); the recovery AST alone then decides.
+std::optional<KernelError> firstErrorIn(const clang::FunctionDecl *Kernel,
+                                        const std::vector<CompilerError> &Reported);
+
+/// "file.cu:12:7", the file named by its base name.
+std::string shortLocation(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
+} // namespace warpcheck::analysis
+
+#endif

@@ -1,0 +1,74 @@
+//===--- CudaKernelCheck.cpp - what every cuda-* check shares -------------===//
+
+#include "CudaKernelCheck.h"
+#include "CudaCheckSupport.h"
+
+#include "warpcheck/analysis/NvccDialect.h"
+#include "warpcheck/model/Arch.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang::ast_matchers;
+using namespace warpcheck::analysis;
+
+namespace clang::tidy::cuda {
+
+CudaKernelCheck::CudaKernelCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context), Arch(Options.getLocalOrGlobal("Arch", "")),
+      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")) {
+  if (!Arch.empty() && !warpcheck::model::findArch(Arch))
+    configurationDiag("%0: unknown Arch '%1'; known: %2")
+        << Name << Arch << llvm::join(warpcheck::model::knownArchNames(), ", ");
+  if (!parseDim3(DefaultBlock))
+    configurationDiag("%0: malformed DefaultBlock '%1'; expected x[,y[,z]] with positive "
+                      "integers")
+        << Name << DefaultBlock;
+}
+
+void CudaKernelCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "Arch", Arch);
+  Options.store(Opts, "DefaultBlock", DefaultBlock);
+}
+
+void CudaKernelCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
+                     this);
+}
+
+void CudaKernelCheck::registerPPCallbacks(const SourceManager &SM, Preprocessor *P,
+                                          Preprocessor *) {
+  PP = P;
+  // Before the main file is lexed: `k << < g, b >> > (...)` as nvcc reads
+  // it. The respelled text has the original's length, so every location
+  // stays valid (the first check of the unit does it; the others find
+  // nothing left to respell).
+  respellSpacedLaunchesInMainFile(const_cast<SourceManager &>(SM));
+}
+
+void CudaKernelCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  if (!isAnalysableKernel(Kernel))
+    return;
+  ASTContext &Ctx = *Result.Context;
+  LastContext = &Ctx;
+  if (TranslationUnitAnalysis::get(Ctx).errorIn(Kernel))
+    return;
+  checkKernel(Kernel, Ctx);
+}
+
+void CudaKernelCheck::onEndOfTranslationUnit() {
+  if (LastContext)
+    TranslationUnitAnalysis::release(*LastContext);
+  LastContext = nullptr;
+}
+
+std::string CudaKernelCheck::targetArch(const ASTContext &Ctx) const {
+  return resolveArch(Arch, Ctx);
+}
+
+AnalysisOptions CudaKernelCheck::analysisOptions(const ASTContext &Ctx) const {
+  return makeAnalysisOptions(Arch, DefaultBlock, Ctx);
+}
+
+} // namespace clang::tidy::cuda

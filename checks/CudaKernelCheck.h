@@ -1,0 +1,58 @@
+//===--- CudaKernelCheck.h - what every cuda-* check shares -----*- C++ -*-===//
+//
+// The base of the cuda-* checks, as clang-tidy's NoexceptFunctionBaseCheck
+// is the base of the noexcept checks: it matches kernel definitions, owns
+// the options every check reads alike (Arch, DefaultBlock), reports bad
+// values of them with configurationDiag, and prepares the source nvcc's
+// dialect allows (NvccDialect.h) before the file is lexed. A derived check
+// sees each analysable kernel that compiles once, in checkKernel().
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_CHECKS_CUDAKERNELCHECK_H
+#define WARPCHECK_CHECKS_CUDAKERNELCHECK_H
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+#include <string>
+
+namespace clang::tidy::cuda {
+
+class CudaKernelCheck : public ClangTidyCheck {
+public:
+  CudaKernelCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) final;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
+  /// Releases the translation unit's shared analysis; a derived check that
+  /// overrides it calls this last.
+  void onEndOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+
+protected:
+  /// An analysable kernel definition whose body, and the functions it
+  /// calls, compile (a kernel with an error is the compiler's to report).
+  virtual void checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) = 0;
+
+  /// The target architecture (Arch, else the unit's --cuda-gpu-arch, else
+  /// sm_90) and the analysis options for it.
+  std::string targetArch(const ASTContext &Ctx) const;
+  warpcheck::analysis::AnalysisOptions analysisOptions(const ASTContext &Ctx) const;
+
+  /// The check's or the global Arch option; empty: the compiled-for GPU.
+  const std::string Arch;
+  /// The check's or the global DefaultBlock option, "x,y,z".
+  const std::string DefaultBlock;
+  /// The unit being checked, while it is.
+  ASTContext *LastContext = nullptr;
+  Preprocessor *PP = nullptr;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
