@@ -213,6 +213,33 @@ std::optional<SourceRange> lastDimensionRange(const VarDecl *Var) {
   return Last;
 }
 
+/// The file text of Var's last extent, which a fix-it may replace, or why
+/// there is none. The extent may be written with a macro (`[TILE]` with
+/// `#define TILE 32`): the declaration is the user's text, and `TILE + 1`
+/// pads this array alone. It may not come from a macro's argument or body
+/// (a `SMEM(32)` that spells both extents: editing it would change both),
+/// nor lie in a system header.
+std::string editableLastDimension(const VarDecl *Var, const ASTContext &Ctx,
+                                  CharSourceRange &Out) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<SourceRange> Dim = lastDimensionRange(Var);
+  if (!Dim)
+    return "its last extent is not written out";
+  if (Var->getLocation().isMacroID())
+    return "it is written by a macro";
+  if (SM.isInSystemHeader(SM.getFileLoc(Var->getLocation())))
+    return "it is in a system header";
+  for (SourceLocation L : {Dim->getBegin(), Dim->getEnd()})
+    if (L.isMacroID() && SM.isMacroArgExpansion(L))
+      return "its extent is a macro's argument";
+  CharSourceRange File = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(*Dim), SM,
+                                                  Ctx.getLangOpts());
+  if (File.isInvalid())
+    return "its extent comes from inside a macro";
+  Out = File;
+  return "";
+}
+
 } // namespace
 
 void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
@@ -249,16 +276,13 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
       const VarDecl *Var = A.Site.SharedVar;
       std::string NoFix;
       std::optional<ArrayLayout> Layout = Var ? layoutOf(Var->getType(), Ctx) : std::nullopt;
-      std::optional<SourceRange> DimRange = Var ? lastDimensionRange(Var) : std::nullopt;
+      CharSourceRange DimRange;
       if (!Var)
         NoFix = "the shared buffer is not a named array";
       else if (!Layout || Layout->Dims.size() < 2)
         NoFix = "'" + Var->getNameAsString() + "' is one-dimensional";
-      else if (!DimRange || DimRange->getBegin().isMacroID() ||
-               DimRange->getEnd().isMacroID() ||
-               !SM.isWrittenInMainFile(SM.getFileLoc(Var->getLocation())))
-        NoFix = "the declaration of '" + Var->getNameAsString() +
-                "' cannot be edited here (a macro or another file)";
+      else if (std::string Why = editableLastDimension(Var, Ctx, DimRange); !Why.empty())
+        NoFix = "the declaration of '" + Var->getNameAsString() + "' cannot be edited: " + Why;
       else
         NoFix = layoutDependentUse(Var, Ctx, static_cast<unsigned>(Layout->Dims.size()));
 
@@ -332,13 +356,17 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
                   formatCount(A.Cost.IdealWavefrontsPerRequest) + ") with block " +
                   Launch.Launch.Block.str() + " from " + Launch.Launch.Description;
       if (Padding) {
-        CharSourceRange Range = CharSourceRange::getTokenRange(*DimRange);
-        llvm::StringRef OldText = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
+        llvm::StringRef OldText = Lexer::getSourceText(DimRange, SM, Ctx.getLangOpts()).trim();
         unsigned long long Literal;
-        std::string NewSize = !OldText.trim().getAsInteger(10, Literal)
+        // `32` -> `33`; `TILE` -> `TILE + 1`; `N << 1` -> `(N << 1) + 1`.
+        bool Simple = !OldText.empty() && llvm::all_of(OldText, [](char C) {
+          return llvm::isAlnum(C) || C == '_';
+        });
+        std::string NewSize = !OldText.getAsInteger(10, Literal)
                                   ? std::to_string(Literal + *Padding)
-                                  : OldText.str() + " + " + std::to_string(*Padding);
-        P.Fix = FixItHint::CreateReplacement(Range, NewSize);
+                                  : (Simple ? OldText.str() : "(" + OldText.str() + ")") +
+                                        " + " + std::to_string(*Padding);
+        P.Fix = FixItHint::CreateReplacement(DimRange, NewSize);
         P.PaddedVar = Var;
         P.PaddedSize = NewSize;
         P.AddedBytes = PaddingBytes;

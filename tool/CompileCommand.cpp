@@ -1268,6 +1268,8 @@ std::vector<std::string> makeIncludePathsAbsolute(ArrayRef<std::string> Args,
     llvm::SmallString<256> P(Path);
     if (!Path.empty() && !llvm::sys::path::is_absolute(P) && !Directory.empty())
       llvm::sys::fs::make_absolute(Directory, P);
+    if (llvm::sys::path::is_absolute(P))
+      llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
     return std::string(P.str());
   };
   std::vector<std::string> Out;

@@ -5,6 +5,7 @@
 #include "warpcheck/analysis/RegisterUsage.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 
 #include <cmath>
 
@@ -19,6 +20,14 @@ static llvm::json::Value rounded(double V) {
   return std::round(V * 10000.0) / 10000.0;
 }
 
+/// A file as reports name it: without "." and ".." (a header found through
+/// -I../include is <dir>/include/x.cuh, however many units include it).
+static std::string reportedPath(llvm::StringRef File) {
+  llvm::SmallString<256> P(File);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return P.str().str();
+}
+
 static void putLocation(llvm::json::Object &O, SourceLocation Loc,
                         const SourceManager &SM) {
   Loc = SM.getFileLoc(Loc);
@@ -29,7 +38,7 @@ static void putLocation(llvm::json::Object &O, SourceLocation Loc,
     O["column"] = nullptr;
     return;
   }
-  O["file"] = std::string(P.getFilename()); // json::Value keeps StringRefs unowned
+  O["file"] = reportedPath(P.getFilename()); // json::Value keeps StringRefs unowned
   O["line"] = P.getLine();
   O["column"] = P.getColumn();
 }
@@ -44,7 +53,7 @@ static llvm::json::Object kernelIdentity(const FunctionDecl *K, ASTContext &Ctx)
   Kernel["name"] = Name;
   SourceLocation Loc = Ctx.getSourceManager().getFileLoc(K->getLocation());
   PresumedLoc P = Ctx.getSourceManager().getPresumedLoc(Loc);
-  Kernel["file"] = P.isValid() ? llvm::json::Value(std::string(P.getFilename())) : nullptr;
+  Kernel["file"] = P.isValid() ? llvm::json::Value(reportedPath(P.getFilename())) : nullptr;
   Kernel["line"] = P.isValid() ? llvm::json::Value(P.getLine()) : nullptr;
   return Kernel;
 }
@@ -157,6 +166,12 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
         {"active_warps_per_sm", Occ->Occupancy.ActiveWarpsPerSM},
         {"theoretical", rounded(Occ->Occupancy.Theoretical)},
         {"limiter", Occ->Occupancy.Limiter}};
+    // What the numbers rest on: registers estimated because ptxas could not
+    // compile the unit (and why), a shared size not known.
+    llvm::json::Array OccupancyAssumptions;
+    for (const std::string &A : Occ->Assumptions)
+      OccupancyAssumptions.push_back(A);
+    Kernel["occupancy_assumptions"] = std::move(OccupancyAssumptions);
   } else {
     Kernel["registers"] = nullptr;
     Kernel["registers_source"] = nullptr;

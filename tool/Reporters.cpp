@@ -95,15 +95,27 @@ static llvm::json::Object without(const llvm::json::Object &O, llvm::StringRef K
   return Out;
 }
 
-void renderJson(const RunResult &R, llvm::raw_ostream &OS) {
+void renderJson(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS) {
   llvm::json::Array Findings;
   for (const llvm::json::Value &V : R.Findings)
     if (const llvm::json::Object *F = V.getAsObject())
       Findings.push_back(without(*F, "source_line"));
+  RunCounts C = countRun(R);
+  llvm::json::Object Summary{{"inputs", C.Inputs},
+                             {"inputs_analysed", C.Analysed},
+                             {"inputs_analysed_with_errors", C.AnalysedWithErrors},
+                             {"inputs_not_analysed", C.NotAnalysed},
+                             {"kernels_analysed", C.KernelsAnalysed},
+                             {"kernels_with_errors", C.KernelsWithErrors},
+                             {"launch_shapes", C.LaunchShapes},
+                             {"findings", C.Findings},
+                             {"text", Ctx.Summary}};
   llvm::json::Object Root{{"version", 1},
                           {"kernels", llvm::json::Array(R.Kernels)},
                           {"findings", std::move(Findings)},
-                          {"errors", llvm::json::Array(R.Errors)}};
+                          {"errors", llvm::json::Array(R.Errors)},
+                          {"inputs", llvm::json::Array(R.Inputs)},
+                          {"summary", std::move(Summary)}};
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Root))) << "\n";
 }
 
@@ -483,17 +495,10 @@ section { margin-bottom: 2em; }
 
 static void htmlSummary(const RunResult &R, HtmlPage &Page) {
   std::map<std::string, unsigned> PerCheck = findingsPerCheck(R);
-  std::set<std::string> KernelNames;
   size_t Accesses = 0;
-  for (const llvm::json::Object *K : objectsIn(&R.Kernels)) {
-    KernelNames.insert(K->getString("file").value_or("").str() + "\n" +
-                       K->getString("name").value_or("").str());
+  for (const llvm::json::Object *K : objectsIn(&R.Kernels))
     Accesses += objectsIn(K->getArray("accesses")).size();
-  }
-  // An input with several compile errors counts once.
-  std::set<std::string> FailedInputs;
-  for (const llvm::json::Object *E : objectsIn(&R.Errors))
-    FailedInputs.insert(E->getString("file").value_or("").str());
+  RunCounts C = countRun(R);
   Page.raw("<h2>Summary</h2>\n<table>\n");
   auto Row = [&](llvm::StringRef Name, size_t Value) {
     Page.raw("<tr>");
@@ -501,12 +506,15 @@ static void htmlSummary(const RunResult &R, HtmlPage &Page) {
     Page.cell(std::to_string(Value));
     Page.raw("</tr>\n");
   };
-  Row("Files analysed", R.FilesAnalysed);
-  Row("Inputs that could not be analysed", FailedInputs.size());
-  Row("Kernels", KernelNames.size());
-  Row("Kernel launches", R.Kernels.size());
+  Row("Inputs analysed", C.Analysed);
+  Row("Inputs analysed with errors (kernels that compile still analysed)",
+      C.AnalysedWithErrors);
+  Row("Inputs not analysed", C.NotAnalysed);
+  Row("Kernels analysed", C.KernelsAnalysed);
+  Row("Kernels that do not compile", C.KernelsWithErrors);
+  Row("Launch shapes", C.LaunchShapes);
   Row("Accesses analysed", Accesses);
-  Row("Findings", R.Findings.size());
+  Row("Findings", C.Findings);
   Page.raw("</table>\n");
   if (PerCheck.empty())
     return;
@@ -525,7 +533,7 @@ static void htmlSummary(const RunResult &R, HtmlPage &Page) {
 static void htmlErrors(const RunResult &R, HtmlPage &Page) {
   if (R.Errors.empty())
     return;
-  Page.raw("<h2>Inputs that could not be analysed</h2>\n<table>\n");
+  Page.raw("<h2>Errors</h2>\n<table>\n");
   Page.headerRow({"Location", "Message"});
   for (const llvm::json::Object *E : objectsIn(&R.Errors)) {
     Page.raw("<tr>");
@@ -626,6 +634,12 @@ static void htmlKernel(const llvm::json::Object &K, HtmlPage &Page) {
   Page.raw("</code> ");
   Page.text(Page.position(K));
   Page.raw("</h3>\n");
+  if (K.getString("status") == "error") {
+    // A kernel that does not compile: its error, nothing analysed.
+    Page.stringList(K.getArray("limitations"));
+    Page.raw("</section>\n");
+    return;
+  }
   if (const llvm::json::Object *L = K.getObject("launch"))
     Page.element("p", "Block " + dimText(L->getArray("block")) + ", grid " +
                           dimText(L->getArray("grid")) + ", from " +

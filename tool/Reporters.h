@@ -2,6 +2,8 @@
 #ifndef WARPCHECK_TOOL_REPORTERS_H
 #define WARPCHECK_TOOL_REPORTERS_H
 
+#include "RunResult.h"
+
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -10,30 +12,24 @@
 
 namespace warpcheck::tool {
 
-/// Results of all translation units, merged.
-struct RunResult {
-  llvm::json::Array Kernels;
-  llvm::json::Array Findings;
-  /// {"file", "message"} for inputs that could not be analysed.
-  llvm::json::Array Errors;
-  unsigned FilesAnalysed = 0;
-};
-
 /// clang-style: file:line:col: warning: message [check], the source line and
 /// a caret, then the notes.
 void renderText(const RunResult &R, llvm::raw_ostream &OS, bool Color);
 
-/// The --format=json contract: {"version": 1, "kernels": [...],
-/// "findings": [...], "errors": [...]}.
-void renderJson(const RunResult &R, llvm::raw_ostream &OS);
-
-/// What the SARIF and HTML reports say about the run beyond its results.
+/// What the reports say about the run beyond its results.
 struct ReportContext {
   /// warpcheck's version, as --version prints it.
   std::string ToolVersion;
   /// Absolute; files under it are named relative to it (SARIF: %SRCROOT%).
   std::string BaseDirectory;
+  /// The summary line (summaryLine()).
+  std::string Summary;
 };
+
+/// The --format=json contract (docs/json-format.md): {"version": 1,
+/// "kernels": [...], "findings": [...], "errors": [...], "inputs": [...],
+/// "summary": {...}}.
+void renderJson(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS);
 
 /// SARIF 2.1.0 (docs/report-formats.md): one run; a rule per check with
 /// findings; each finding a result with its notes as related locations and

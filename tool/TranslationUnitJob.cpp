@@ -302,7 +302,11 @@ llvm::json::Object messageToJson(const tooling::DiagnosticMessage &M,
     return O;
   }
   LineInfo Info = Lines.at(M.FilePath, M.FileOffset);
-  O["file"] = M.FilePath;
+  // Without "." and "..": a header found through -I../include is named
+  // alike whichever unit reports it (and is reported once).
+  llvm::SmallString<256> Path(M.FilePath);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  O["file"] = Path.str().str();
   O["line"] = Info.Line;
   O["column"] = Info.Column;
   O["source_line"] = Info.Text;
@@ -386,7 +390,9 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
       for (const tooling::Replacement &R : Replacements) {
         LineInfo At = Lines.at(R.getFilePath().str(), R.getOffset());
         // Strings are copied: json::Value keeps a StringRef unowned.
-        Fixes.push_back(llvm::json::Object{{"file", R.getFilePath().str()},
+        llvm::SmallString<256> FixPath(R.getFilePath());
+        llvm::sys::path::remove_dots(FixPath, /*remove_dot_dot=*/true);
+        Fixes.push_back(llvm::json::Object{{"file", FixPath.str().str()},
                                            {"offset", R.getOffset()},
                                            {"length", R.getLength()},
                                            {"line", At.Line},

@@ -129,6 +129,11 @@ struct ArchSpec {
   bool hasConfigurableCarveout() const { return !SharedCarveoutSteps.empty(); }
 };
 
+/// The architecture modelled when nothing names one (no --arch, no
+/// architecture in the compile flags): the H200's, the GPU every number of
+/// the model is checked against (test/hw/).
+inline constexpr std::string_view DefaultArchName = "sm_90";
+
 /// The architecture for a name: "sm_90", "sm_90a", "sm_100f", "compute_90",
 /// "90", "9.0", or "g80" (also "sm_10", "compute_10", "1.0"). Case and
 /// surrounding spaces are ignored. Returns null for an unknown name.

@@ -1,0 +1,275 @@
+//===- CommandLine.cpp - warpcheck's options ------------------------------===//
+
+#include "CommandLine.h"
+
+#include "warpcheck/analysis/LaunchConfig.h"
+#include "warpcheck/model/Arch.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace warpcheck::tool {
+
+void error(const llvm::Twine &Message) {
+  llvm::WithColor::error(llvm::errs(), "warpcheck") << Message << "\n";
+}
+
+void note(const llvm::Twine &Message) {
+  llvm::WithColor::note(llvm::errs(), "warpcheck") << Message << "\n";
+}
+
+static const char *HelpHead = R"(USAGE: warpcheck [options] <source files or folders...> [-- <compiler arguments>]
+       warpcheck -p <build dir> [options] [source files or folders...]
+       warpcheck occupancy --arch=sm_90 --registers=R --block=B [...]   (see warpcheck occupancy --help)
+
+Predicts, from CUDA source alone, how each kernel's global and shared memory
+accesses behave on a real GPU (32-byte sectors per warp request, bank
+conflicts) and reports the accesses that waste bandwidth.
+
+A folder stands for the .cu and .cuh files under it (with -p: the files of
+the compile database under it), in path order; a file another one includes
+(a kernel.cu included by a wrapper, a .cuh) is analysed through it, not on
+its own.
+
+OPTIONS:
+  -p <dir>                 Build directory holding compile_commands.json. Without
+                           source files, every CUDA file in it is analysed (.cu,
+                           and any file compiled with -x cu).
+  --checks=<globs>         Checks to run, clang-tidy glob syntax (default: cuda-*).
+  --arch=<sm_XX>[,<sm_YY>...]
+                           Target architecture of the hardware model (default: from
+                           the compile flags, else sm_90). A list compares
+                           occupancy: the first is the target, cuda-occupancy's
+                           notes and the JSON's "occupancy_by_arch" add the rest.
+                           Known: )";
+
+static const char *HelpTail = R"(
+  --format=text|json|sarif|html
+                           Output format (default: text). json is the stable
+                           contract; sarif (2.1.0) is for code scanning; html is
+                           one self-contained page for audits.
+  -o <file>                Write the report to <file> instead of standard output.
+  -j <n>                   Translation units analysed in parallel (default: cores).
+  --cuda-path=<dir>        CUDA toolkit to parse with (default: $CUDA_PATH,
+                           $CUDA_HOME, /usr/local/cuda; none: bundled declarations).
+  --no-cuda                Ignore any CUDA toolkit: parse with warpcheck's bundled
+                           declarations of the CUDA built-ins.
+  --default-block=<x,y,z>  Block shape for kernels with no launch site (default 256,1,1).
+  --header-filter=<regex>  User headers whose findings and kernels are reported
+                           (default: every user header, '.*'; system headers such
+                           as CUDA's and CCCL's never). An empty value restores
+                           clang-tidy's default: the main files only. A finding in
+                           a header that several files include is reported once.
+  --config=<check>.<Option>=<value>
+                           Set a check option, e.g.
+                           --config=cuda-uncoalesced-global-access.MinEfficiency=80
+  --warnings-as-errors=<globs>
+                           Findings of these checks are errors (exit code 1).
+  --timeout=<seconds>      Time limit for one translation unit (default 600).
+  --isolate                Analyse even a single file in a worker process (several
+                           files always are: one crash never stops the others).
+  --list-checks            List the enabled checks and exit.
+  --print-clang-args       Print, one per line, the clang arguments warpcheck parses
+                           the first input with (for clang-tidy's -- or ExtraArgs).
+  --version                Print the version and exit.
+  --help                   Print this help and exit.
+
+Compiler arguments after -- apply to every file given on the command line;
+with -p, each file's own compile command is used (nvcc flags are translated,
+flags that could start a program or load a plugin are dropped; relative paths
+are taken from the entry's directory).
+
+Each input ends in one of three states, counted in the summary line:
+analysed (no compiler error), analysed with errors (the compiler reported
+errors, for instance in host code written for an older CUDA; every kernel
+that compiles is still analysed and reported, a kernel that does not is
+listed with its error), or not analysed (missing or unreadable file, no
+usable compile command, a crash or time-out of its analysis).
+
+EXIT CODES:
+  0  every input was analysed without a compiler error (findings, if any, are
+     warnings)
+  1  a finding of a check named by --warnings-as-errors (and no input error)
+  2  usage error: unknown option, --checks matching no check, unknown --arch,
+     malformed --default-block or --header-filter, unreadable or malformed
+     compile database
+  3  at least one input was analysed with errors or not analysed; the others
+     were analysed and everything found is reported
+)";
+
+std::string helpText() {
+  return std::string(HelpHead) + llvm::join(model::knownArchNames(), ", ") + HelpTail;
+}
+
+bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
+  for (size_t I = 1; I < Argv.size(); ++I) {
+    llvm::StringRef A = Argv[I];
+    if (CL.HaveDashDash) {
+      CL.ExtraArgs.push_back(A.str());
+      continue;
+    }
+    auto Take = [&](llvm::StringRef Name, std::string &Into) -> int {
+      // --name=value, or -name value / --name value
+      if (A.starts_with(Name.str() + "=")) {
+        Into = A.drop_front(Name.size() + 1).str();
+        return 1;
+      }
+      if (A == Name) {
+        if (I + 1 >= Argv.size()) {
+          error("option '" + Name + "' needs a value");
+          return -1;
+        }
+        Into = Argv[++I];
+        return 1;
+      }
+      return 0;
+    };
+    std::string Value;
+    int R;
+    if (A == "--") {
+      CL.HaveDashDash = true;
+    } else if (A == "--help" || A == "-h" || A == "-help") {
+      CL.Help = true;
+    } else if (A == "--version") {
+      CL.Version = true;
+    } else if (A == "--list-checks") {
+      CL.ListChecks = true;
+    } else if (A == "--isolate") {
+      CL.Isolate = true;
+    } else if (A == "--no-cuda") {
+      CL.NoCuda = true;
+    } else if (A == "--print-clang-args") {
+      CL.PrintClangArgs = true;
+    } else if ((R = Take("-p", CL.BuildDir)) || (R = Take("--checks", CL.Checks)) ||
+               (R = Take("-checks", CL.Checks)) || (R = Take("--arch", CL.Arch)) ||
+               (R = Take("--format", CL.Format)) || (R = Take("-o", CL.Output)) ||
+               (R = Take("--cuda-path", CL.CudaPath)) ||
+               (R = Take("--default-block", CL.DefaultBlock)) ||
+               (R = Take("--header-filter", CL.HeaderFilter)) ||
+               (R = Take("-header-filter", CL.HeaderFilter)) ||
+               (R = Take("--warnings-as-errors", CL.WarningsAsErrors))) {
+      if (R < 0)
+        return false;
+    } else if ((R = Take("--config", Value))) {
+      if (R < 0)
+        return false;
+      if (!llvm::StringRef(Value).contains('=')) {
+        error("--config needs <check>.<Option>=<value>, got '" + Value + "'");
+        return false;
+      }
+      CL.CheckOptions.push_back(Value);
+    } else if ((R = Take("-j", Value)) || (R = Take("--jobs", Value))) {
+      if (R < 0 || llvm::StringRef(Value).getAsInteger(10, CL.Jobs) || CL.Jobs == 0) {
+        error("-j needs a positive number, got '" + Value + "'");
+        return false;
+      }
+    } else if (A.starts_with("-j") && A.size() > 2) {
+      if (A.drop_front(2).getAsInteger(10, CL.Jobs) || CL.Jobs == 0) {
+        error("-j needs a positive number, got '" + A.drop_front(2) + "'");
+        return false;
+      }
+    } else if ((R = Take("--timeout", Value))) {
+      if (R < 0 || llvm::StringRef(Value).getAsInteger(10, CL.TimeoutSeconds) ||
+          CL.TimeoutSeconds == 0) {
+        error("--timeout needs a positive number of seconds, got '" + Value + "'");
+        return false;
+      }
+    } else if (A.starts_with("-") && A != "-") {
+      error("unknown option '" + A + "' (see warpcheck --help)");
+      return false;
+    } else {
+      CL.Files.push_back(A.str());
+    }
+  }
+  return true;
+}
+
+/// Names of all checks warpcheck provides.
+static std::vector<std::string> allCheckNames() {
+  clang::tidy::ClangTidyOptions Opts;
+  Opts.Checks = "cuda-*";
+  return clang::tidy::getCheckNames(Opts, false);
+}
+
+/// Every positive glob of --checks must name at least one check: a typo
+/// must not silently analyse nothing.
+static bool validateChecks(const std::string &Checks, std::vector<std::string> &Enabled) {
+  std::vector<std::string> All = allCheckNames();
+  llvm::SmallVector<llvm::StringRef, 8> Globs;
+  llvm::StringRef(Checks).split(Globs, ',', -1, false);
+  for (llvm::StringRef G : Globs) {
+    G = G.trim();
+    if (G.empty() || G.starts_with("-"))
+      continue;
+    std::string Pattern = "^";
+    for (char C : G)
+      Pattern += C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
+    Pattern += "$";
+    llvm::Regex Re(Pattern);
+    bool Any = false;
+    for (const std::string &Name : All)
+      Any |= Re.match(Name);
+    if (!Any && G != "*") {
+      error("--checks pattern '" + G + "' matches no check; known checks: " +
+            llvm::join(All, ", "));
+      return false;
+    }
+  }
+  clang::tidy::ClangTidyOptions Opts;
+  Opts.Checks = "-*," + Checks;
+  Enabled = clang::tidy::getCheckNames(Opts, false);
+  return true;
+}
+
+bool validateCommandLine(CommandLine &CL, std::vector<std::string> &Enabled) {
+  if (!validateChecks(CL.Checks, Enabled))
+    return false;
+  if (!CL.Arch.empty()) {
+    // --arch=sm_90,sm_80,sm_75: the model's target first; occupancy is also
+    // computed for the others (cuda-occupancy's notes, "occupancy_by_arch").
+    llvm::SmallVector<llvm::StringRef, 4> Names;
+    llvm::StringRef(CL.Arch).split(Names, ',', -1, false);
+    std::vector<std::string> List;
+    for (llvm::StringRef N : Names) {
+      const model::ArchSpec *Spec = model::findArch(N.trim());
+      if (!Spec) {
+        error("unknown --arch '" + N.trim() + "'; known: " +
+              llvm::join(model::knownArchNames(), ", "));
+        return false;
+      }
+      if (!llvm::is_contained(List, Spec->Name))
+        List.push_back(Spec->Name);
+    }
+    if (List.empty()) {
+      error("empty --arch; known: " + llvm::join(model::knownArchNames(), ", "));
+      return false;
+    }
+    CL.Arch = List.front();
+    CL.CompareArchs.assign(List.begin() + 1, List.end());
+    // Before the user's --config, which wins.
+    if (!CL.CompareArchs.empty())
+      CL.CheckOptions.insert(CL.CheckOptions.begin(),
+                             "cuda-occupancy.Archs=" + llvm::join(CL.CompareArchs, ","));
+  }
+  if (!analysis::parseDim3(CL.DefaultBlock)) {
+    error("malformed --default-block '" + CL.DefaultBlock +
+          "' (expected x[,y[,z]] with positive integers)");
+    return false;
+  }
+  if (std::string Why; !llvm::Regex(CL.HeaderFilter).isValid(Why)) {
+    error("malformed --header-filter '" + CL.HeaderFilter + "': " + Why);
+    return false;
+  }
+  if (!llvm::is_contained({"text", "json", "sarif", "html"}, CL.Format)) {
+    error("unknown --format '" + CL.Format + "' (expected text, json, sarif or html)");
+    return false;
+  }
+  return true;
+}
+
+} // namespace warpcheck::tool

@@ -1,0 +1,68 @@
+//===- CommandLine.h - warpcheck's options --------------------------------===//
+#ifndef WARPCHECK_TOOL_COMMANDLINE_H
+#define WARPCHECK_TOOL_COMMANDLINE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpcheck::tool {
+
+/// Exit codes (documented in --help and README).
+constexpr int ExitOk = 0;
+constexpr int ExitFindingsAsErrors = 1;
+constexpr int ExitUsage = 2;
+constexpr int ExitInputErrors = 3;
+
+struct CommandLine {
+  /// Source files and folders, as given.
+  std::vector<std::string> Files;
+  std::vector<std::string> ExtraArgs;
+  bool HaveDashDash = false;
+  std::string BuildDir;
+  std::string Checks = "cuda-*";
+  /// The model's architecture: the first of --arch's list.
+  std::string Arch;
+  /// The rest of --arch's list: compared with for occupancy.
+  std::vector<std::string> CompareArchs;
+  std::string Format = "text";
+  std::string Output;
+  unsigned Jobs = 0;
+  std::string CudaPath;
+  std::string DefaultBlock = "256,1,1";
+  std::vector<std::string> CheckOptions;
+  std::string WarningsAsErrors;
+  /// Which user headers report findings and kernels (a regular expression
+  /// matched against the header's path, clang-tidy's HeaderFilterRegex).
+  /// Every user header by default; empty: none (clang-tidy's default).
+  std::string HeaderFilter = ".*";
+  unsigned TimeoutSeconds = 600;
+  bool ListChecks = false, Help = false, Version = false, PrintClangArgs = false;
+  bool NoCuda = false;
+  /// Analyse even a single file in a worker process of its own.
+  bool Isolate = false;
+};
+
+/// Parses argv (argv[0] is the program). False after printing an error.
+bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL);
+
+/// Checks and normalises what parsing alone cannot: --checks names checks,
+/// --arch names known architectures (the first is the target, the rest are
+/// compared with), --default-block and --format are well formed. False
+/// after printing an error. Enabled receives the enabled checks.
+bool validateCommandLine(CommandLine &CL, std::vector<std::string> &Enabled);
+
+/// The --help text.
+std::string helpText();
+
+/// "warpcheck: error: <Message>" on standard error.
+void error(const llvm::Twine &Message);
+/// "warpcheck: note: <Message>" on standard error.
+void note(const llvm::Twine &Message);
+
+} // namespace warpcheck::tool
+
+#endif

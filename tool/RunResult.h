@@ -1,0 +1,69 @@
+//===- RunResult.h - the merged results of a run, honestly counted --------===//
+//
+// Every input ends in one state: analysed (no compiler error), analysed
+// with errors (its kernels that compile were analysed and are reported),
+// or not analysed (with the cause). The summary counts each state, the
+// kernels analysed and those that do not compile, and never counts a
+// failed input as analysed. Findings and kernels located in a header that
+// several inputs include are kept once: the first input, in input order,
+// that reports them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_TOOL_RUNRESULT_H
+#define WARPCHECK_TOOL_RUNRESULT_H
+
+#include "llvm/Support/JSON.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace warpcheck::tool {
+
+/// Results of all translation units, merged.
+struct RunResult {
+  llvm::json::Array Kernels;
+  llvm::json::Array Findings;
+  /// {"file"[, "line", "column"], "message"}: compiler errors and inputs that
+  /// could not be analysed.
+  llvm::json::Array Errors;
+  /// One per input, in input order: {"file", "status": "analysed" |
+  /// "analysed_with_errors" | "not_analysed", "errors", "kernels_analysed",
+  /// "kernels_with_errors"[, "cause"][, "notes": [...]]}.
+  llvm::json::Array Inputs;
+
+  /// Adds an input that could not be analysed at all.
+  void addNotAnalysed(const std::string &File, const std::string &Cause);
+  /// Adds one translation unit's worker output (TranslationUnitJob.h) and
+  /// the notes the planning made about it.
+  void addJobOutput(llvm::json::Object Output, const std::vector<std::string> &Notes);
+  /// A note on an input that is not itself analysed (a file analysed
+  /// through another one).
+  void addNote(const std::string &File, const std::string &Note);
+
+private:
+  std::set<std::string> SeenKernels;
+  /// A finding's identity (RunResult.cpp) -> its index in Findings.
+  std::map<std::string, size_t> FindingIndex;
+};
+
+/// The counts of the summary line.
+struct RunCounts {
+  unsigned Inputs = 0, Analysed = 0, AnalysedWithErrors = 0, NotAnalysed = 0;
+  unsigned KernelsAnalysed = 0, KernelsWithErrors = 0, LaunchShapes = 0;
+  unsigned Findings = 0, FindingsAsErrors = 0;
+};
+RunCounts countRun(const RunResult &R);
+
+/// "3 findings; 5 kernels analysed (7 launch shapes), 1 kernel does not
+/// compile; 4 inputs: 2 analysed, 1 analysed with errors, 1 not analysed".
+std::string summaryLine(const RunCounts &C);
+
+/// 3 when an input was not analysed cleanly, else 1 when a finding is an
+/// error (--warnings-as-errors), else 0 (CommandLine.h).
+int exitCodeFor(const RunCounts &C);
+
+} // namespace warpcheck::tool
+
+#endif

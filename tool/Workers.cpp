@@ -1,0 +1,129 @@
+//===- Workers.cpp - running translation-unit jobs ------------------------===//
+
+#include "Workers.h"
+#include "CommandLine.h"
+
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace warpcheck::tool {
+
+namespace {
+
+/// Runs the only job in this process: a process start is a sizeable part of
+/// analysing one small file. A crash is caught and reported by file name; a
+/// watchdog ends a run that outlives the time limit.
+JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) {
+  std::thread([TimeoutSeconds, File = Job.File] {
+    std::this_thread::sleep_for(std::chrono::seconds(TimeoutSeconds));
+    llvm::errs() << "warpcheck: error: " << File << ": the analysis timed out after "
+                 << TimeoutSeconds << " s\n";
+    llvm::errs().flush();
+    std::_Exit(ExitInputErrors);
+  }).detach();
+  llvm::json::Object Out;
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext CRC;
+  if (!CRC.RunSafely([&] { runTranslationUnitJob(Job, Out); }))
+    return {std::nullopt, "the analysis crashed; please report it with this file"};
+  return {std::move(Out), ""};
+}
+
+/// Runs one job in a worker process and reads its JSON.
+JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
+                     unsigned TimeoutSeconds) {
+  llvm::SmallString<128> OutPath, ErrPath;
+  if (llvm::sys::fs::createTemporaryFile("warpcheck", "json", OutPath) ||
+      llvm::sys::fs::createTemporaryFile("warpcheck", "log", ErrPath))
+    return {std::nullopt, "cannot create a temporary file"};
+  std::vector<std::string> Args = {Self, "--worker"};
+  std::vector<std::string> JobArgs = jobToArguments(Job, OutPath.str().str());
+  Args.insert(Args.end(), JobArgs.begin(), JobArgs.end());
+  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), ErrPath.str(),
+                                                ErrPath.str()};
+  std::string ErrMsg;
+  bool ExecFailed = false;
+  auto Start = std::chrono::steady_clock::now();
+  int RC = llvm::sys::ExecuteAndWait(Self, Refs, std::nullopt, Redirects, TimeoutSeconds, 0,
+                                     &ErrMsg, &ExecFailed);
+  bool TimedOut =
+      std::chrono::steady_clock::now() - Start >= std::chrono::seconds(TimeoutSeconds);
+  auto Log = llvm::MemoryBuffer::getFile(ErrPath);
+  std::string LogText = Log ? (*Log)->getBuffer().trim().str() : "";
+  llvm::sys::fs::remove(ErrPath);
+  if (ExecFailed || RC < 0) {
+    llvm::sys::fs::remove(OutPath);
+    std::string Why = TimedOut ? "the analysis timed out after " +
+                                     std::to_string(TimeoutSeconds) + " s"
+                               : "the analysis crashed (" + ErrMsg +
+                                     "); please report it with this file";
+    if (!LogText.empty())
+      Why += "\n" + LogText.substr(0, 2000);
+    return {std::nullopt, Why};
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(OutPath);
+  llvm::sys::fs::remove(OutPath);
+  if (!Buffer)
+    return {std::nullopt, "the analysis produced no result" +
+                              (LogText.empty() ? std::string() : ": " + LogText.substr(0, 2000))};
+  auto Parsed = llvm::json::parse((*Buffer)->getBuffer());
+  if (!Parsed || !Parsed->getAsObject()) {
+    if (!Parsed)
+      llvm::consumeError(Parsed.takeError());
+    return {std::nullopt, "the analysis produced an unreadable result"};
+  }
+  return {std::move(*Parsed->getAsObject()), ""};
+}
+
+} // namespace
+
+std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<TranslationUnitJob> &Jobs,
+                                unsigned Parallel, unsigned TimeoutSeconds, bool InProcess) {
+  std::vector<JobOutcome> Outcomes(Jobs.size());
+  if (Jobs.size() == 1 && InProcess) {
+    Outcomes[0] = runInProcess(Jobs.front(), TimeoutSeconds);
+    return Outcomes;
+  }
+  // Each thread writes only its own slots: the outcomes keep job order,
+  // whatever order the workers finish in.
+  std::atomic<size_t> Next{0};
+  std::vector<std::thread> Threads;
+  for (unsigned T = 0; T < std::min<size_t>(std::max(1u, Parallel), Jobs.size()); ++T)
+    Threads.emplace_back([&] {
+      for (size_t I = Next++; I < Jobs.size(); I = Next++)
+        Outcomes[I] = runWorker(Self, Jobs[I], TimeoutSeconds);
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  return Outcomes;
+}
+
+int workerMain(llvm::ArrayRef<const char *> Argv) {
+  std::vector<std::string> Args(Argv.begin() + 2, Argv.end());
+  TranslationUnitJob Job;
+  std::string OutPath, Err;
+  if (!jobFromArguments(Args, Job, OutPath, Err)) {
+    error(Err);
+    return ExitUsage;
+  }
+  llvm::json::Object Result;
+  int RC = runTranslationUnitJob(Job, Result);
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(OutPath, EC);
+  if (EC) {
+    error("cannot write " + OutPath + ": " + EC.message());
+    return ExitInputErrors;
+  }
+  OS << llvm::json::Value(std::move(Result));
+  return RC;
+}
+
+} // namespace warpcheck::tool

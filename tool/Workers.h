@@ -1,0 +1,39 @@
+//===- Workers.h - running translation-unit jobs --------------------------===//
+//
+// Each translation unit is analysed in a worker process (this executable
+// started again with an argument vector, never through a shell), so that a
+// crash or a hang in one file never stops the others; a run of a single
+// file may stay in this process, under crash recovery and a watchdog.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_TOOL_WORKERS_H
+#define WARPCHECK_TOOL_WORKERS_H
+
+#include "TranslationUnitJob.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpcheck::tool {
+
+/// What one job gave: the worker's JSON output, or why there is none.
+struct JobOutcome {
+  std::optional<llvm::json::Object> Output;
+  std::string Failure;
+};
+
+/// Runs the jobs, at most Parallel at a time, and returns their outcomes in
+/// job order. Self is this executable. InProcess: run a single job here.
+std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<TranslationUnitJob> &Jobs,
+                                unsigned Parallel, unsigned TimeoutSeconds, bool InProcess);
+
+/// `warpcheck --worker ...`: the worker side (Argv as main got it).
+int workerMain(llvm::ArrayRef<const char *> Argv);
+
+} // namespace warpcheck::tool
+
+#endif
