@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
 
@@ -14,6 +15,10 @@
 using namespace clang;
 
 namespace warpcheck::analysis {
+
+void continueAfterMissingHeaders(DiagnosticsEngine &Diags) {
+  Diags.setSeverity(diag::err_pp_file_not_found, diag::Severity::Error, SourceLocation());
+}
 
 std::string shortLocation(const SourceManager &SM, SourceLocation Loc) {
   PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(Loc));

@@ -4,9 +4,11 @@
 #include "CudaCheckSupport.h"
 
 #include "warpcheck/analysis/NvccDialect.h"
+#include "warpcheck/analysis/SourceErrors.h"
 #include "warpcheck/model/Arch.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang::ast_matchers;
@@ -44,6 +46,11 @@ void CudaKernelCheck::registerPPCallbacks(const SourceManager &SM, Preprocessor 
   // stays valid (the first check of the unit does it; the others find
   // nothing left to respell).
   respellSpacedLaunchesInMainFile(const_cast<SourceManager &>(SM));
+  // A missing header must not hide the kernels after it, nor stop the
+  // instantiation of template kernels (clang instantiates nothing after a
+  // fatal error).
+  if (P)
+    continueAfterMissingHeaders(P->getDiagnostics());
 }
 
 void CudaKernelCheck::check(const MatchFinder::MatchResult &Result) {

@@ -14,7 +14,6 @@
 #include "CudaCheckSupport.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -207,9 +206,8 @@ public:
     // ones before it.
     Diags.setErrorLimit(0);
     // A header of the build machine that is not here (<helper_cuda.h>,
-    // <mpi.h>) is an error of the lines that use it, not of the whole file:
-    // the preprocessor skips the #include and goes on, as clangd does.
-    Diags.setSeverity(diag::err_pp_file_not_found, diag::Severity::Error, SourceLocation());
+    // <mpi.h>): an error of the lines that use it, not of the whole file.
+    analysis::continueAfterMissingHeaders(Diags);
     // The errors are reported per input by warpcheck itself; no "N errors
     // generated" line from the compiler.
     CI.getDiagnosticOpts().ShowCarets = false;

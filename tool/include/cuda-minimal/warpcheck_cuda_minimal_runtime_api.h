@@ -526,6 +526,20 @@ __host__ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
 __host__ cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 __host__ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                                      cudaStream_t stream = 0);
+// Unified memory hints, in CUDA 12's form (a device number; CUDA 13 takes a
+// cudaMemLocation).
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6
+};
+__host__ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+                                          cudaStream_t stream = 0);
+__host__ cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
+                                   enum cudaMemoryAdvise advice, int device);
 
 // Streams and events.
 __host__ cudaError_t cudaStreamCreate(cudaStream_t *pStream);

@@ -11,11 +11,11 @@
 #ifndef WARPCHECK_NVCC_COMPAT_H
 #define WARPCHECK_NVCC_COMPAT_H
 
-// 1. The C headers nvcc's crt/common_functions.h includes into every CUDA
-//    unit (string.h, time.h, stdio.h, stdlib.h, assert.h, and <new> for
-//    C++). clang's wrapper defines __COMMON_FUNCTIONS_H__ and skips that
-//    header, so `time(0)`, `printf` or `assert` without an #include compile
-//    with nvcc and not with clang.
+// 1. The C headers nvcc's crt/common_functions.h includes into a CUDA unit:
+//    string.h and time.h in every pass (so `time(0)` with no #include
+//    compiles with nvcc), stdio.h, stdlib.h, assert.h and <new> in the
+//    device pass, the one warpcheck mirrors. clang's wrapper defines
+//    __COMMON_FUNCTIONS_H__ and skips that header.
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,6 +13,7 @@
 #define WARPCHECK_ANALYSIS_SOURCEERRORS_H
 
 #include "clang/AST/Decl.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceLocation.h"
 
 #include <optional>
@@ -48,6 +49,13 @@ struct KernelError {
 /// diagnostics); the recovery AST alone then decides.
 std::optional<KernelError> firstErrorIn(const clang::FunctionDecl *Kernel,
                                         const std::vector<CompilerError> &Reported);
+
+/// Makes a missing header (`#include <helper_cuda.h>` of the build machine,
+/// not here) an error of the lines that use it instead of a fatal error of
+/// the whole file, as clangd does: the preprocessor skips the #include and
+/// parsing goes on, so template kernels are still instantiated and kernels
+/// after it still seen. Call it before preprocessing starts.
+void continueAfterMissingHeaders(clang::DiagnosticsEngine &Diags);
 
 /// "file.cu:12:7", the file named by its base name.
 std::string shortLocation(const clang::SourceManager &SM, clang::SourceLocation Loc);
