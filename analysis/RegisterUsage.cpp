@@ -299,6 +299,17 @@ SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
     } else if (Match({"--system-include=", "-isystem="}, {"-isystem", "--system-include"}, V) ||
                (A.starts_with("-isystem") && A.size() > 8 && (V = A.drop_front(8), true))) {
       AddInclude("-isystem ", true, V);
+    } else if (Match({"--pre-include="}, {"-include", "--pre-include"}, V)) {
+      // A forced include (a build's config.h): a file nvcc reads, no
+      // program; the same checks as an include folder's path.
+      if (V.empty()) {
+        Out.Dropped.push_back("-include");
+      } else if (std::string Abs = Absolute(V); !isShellSafeArgument(Abs)) {
+        Out.Refused.push_back("-include " + V.str());
+      } else {
+        Out.Kept.push_back("-include");
+        Out.Kept.push_back(Abs);
+      }
     } else if (Match({"--define-macro=", "-D"}, {"-D", "--define-macro"}, V)) {
       AddMacro('D', "-D", V);
     } else if (Match({"--undefine-macro=", "-U"}, {"-U", "--undefine-macro"}, V)) {
@@ -348,6 +359,17 @@ std::vector<std::string> compileFlagsFromPreprocessor(const Preprocessor &PP) {
   }
   for (const auto &[Macro, IsUndef] : PP.getPreprocessorOpts().Macros)
     Flags.push_back((IsUndef ? "-U" : "-D") + Macro);
+  // The unit's forced includes, but not clang's CUDA wrapper (the driver
+  // forces __clang_cuda_runtime_wrapper.h in) nor warpcheck's own (the
+  // bundled declarations and the nvcc-compatibility header, all named
+  // warpcheck_*): they are written for clang's parse, and nvcc has its own
+  // CUDA headers.
+  for (const std::string &Include : PP.getPreprocessorOpts().Includes)
+    if (llvm::StringRef Name = llvm::sys::path::filename(Include);
+        !Name.starts_with("warpcheck_") && !Name.starts_with("__clang_")) {
+      Flags.push_back("-include");
+      Flags.push_back(Include);
+    }
   const LangOptions &LO = PP.getLangOpts();
   const LangStandard &Std = LangStandard::getLangStandardForKind(LO.LangStd);
   if (LO.CPlusPlus)

@@ -261,7 +261,7 @@ bool validateCommandLine(CommandLine &CL, std::vector<std::string> &Enabled) {
           "' (expected x[,y[,z]] with positive integers)");
     return false;
   }
-  if (std::string Why; !llvm::Regex(CL.HeaderFilter).isValid(Why)) {
+  if (std::string Why; !CL.HeaderFilter.empty() && !llvm::Regex(CL.HeaderFilter).isValid(Why)) {
     error("malformed --header-filter '" + CL.HeaderFilter + "': " + Why);
     return false;
   }
