@@ -184,21 +184,9 @@ private:
     return !T.isNull() && T->isSignedIntegerOrEnumerationType();
   }
 
-  int regionFor(const void *Key, RegionKind Kind, const clang::VarDecl *Var) {
-    auto It = RegionOf.find(Key);
-    if (It != RegionOf.end())
-      return It->second;
-    // Bases are far apart so no two regions share a sector, a line or a
-    // bank row; global bases are 256-byte aligned as cudaMalloc returns them
-    // (CUDA C++ Programming Guide, "Device Memory Accesses"), shared arrays
-    // start at a 128-byte boundary.
-    std::uint64_t Base = (std::uint64_t(Regions.size()) + 1) << 36;
-    Regions.push_back({Kind, Base, Var});
-    RegionOf[Key] = static_cast<int>(Regions.size()) - 1;
-    return static_cast<int>(Regions.size()) - 1;
-  }
-
-  // ---- access recording ----
+  // ---- memory regions and access recording (AccessRecorder.cpp) ----
+  /// The region of a variable or parameter, created on first use.
+  int regionFor(const void *Key, RegionKind Kind, const clang::VarDecl *Var);
   void recordAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
                     clang::QualType AccessType, bool StructCopy = false,
                     std::uint64_t ExtraOffset = 0, unsigned Bytes = 0);
