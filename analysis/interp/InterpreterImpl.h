@@ -193,20 +193,23 @@ private:
   void recordTypedAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
                          clang::QualType T);
 
-  // ---- expressions ----
+  // ---- expressions, lvalues, loads and stores (Expressions.cpp) ----
   Lanes eval(const clang::Expr *E);
   Lanes evalUncaptured(const clang::Expr *E);
   LValue evalLValue(const clang::Expr *E);
+  std::optional<Lanes> overriddenSubscript(const clang::ArraySubscriptExpr *AS);
+  bool hasPointerLane(const Lanes &V) const;
   Lanes readLValue(const LValue &LV, const clang::Expr *SiteExpr, clang::QualType T);
   void writeLValue(const LValue &LV, const Lanes &V, const clang::Expr *SiteExpr,
                    clang::QualType T);
+  void assignVar(const clang::VarDecl *VD, const Lanes &V);
+
+  // ---- operators, casts and arithmetic (Operators.cpp) ----
   Lanes evalBinary(const clang::BinaryOperator *BO);
   Lanes evalCompoundAssign(const clang::CompoundAssignOperator *CA);
   Lanes evalUnary(const clang::UnaryOperator *UO);
   Lanes evalCast(const clang::CastExpr *CE);
-  Lanes evalCall(const clang::CallExpr *CE);
   Lanes evalConditional(const clang::AbstractConditionalOperator *CO);
-  Lanes evalBuiltinVariable(llvm::StringRef Var, llvm::StringRef Field);
   Lanes arith(clang::BinaryOperatorKind Op, const Lanes &L, const Lanes &R,
               clang::QualType OperandType, clang::QualType ResultType);
   void noteUndefinedArithmetic(clang::BinaryOperatorKind Op, std::int64_t X,
@@ -214,15 +217,19 @@ private:
                                unsigned Width, bool Signed);
   Lanes pointerOffset(const Lanes &Ptr, const Lanes &Index, std::uint64_t Scale,
                       bool Subtract, clang::QualType IndexType);
-  std::optional<Lanes> overriddenSubscript(const clang::ArraySubscriptExpr *AS);
+
+  // ---- built-in variables and calls ----
+  Lanes evalCall(const clang::CallExpr *CE);
+  Lanes evalBuiltinVariable(llvm::StringRef Var, llvm::StringRef Field);
   Lanes inlineCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
-  bool hasPointerLane(const Lanes &V) const;
-  std::optional<Lanes> cooperativeGroupsCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  std::optional<Lanes> cooperativeGroupsCall(const clang::FunctionDecl *FD,
+                                             const clang::CallExpr *CE);
   Lanes opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
   Lanes opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                    const std::optional<LValue> &Object, unsigned ArgOffset);
-  const clang::Expr *implicitObject(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
-                             bool &Arrow, unsigned &ArgOffset);
+  const clang::Expr *implicitObject(const clang::FunctionDecl *FD,
+                                    const clang::CallExpr *CE, bool &Arrow,
+                                    unsigned &ArgOffset);
   LValue objectLValue(const clang::Expr *Obj, bool Arrow);
 
   // ---- statements ----
@@ -233,7 +240,6 @@ private:
                 const clang::Stmt *Loop);
   void execSwitch(const clang::SwitchStmt *Sw);
   void declare(const clang::VarDecl *VD);
-  void assignVar(const clang::VarDecl *VD, const Lanes &V);
   void splitByCondition(const Lanes &C, Mask Within, Mask &T, Mask &F, Mask &U);
   void keepUncertainExits(Mask U, Mask ExitedBefore, const LoopState &LoopBefore);
   void poisonAssigned(const clang::Stmt *S, Mask Lanes);
