@@ -218,12 +218,9 @@ private:
   Lanes pointerOffset(const Lanes &Ptr, const Lanes &Index, std::uint64_t Scale,
                       bool Subtract, clang::QualType IndexType);
 
-  // ---- built-in variables and calls ----
+  // ---- calls and inlining (Calls.cpp) ----
   Lanes evalCall(const clang::CallExpr *CE);
-  Lanes evalBuiltinVariable(llvm::StringRef Var, llvm::StringRef Field);
   Lanes inlineCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
-  std::optional<Lanes> cooperativeGroupsCall(const clang::FunctionDecl *FD,
-                                             const clang::CallExpr *CE);
   Lanes opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
   Lanes opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                    const std::optional<LValue> &Object, unsigned ArgOffset);
@@ -231,6 +228,16 @@ private:
                                     const clang::CallExpr *CE, bool &Arrow,
                                     unsigned &ArgOffset);
   LValue objectLValue(const clang::Expr *Obj, bool Arrow);
+
+  // ---- CUDA built-in variables and functions (CudaBuiltins.cpp) ----
+  Lanes evalBuiltinVariable(llvm::StringRef Var, llvm::StringRef Field);
+  /// A read of the thread's position through an accessor of a built-in
+  /// variable or a special register; nullopt for any other function.
+  std::optional<Lanes> threadPositionCall(const clang::FunctionDecl *FD);
+  /// A call of a library or compiler built-in function.
+  Lanes libraryCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  std::optional<Lanes> cooperativeGroupsCall(const clang::FunctionDecl *FD,
+                                             const clang::CallExpr *CE);
 
   // ---- statements ----
   void exec(const clang::Stmt *S);
