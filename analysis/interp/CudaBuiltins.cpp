@@ -4,7 +4,9 @@
 // their accessors and the special registers behind them), the ranks and
 // sizes of cooperative groups, and the library functions whose effect on
 // index arithmetic or memory is known: hints, atomics, cache-hinted loads
-// and stores, integer helpers and warp shuffles.
+// and stores, integer helpers and warp shuffles. Special registers and
+// library functions are tables keyed by the callee's name, each entry the
+// handler that evaluates the call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,34 +16,101 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
 using namespace clang;
 
 namespace warpcheck::analysis {
 
+// ===================================================================
+// The thread's position: built-in variables and special registers
+// ===================================================================
+
+namespace {
+
+/// The special registers that clang's CUDA headers read the built-in
+/// variables from (__nvvm_read_ptx_sreg_<register>).
+constexpr llvm::StringLiteral SpecialRegisterPrefix = "__nvvm_read_ptx_sreg_";
+
+struct SpecialRegister {
+  BuiltinVariable Var;
+  unsigned Axis;
+};
+
+const llvm::StringMap<SpecialRegister> &specialRegisters() {
+  using V = BuiltinVariable;
+  static const llvm::StringMap<SpecialRegister> Table = {
+      {"__nvvm_read_ptx_sreg_tid_x", {V::ThreadIdx, 0}},
+      {"__nvvm_read_ptx_sreg_tid_y", {V::ThreadIdx, 1}},
+      {"__nvvm_read_ptx_sreg_tid_z", {V::ThreadIdx, 2}},
+      {"__nvvm_read_ptx_sreg_ctaid_x", {V::BlockIdx, 0}},
+      {"__nvvm_read_ptx_sreg_ctaid_y", {V::BlockIdx, 1}},
+      {"__nvvm_read_ptx_sreg_ctaid_z", {V::BlockIdx, 2}},
+      {"__nvvm_read_ptx_sreg_ntid_x", {V::BlockDim, 0}},
+      {"__nvvm_read_ptx_sreg_ntid_y", {V::BlockDim, 1}},
+      {"__nvvm_read_ptx_sreg_ntid_z", {V::BlockDim, 2}},
+      {"__nvvm_read_ptx_sreg_nctaid_x", {V::GridDim, 0}},
+      {"__nvvm_read_ptx_sreg_nctaid_y", {V::GridDim, 1}},
+      {"__nvvm_read_ptx_sreg_nctaid_z", {V::GridDim, 2}},
+      {"__nvvm_read_ptx_sreg_laneid", {V::LaneId, 0}}};
+  return Table;
+}
+
+std::optional<BuiltinVariable> builtinVariableNamed(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<BuiltinVariable>>(Name)
+      .Case("threadIdx", BuiltinVariable::ThreadIdx)
+      .Case("blockIdx", BuiltinVariable::BlockIdx)
+      .Case("blockDim", BuiltinVariable::BlockDim)
+      .Case("gridDim", BuiltinVariable::GridDim)
+      .Default(std::nullopt);
+}
+
+std::optional<unsigned> axisNamed(llvm::StringRef Field) {
+  return llvm::StringSwitch<std::optional<unsigned>>(Field)
+      .Case("x", 0)
+      .Case("y", 1)
+      .Case("z", 2)
+      .Default(std::nullopt);
+}
+
+} // namespace
+
 Lanes WarpInterpreter::Impl::evalBuiltinVariable(llvm::StringRef Var,
                                                  llvm::StringRef Field) {
-  unsigned Axis = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : 3;
-  if (Axis == 3)
+  std::optional<unsigned> Axis = axisNamed(Field);
+  std::optional<BuiltinVariable> V = builtinVariableNamed(Var);
+  if (!Axis || !V)
     return Lanes{};
+  return builtinVariable(*V, *Axis);
+}
+
+Lanes WarpInterpreter::Impl::builtinVariable(BuiltinVariable V, unsigned Axis) {
   auto Pick = [Axis](const Dim3 &D) {
     return Axis == 0 ? D.X : Axis == 1 ? D.Y : D.Z;
   };
-  if (Var == "threadIdx") {
+  switch (V) {
+  case BuiltinVariable::ThreadIdx: {
+    const auto &Index = Axis == 0 ? Tx : Axis == 1 ? Ty : Tz;
     Lanes L;
-    for (unsigned I = 0; I < WarpSize; ++I) {
-      std::uint32_t V = Axis == 0 ? Tx[I] : Axis == 1 ? Ty[I] : Tz[I];
-      L[I] = LaneValue::integer(V);
-    }
+    for (unsigned I = 0; I < WarpSize; ++I)
+      L[I] = LaneValue::integer(Index[I]);
     return L;
   }
-  if (Var == "blockIdx")
+  case BuiltinVariable::BlockIdx:
     return splat(LaneValue::integer(Pick(Where.BlockIdx)));
-  if (Var == "blockDim")
+  case BuiltinVariable::BlockDim:
     return splat(LaneValue::integer(Pick(Launch.Block)));
-  if (Var == "gridDim") {
+  case BuiltinVariable::GridDim:
     if (GridSampled)
       SampledRead.insert("gridDim");
     return splat(LaneValue::integer(Pick(Grid)));
+  case BuiltinVariable::LaneId: {
+    Lanes L;
+    for (unsigned I = 0; I < WarpSize; ++I)
+      L[I] = LaneValue::integer(I);
+    return L;
+  }
   }
   return Lanes{};
 }
@@ -57,138 +126,214 @@ WarpInterpreter::Impl::threadPositionCall(const FunctionDecl *FD) {
       return evalBuiltinVariable(Var, Name.drop_front(16));
     }
   }
-  if (Name.starts_with("__nvvm_read_ptx_sreg_")) {
-    llvm::StringRef Reg = Name.drop_front(21);
-    static const struct { const char *Reg, *Var, *Field; } Map[] = {
-        {"tid_x", "threadIdx", "x"},   {"tid_y", "threadIdx", "y"},
-        {"tid_z", "threadIdx", "z"},   {"ctaid_x", "blockIdx", "x"},
-        {"ctaid_y", "blockIdx", "y"},  {"ctaid_z", "blockIdx", "z"},
-        {"ntid_x", "blockDim", "x"},   {"ntid_y", "blockDim", "y"},
-        {"ntid_z", "blockDim", "z"},   {"nctaid_x", "gridDim", "x"},
-        {"nctaid_y", "gridDim", "y"},  {"nctaid_z", "gridDim", "z"}};
-    for (const auto &M : Map)
-      if (Reg == M.Reg)
-        return evalBuiltinVariable(M.Var, M.Field);
-    if (Reg == "laneid") {
-      Lanes L;
-      for (unsigned I = 0; I < WarpSize; ++I)
-        L[I] = LaneValue::integer(I);
-      return L;
-    }
-    return Lanes{};
+  if (Name.starts_with(SpecialRegisterPrefix)) {
+    const auto &Registers = specialRegisters();
+    auto It = Registers.find(Name);
+    if (It != Registers.end())
+      return builtinVariable(It->second.Var, It->second.Axis);
+    return Lanes{}; // another register (warpid, clock, ...): unknown
   }
   return std::nullopt;
 }
 
+// ===================================================================
+// Library functions, by name
+// ===================================================================
+
+namespace {
+
+/// The variants that one handler serves, told apart by the table.
+enum HintVariant : unsigned { ValueHint, AlignmentHint };
+enum MinMaxVariant : unsigned { Minimum, Maximum };
+enum ShuffleVariant : unsigned { ShuffleIndex, ShuffleXor, ShuffleUp, ShuffleDown };
+
+/// Atomics are a family of names (atomicAdd, atomicCAS_block, ...).
+constexpr llvm::StringLiteral AtomicPrefix = "atomic";
+
+QualType pointeeOfFirstArgument(const CallExpr *CE) {
+  if (CE->getNumArgs() == 0)
+    return QualType();
+  return CE->getArg(0)->IgnoreParenImpCasts()->getType()->getPointeeType();
+}
+
+} // namespace
+
+const WarpInterpreter::Impl::LibraryFunction *
+WarpInterpreter::Impl::libraryFunction(llvm::StringRef Name) {
+  using I = Impl;
+  static const llvm::StringMap<LibraryFunction> Table = {
+      // Hints that return their first argument (likely/unlikely macros,
+      // alignment promises).
+      {"__builtin_expect", {&I::hintCall, ValueHint}},
+      {"__builtin_expect_with_probability", {&I::hintCall, ValueHint}},
+      {"__builtin_assume_aligned", {&I::hintCall, AlignmentHint}},
+      // Cache-hinted loads and stores (__ldg is the read-only data path).
+      {"__ldg", {&I::cachedLoadCall, 0}},
+      {"__ldcg", {&I::cachedLoadCall, 0}},
+      {"__ldca", {&I::cachedLoadCall, 0}},
+      {"__ldcs", {&I::cachedLoadCall, 0}},
+      {"__ldlu", {&I::cachedLoadCall, 0}},
+      {"__ldcv", {&I::cachedLoadCall, 0}},
+      {"__stcg", {&I::cachedStoreCall, 0}},
+      {"__stcs", {&I::cachedStoreCall, 0}},
+      {"__stwb", {&I::cachedStoreCall, 0}},
+      {"__stwt", {&I::cachedStoreCall, 0}},
+      // Integer helpers that index arithmetic uses.
+      {"min", {&I::integerMinMaxCall, Minimum}},
+      {"umin", {&I::integerMinMaxCall, Minimum}},
+      {"llmin", {&I::integerMinMaxCall, Minimum}},
+      {"ullmin", {&I::integerMinMaxCall, Minimum}},
+      {"max", {&I::integerMinMaxCall, Maximum}},
+      {"umax", {&I::integerMinMaxCall, Maximum}},
+      {"llmax", {&I::integerMinMaxCall, Maximum}},
+      {"ullmax", {&I::integerMinMaxCall, Maximum}},
+      {"abs", {&I::integerAbsCall, 0}},
+      {"labs", {&I::integerAbsCall, 0}},
+      {"llabs", {&I::integerAbsCall, 0}},
+      {"__mul24", {&I::mul24Call, 0}},
+      {"__umul24", {&I::mul24Call, 0}},
+      // Warp shuffles.
+      {"__shfl_sync", {&I::shuffleCall, ShuffleIndex}},
+      {"__shfl_xor_sync", {&I::shuffleCall, ShuffleXor}},
+      {"__shfl_up_sync", {&I::shuffleCall, ShuffleUp}},
+      {"__shfl_down_sync", {&I::shuffleCall, ShuffleDown}}};
+  static const LibraryFunction Atomic = {&I::atomicCall, 0};
+  auto It = Table.find(Name);
+  if (It != Table.end())
+    return &It->second;
+  if (Name.starts_with(AtomicPrefix))
+    return &Atomic;
+  return nullptr;
+}
+
 Lanes WarpInterpreter::Impl::libraryCall(const FunctionDecl *FD,
                                          const CallExpr *CE) {
-  llvm::StringRef Name = FD->getName();
-  auto PointeeOfArg0 = [&]() -> QualType {
-    if (CE->getNumArgs() == 0)
-      return QualType();
-    return CE->getArg(0)->IgnoreParenImpCasts()->getType()->getPointeeType();
-  };
   if (std::optional<Lanes> R = cooperativeGroupsCall(FD, CE))
     return *R;
-  // Hints that return their first argument (likely/unlikely macros,
-  // alignment promises).
-  if ((Name == "__builtin_expect" || Name == "__builtin_expect_with_probability" ||
-       Name == "__builtin_assume_aligned") &&
-      CE->getNumArgs() >= 1) {
-    Lanes V = eval(CE->getArg(0));
-    for (unsigned I = 1; I < CE->getNumArgs(); ++I)
-      eval(CE->getArg(I));
-    if (Name != "__builtin_assume_aligned") {
-      IntFormat F = formatOf(CE->getType());
-      for (auto &L : V)
-        if (L.K == LaneValue::Int)
-          L.Bits = F.apply(L.Bits);
-    }
-    return V;
-  }
-  // Atomics: read-modify-write of the pointee (CUDA C++ Programming
-  // Guide, "Atomic Functions").
-  if (Name.starts_with("atomic") && CE->getNumArgs() >= 1 &&
-      CE->getArg(0)->getType()->isPointerType()) {
-    Lanes Ptr = eval(CE->getArg(0));
-    for (unsigned I = 1; I < CE->getNumArgs(); ++I)
-      eval(CE->getArg(I));
-    recordAccess(CE, AccessOp::Atomic, Ptr, PointeeOfArg0());
-    return Lanes{};
-  }
-  // Cache-hinted loads and stores (__ldg is the read-only data path).
-  if ((Name == "__ldg" || Name == "__ldcg" || Name == "__ldca" ||
-       Name == "__ldcs" || Name == "__ldlu" || Name == "__ldcv") &&
-      CE->getNumArgs() == 1) {
-    Lanes Ptr = eval(CE->getArg(0));
-    recordTypedAccess(CE, AccessOp::Load, Ptr, PointeeOfArg0());
-    return Lanes{};
-  }
-  if ((Name == "__stcg" || Name == "__stcs" || Name == "__stwb" ||
-       Name == "__stwt") && CE->getNumArgs() == 2) {
-    Lanes Ptr = eval(CE->getArg(0));
-    eval(CE->getArg(1));
-    recordTypedAccess(CE, AccessOp::Store, Ptr, PointeeOfArg0());
-    return Lanes{};
-  }
-  // Integer helpers that index arithmetic uses.
-  if ((Name == "min" || Name == "max" || Name == "umin" || Name == "umax" ||
-       Name == "llmin" || Name == "llmax" || Name == "ullmin" ||
-       Name == "ullmax") &&
-      CE->getNumArgs() == 2 && CE->getType()->isIntegerType()) {
-    Lanes A = eval(CE->getArg(0)), B = eval(CE->getArg(1));
-    bool Signed = isSigned(CE->getType());
-    Lanes R;
-    bool IsMin = Name.contains("min");
-    for (unsigned L = 0; L < WarpSize; ++L) {
-      if (A[L].K != LaneValue::Int || B[L].K != LaneValue::Int)
-        continue;
-      bool Less = Signed ? std::int64_t(A[L].Bits) < std::int64_t(B[L].Bits)
-                         : A[L].Bits < B[L].Bits;
-      R[L] = (Less == IsMin) ? A[L] : B[L];
-    }
-    return R;
-  }
-  if ((Name == "abs" || Name == "labs" || Name == "llabs") &&
-      CE->getNumArgs() == 1 && CE->getType()->isIntegerType()) {
-    Lanes A = eval(CE->getArg(0));
-    for (auto &L : A)
-      if (L.K == LaneValue::Int && std::int64_t(L.Bits) < 0)
-        L.Bits = normalize(0 - L.Bits, CE->getType());
-    return A;
-  }
-  if ((Name == "__mul24" || Name == "__umul24") && CE->getNumArgs() == 2) {
-    Lanes A = eval(CE->getArg(0)), B = eval(CE->getArg(1));
-    return arith(BO_Mul, A, B, CE->getType(), CE->getType());
-  }
-  // Warp shuffles move values between lanes: __shfl_sync(mask, v, src).
-  if ((Name == "__shfl_sync" || Name == "__shfl_xor_sync" ||
-       Name == "__shfl_up_sync" || Name == "__shfl_down_sync") &&
-      CE->getNumArgs() >= 3 && CE->getType()->isIntegerType()) {
-    eval(CE->getArg(0));
-    Lanes V = eval(CE->getArg(1));
-    Lanes S = eval(CE->getArg(2));
-    Lanes R;
-    for (unsigned L = 0; L < WarpSize; ++L) {
-      if (S[L].K != LaneValue::Int)
-        continue;
-      std::uint64_t Src;
-      std::uint64_t Arg = S[L].Bits;
-      if (Name == "__shfl_sync")
-        Src = Arg % WarpSize;
-      else if (Name == "__shfl_xor_sync")
-        Src = (L ^ Arg) % WarpSize;
-      else if (Name == "__shfl_up_sync")
-        Src = L >= Arg ? L - Arg : L;
-      else
-        Src = L + Arg < WarpSize ? L + Arg : L;
-      if (isBitSet(Active, static_cast<unsigned>(Src)))
-        R[L] = V[Src];
-    }
-    return R;
-  }
+  // A known function whose call has the form its handler expects; any
+  // other call is opaque.
+  if (const LibraryFunction *Known = libraryFunction(FD->getName()))
+    if (std::optional<Lanes> R = (this->*Known->Run)(CE, Known->Variant))
+      return *R;
   return opaqueCall(FD, CE);
 }
+
+std::optional<Lanes> WarpInterpreter::Impl::hintCall(const CallExpr *CE,
+                                                     unsigned Variant) {
+  if (CE->getNumArgs() < 1)
+    return std::nullopt;
+  Lanes V = eval(CE->getArg(0));
+  for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+    eval(CE->getArg(I));
+  if (Variant != AlignmentHint) {
+    IntFormat F = formatOf(CE->getType());
+    for (auto &L : V)
+      if (L.K == LaneValue::Int)
+        L.Bits = F.apply(L.Bits);
+  }
+  return V;
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::atomicCall(const CallExpr *CE,
+                                                       unsigned) {
+  // Atomics: read-modify-write of the pointee (CUDA C++ Programming
+  // Guide, "Atomic Functions").
+  if (CE->getNumArgs() < 1 || !CE->getArg(0)->getType()->isPointerType())
+    return std::nullopt;
+  Lanes Ptr = eval(CE->getArg(0));
+  for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+    eval(CE->getArg(I));
+  recordAccess(CE, AccessOp::Atomic, Ptr, pointeeOfFirstArgument(CE));
+  return Lanes{};
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::cachedLoadCall(const CallExpr *CE,
+                                                           unsigned) {
+  if (CE->getNumArgs() != 1)
+    return std::nullopt;
+  Lanes Ptr = eval(CE->getArg(0));
+  recordTypedAccess(CE, AccessOp::Load, Ptr, pointeeOfFirstArgument(CE));
+  return Lanes{};
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::cachedStoreCall(const CallExpr *CE,
+                                                            unsigned) {
+  if (CE->getNumArgs() != 2)
+    return std::nullopt;
+  Lanes Ptr = eval(CE->getArg(0));
+  eval(CE->getArg(1));
+  recordTypedAccess(CE, AccessOp::Store, Ptr, pointeeOfFirstArgument(CE));
+  return Lanes{};
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::integerMinMaxCall(const CallExpr *CE,
+                                                              unsigned Variant) {
+  if (CE->getNumArgs() != 2 || !CE->getType()->isIntegerType())
+    return std::nullopt;
+  Lanes A = eval(CE->getArg(0)), B = eval(CE->getArg(1));
+  bool Signed = isSigned(CE->getType());
+  Lanes R;
+  bool IsMin = Variant == Minimum;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (A[L].K != LaneValue::Int || B[L].K != LaneValue::Int)
+      continue;
+    bool Less = Signed ? std::int64_t(A[L].Bits) < std::int64_t(B[L].Bits)
+                       : A[L].Bits < B[L].Bits;
+    R[L] = (Less == IsMin) ? A[L] : B[L];
+  }
+  return R;
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::integerAbsCall(const CallExpr *CE,
+                                                           unsigned) {
+  if (CE->getNumArgs() != 1 || !CE->getType()->isIntegerType())
+    return std::nullopt;
+  Lanes A = eval(CE->getArg(0));
+  for (auto &L : A)
+    if (L.K == LaneValue::Int && std::int64_t(L.Bits) < 0)
+      L.Bits = normalize(0 - L.Bits, CE->getType());
+  return A;
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::mul24Call(const CallExpr *CE,
+                                                      unsigned) {
+  if (CE->getNumArgs() != 2)
+    return std::nullopt;
+  Lanes A = eval(CE->getArg(0)), B = eval(CE->getArg(1));
+  return arith(BO_Mul, A, B, CE->getType(), CE->getType());
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::shuffleCall(const CallExpr *CE,
+                                                        unsigned Variant) {
+  // Warp shuffles move values between lanes: __shfl_sync(mask, v, src).
+  if (CE->getNumArgs() < 3 || !CE->getType()->isIntegerType())
+    return std::nullopt;
+  eval(CE->getArg(0));
+  Lanes V = eval(CE->getArg(1));
+  Lanes S = eval(CE->getArg(2));
+  Lanes R;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (S[L].K != LaneValue::Int)
+      continue;
+    std::uint64_t Src;
+    std::uint64_t Arg = S[L].Bits;
+    if (Variant == ShuffleIndex)
+      Src = Arg % WarpSize;
+    else if (Variant == ShuffleXor)
+      Src = (L ^ Arg) % WarpSize;
+    else if (Variant == ShuffleUp)
+      Src = L >= Arg ? L - Arg : L;
+    else
+      Src = L + Arg < WarpSize ? L + Arg : L;
+    if (isBitSet(Active, static_cast<unsigned>(Src)))
+      R[L] = V[Src];
+  }
+  return R;
+}
+
+// ===================================================================
+// Cooperative groups
+// ===================================================================
 
 namespace {
 bool inCooperativeGroups(const DeclContext *DC) {

@@ -27,6 +27,17 @@
 
 namespace warpcheck::analysis {
 
+namespace interp {
+/// What the built-in variables and special registers give each lane.
+enum class BuiltinVariable : std::uint8_t {
+  ThreadIdx,
+  BlockIdx,
+  BlockDim,
+  GridDim,
+  LaneId
+};
+} // namespace interp
+
 // The lane value domain, for the interpreter's files (the only includers).
 using namespace interp;
 
@@ -230,7 +241,10 @@ private:
   LValue objectLValue(const clang::Expr *Obj, bool Arrow);
 
   // ---- CUDA built-in variables and functions (CudaBuiltins.cpp) ----
+  /// threadIdx.x and friends, by the names of the variable and the field.
   Lanes evalBuiltinVariable(llvm::StringRef Var, llvm::StringRef Field);
+  /// The value of a built-in variable along one axis (0 x, 1 y, 2 z).
+  Lanes builtinVariable(BuiltinVariable V, unsigned Axis);
   /// A read of the thread's position through an accessor of a built-in
   /// variable or a special register; nullopt for any other function.
   std::optional<Lanes> threadPositionCall(const clang::FunctionDecl *FD);
@@ -238,6 +252,25 @@ private:
   Lanes libraryCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
   std::optional<Lanes> cooperativeGroupsCall(const clang::FunctionDecl *FD,
                                              const clang::CallExpr *CE);
+
+  /// A library function known by name: the handler that evaluates its
+  /// call, and which of the handler's variants (min or max, the shuffle's
+  /// direction) the name is. A handler returns nullopt for a call not of
+  /// the form it expects (the call is then opaque).
+  struct LibraryFunction {
+    std::optional<Lanes> (Impl::*Run)(const clang::CallExpr *CE, unsigned Variant);
+    unsigned Variant;
+  };
+  /// The entry of the table for a callee's name, or null.
+  static const LibraryFunction *libraryFunction(llvm::StringRef Name);
+  std::optional<Lanes> hintCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> atomicCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> cachedLoadCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> cachedStoreCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> integerMinMaxCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> integerAbsCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> mul24Call(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> shuffleCall(const clang::CallExpr *CE, unsigned Variant);
 
   // ---- statements ----
   void exec(const clang::Stmt *S);
