@@ -49,8 +49,10 @@ public:
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Launch(Launch), Samples(Samples),
         Limits(Limits), Layouts(Layouts), Sink(std::move(Sink)) {}
 
+  /// Sets up one warp and runs Kernel for it (WarpInterpreter.cpp).
   void runWarp(const clang::FunctionDecl *Kernel, const WarpPosition &Where);
 
+  // ---- what the runs found, read through WarpInterpreter ----
   std::set<std::string> SampledRead;
   bool UndefinedArithmetic = false;
   std::uint64_t LastWarpSteps = 0;
@@ -272,14 +274,16 @@ private:
   std::optional<Lanes> mul24Call(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> shuffleCall(const clang::CallExpr *CE, unsigned Variant);
 
-  // ---- statements ----
+  // ---- statements and declarations (Statements.cpp) ----
   void exec(const clang::Stmt *S);
-  void execIf(const clang::IfStmt *If);
-  void execLoop(const clang::Stmt *Init, const clang::Expr *Cond, const clang::Stmt *CondVar,
-                const clang::Expr *Inc, const clang::Stmt *Body, bool TestFirst,
-                const clang::Stmt *Loop);
-  void execSwitch(const clang::SwitchStmt *Sw);
   void declare(const clang::VarDecl *VD);
+
+  // ---- control flow and lane masks (ControlFlow.cpp) ----
+  void execIf(const clang::IfStmt *If);
+  void execLoop(const clang::Stmt *Init, const clang::Expr *Cond,
+                const clang::Stmt *CondVar, const clang::Expr *Inc,
+                const clang::Stmt *Body, bool TestFirst, const clang::Stmt *Loop);
+  void execSwitch(const clang::SwitchStmt *Sw);
   void splitByCondition(const Lanes &C, Mask Within, Mask &T, Mask &F, Mask &U);
   void keepUncertainExits(Mask U, Mask ExitedBefore, const LoopState &LoopBefore);
   void poisonAssigned(const clang::Stmt *S, Mask Lanes);
