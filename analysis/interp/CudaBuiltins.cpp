@@ -144,6 +144,7 @@ namespace {
 
 /// The variants that one handler serves, told apart by the table.
 enum HintVariant : unsigned { ValueHint, AlignmentHint };
+enum CachedAccessVariant : unsigned { CachedLoad, CachedStore };
 enum MinMaxVariant : unsigned { Minimum, Maximum };
 enum ShuffleVariant : unsigned { ShuffleIndex, ShuffleXor, ShuffleUp, ShuffleDown };
 
@@ -168,16 +169,16 @@ WarpInterpreter::Impl::libraryFunction(llvm::StringRef Name) {
       {"__builtin_expect_with_probability", {&I::hintCall, ValueHint}},
       {"__builtin_assume_aligned", {&I::hintCall, AlignmentHint}},
       // Cache-hinted loads and stores (__ldg is the read-only data path).
-      {"__ldg", {&I::cachedLoadCall, 0}},
-      {"__ldcg", {&I::cachedLoadCall, 0}},
-      {"__ldca", {&I::cachedLoadCall, 0}},
-      {"__ldcs", {&I::cachedLoadCall, 0}},
-      {"__ldlu", {&I::cachedLoadCall, 0}},
-      {"__ldcv", {&I::cachedLoadCall, 0}},
-      {"__stcg", {&I::cachedStoreCall, 0}},
-      {"__stcs", {&I::cachedStoreCall, 0}},
-      {"__stwb", {&I::cachedStoreCall, 0}},
-      {"__stwt", {&I::cachedStoreCall, 0}},
+      {"__ldg", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldcg", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldca", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldcs", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldlu", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldcv", {&I::cachedAccessCall, CachedLoad}},
+      {"__stcg", {&I::cachedAccessCall, CachedStore}},
+      {"__stcs", {&I::cachedAccessCall, CachedStore}},
+      {"__stwb", {&I::cachedAccessCall, CachedStore}},
+      {"__stwt", {&I::cachedAccessCall, CachedStore}},
       // Integer helpers that index arithmetic uses.
       {"min", {&I::integerMinMaxCall, Minimum}},
       {"umin", {&I::integerMinMaxCall, Minimum}},
@@ -247,22 +248,17 @@ std::optional<Lanes> WarpInterpreter::Impl::atomicCall(const CallExpr *CE,
   return Lanes{};
 }
 
-std::optional<Lanes> WarpInterpreter::Impl::cachedLoadCall(const CallExpr *CE,
-                                                           unsigned) {
-  if (CE->getNumArgs() != 1)
+std::optional<Lanes> WarpInterpreter::Impl::cachedAccessCall(const CallExpr *CE,
+                                                             unsigned Variant) {
+  // __ldg(ptr) loads, __stcg(ptr, value) stores.
+  bool Store = Variant == CachedStore;
+  if (CE->getNumArgs() != (Store ? 2u : 1u))
     return std::nullopt;
   Lanes Ptr = eval(CE->getArg(0));
-  recordTypedAccess(CE, AccessOp::Load, Ptr, pointeeOfFirstArgument(CE));
-  return Lanes{};
-}
-
-std::optional<Lanes> WarpInterpreter::Impl::cachedStoreCall(const CallExpr *CE,
-                                                            unsigned) {
-  if (CE->getNumArgs() != 2)
-    return std::nullopt;
-  Lanes Ptr = eval(CE->getArg(0));
-  eval(CE->getArg(1));
-  recordTypedAccess(CE, AccessOp::Store, Ptr, pointeeOfFirstArgument(CE));
+  if (Store)
+    eval(CE->getArg(1));
+  recordTypedAccess(CE, Store ? AccessOp::Store : AccessOp::Load, Ptr,
+                    pointeeOfFirstArgument(CE));
   return Lanes{};
 }
 

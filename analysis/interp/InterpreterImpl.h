@@ -223,6 +223,9 @@ private:
   Lanes evalUnary(const clang::UnaryOperator *UO);
   Lanes evalCast(const clang::CastExpr *CE);
   Lanes evalConditional(const clang::AbstractConditionalOperator *CO);
+  /// E evaluated for the lanes of Within only (one side of &&, || or ?:),
+  /// marked as under a data-dependent mask if UnderUncertainMask.
+  Lanes evalForLanes(const clang::Expr *E, Mask Within, bool UnderUncertainMask);
   Lanes arith(clang::BinaryOperatorKind Op, const Lanes &L, const Lanes &R,
               clang::QualType OperandType, clang::QualType ResultType);
   void noteUndefinedArithmetic(clang::BinaryOperatorKind Op, std::int64_t X,
@@ -267,8 +270,7 @@ private:
   static const LibraryFunction *libraryFunction(llvm::StringRef Name);
   std::optional<Lanes> hintCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> atomicCall(const clang::CallExpr *CE, unsigned Variant);
-  std::optional<Lanes> cachedLoadCall(const clang::CallExpr *CE, unsigned Variant);
-  std::optional<Lanes> cachedStoreCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> cachedAccessCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> integerMinMaxCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> integerAbsCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> mul24Call(const clang::CallExpr *CE, unsigned Variant);

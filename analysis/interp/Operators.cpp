@@ -125,6 +125,19 @@ void WarpInterpreter::Impl::noteUndefinedArithmetic(BinaryOperatorKind Op,
     UndefinedArithmetic = true;
 }
 
+Lanes WarpInterpreter::Impl::evalForLanes(const Expr *E, Mask Within,
+                                          bool UnderUncertainMask) {
+  Mask Saved = Active;
+  Active = Within;
+  if (UnderUncertainMask)
+    ++Uncertain;
+  Lanes V = eval(E);
+  if (UnderUncertainMask)
+    --Uncertain;
+  Active = Saved;
+  return V;
+}
+
 Lanes WarpInterpreter::Impl::evalBinary(const BinaryOperator *BO) {
   BinaryOperatorKind Op = BO->getOpcode();
   if (Op == BO_Assign) {
@@ -142,18 +155,10 @@ Lanes WarpInterpreter::Impl::evalBinary(const BinaryOperator *BO) {
     Lanes L = eval(BO->getLHS());
     Mask T, F, U;
     splitByCondition(L, Active, T, F, U);
-    Mask Saved = Active;
     Mask Continue = Op == BO_LAnd ? (T | U) : (F | U);
     Lanes R;
-    if (Continue) {
-      Active = Continue;
-      if (U)
-        ++Uncertain;
-      R = eval(BO->getRHS());
-      if (U)
-        --Uncertain;
-      Active = Saved;
-    }
+    if (Continue)
+      R = evalForLanes(BO->getRHS(), Continue, U != 0);
     Lanes Out;
     for (unsigned I = 0; I < WarpSize; ++I) {
       if (isBitSet(T, I) && Op == BO_LOr)
@@ -393,21 +398,13 @@ Lanes WarpInterpreter::Impl::evalConditional(const AbstractConditionalOperator *
   Lanes C = eval(CO->getCond());
   Mask T, F, U;
   splitByCondition(C, Active, T, F, U);
-  Mask Saved = Active;
   Lanes A, B;
-  if (U)
-    ++Uncertain;
-  if (T | U) {
-    Active = T | U;
-    A = isa<BinaryConditionalOperator>(CO) ? C : eval(CO->getTrueExpr());
-  }
-  if (F | U) {
-    Active = F | U;
-    B = eval(CO->getFalseExpr());
-  }
-  if (U)
-    --Uncertain;
-  Active = Saved;
+  if (T | U)
+    A = isa<BinaryConditionalOperator>(CO)
+            ? C
+            : evalForLanes(CO->getTrueExpr(), T | U, U != 0);
+  if (F | U)
+    B = evalForLanes(CO->getFalseExpr(), F | U, U != 0);
   Lanes Out;
   for (unsigned L = 0; L < WarpSize; ++L) {
     if (isBitSet(T, L))
