@@ -113,7 +113,6 @@ private:
   bool GridSampled = false;
   WarpPosition Where;
   std::array<std::uint32_t, WarpSize> Tx{}, Ty{}, Tz{};
-  const clang::Expr *CaptureSite = nullptr;
   std::map<const clang::Expr *, std::vector<std::int64_t>> *CaptureInto = nullptr;
 
   // ---- helpers ----

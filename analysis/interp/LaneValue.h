@@ -21,7 +21,6 @@ namespace warpcheck::analysis::interp {
 using model::WarpSize;
 /// One bit per lane: bit L is lane L.
 using Mask = std::uint32_t;
-constexpr Mask AllLanes = 0xffffffffu;
 
 inline bool isBitSet(Mask M, unsigned Lane) { return (M >> Lane) & 1u; }
 
