@@ -33,7 +33,12 @@ void WarpInterpreter::Impl::splitByCondition(const Lanes &C, Mask Within,
 }
 
 namespace {
-/// Local variables assigned anywhere inside a statement.
+/// Local variables assigned anywhere inside a statement: the targets of
+/// assignments and increments, and the variables it declares. This is the
+/// set of variables the simulation itself changes, not every mutation
+/// clang's ExprMutationAnalyzer finds: a local passed to a function by
+/// non-const reference keeps its value here (inlineCall does not write back
+/// through such a reference), so it must not become unknown either.
 void collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out) {
   if (!S)
     return;
