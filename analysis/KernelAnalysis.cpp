@@ -1,7 +1,7 @@
 //===- KernelAnalysis.cpp - simulate warps, cost every access -------------===//
 
 #include "warpcheck/analysis/KernelAnalysis.h"
-#include "WarpInterpreter.h"
+#include "interp/WarpInterpreter.h"
 
 #include "warpcheck/model/GlobalMemory.h"
 #include "warpcheck/model/SharedMemory.h"

@@ -9,8 +9,8 @@
 // partial warps and device-function calls with bound parameters for free.
 //
 //===----------------------------------------------------------------------===//
-#ifndef WARPCHECK_ANALYSIS_WARPINTERPRETER_H
-#define WARPCHECK_ANALYSIS_WARPINTERPRETER_H
+#ifndef WARPCHECK_ANALYSIS_INTERP_WARPINTERPRETER_H
+#define WARPCHECK_ANALYSIS_INTERP_WARPINTERPRETER_H
 
 #include "warpcheck/analysis/AccessReport.h"
 #include "warpcheck/analysis/ArrayLayout.h"

@@ -1,0 +1,112 @@
+//===- AccessRecorder.cpp - memory regions and the requests of a warp -----===//
+//
+// Where the simulated memory lies (one region per allocation or variable)
+// and how an access becomes a request: the only place where the addresses
+// of the active lanes become a model::WarpAddressSet for the sink.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InterpreterImpl.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+int WarpInterpreter::Impl::regionFor(const void *Key, RegionKind Kind,
+                                     const VarDecl *Var) {
+  auto It = RegionOf.find(Key);
+  if (It != RegionOf.end())
+    return It->second;
+  // Bases are far apart so no two regions share a sector, a line or a
+  // bank row; global bases are 256-byte aligned as cudaMalloc returns them
+  // (CUDA C++ Programming Guide, "Device Memory Accesses"), shared arrays
+  // start at a 128-byte boundary.
+  std::uint64_t Base = (std::uint64_t(Regions.size()) + 1) << 36;
+  Regions.push_back({Kind, Base, Var});
+  RegionOf[Key] = static_cast<int>(Regions.size()) - 1;
+  return static_cast<int>(Regions.size()) - 1;
+}
+
+void WarpInterpreter::Impl::recordTypedAccess(const Expr *SiteExpr, AccessOp Op,
+                                               const Lanes &Addr, QualType T) {
+  T = T.getCanonicalType();
+  if (const auto *RT = T->getAs<RecordType>()) {
+    (void)RT;
+    std::uint64_t Size = sizeOf(T);
+    std::uint64_t Align = Ctx.getTypeAlignInChars(T).getQuantity();
+    // A struct copy compiles to loads of its alignment (at most 16 bytes):
+    // float4 (16-byte aligned) is one LDG.128; a 24-byte struct of floats is
+    // six 4-byte loads.
+    std::uint64_t Chunk = std::min<std::uint64_t>(std::max<std::uint64_t>(Align, 1), 16);
+    if (Size <= 16 && Align >= Size) {
+      recordAccess(SiteExpr, Op, Addr, T, false, 0, static_cast<unsigned>(Size));
+      return;
+    }
+    for (std::uint64_t Off = 0; Off + Chunk <= Size; Off += Chunk)
+      recordAccess(SiteExpr, Op, Addr, T, true, Off, static_cast<unsigned>(Chunk));
+    return;
+  }
+  recordAccess(SiteExpr, Op, Addr, T);
+}
+
+void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
+                                          const Lanes &Addr, QualType AccessType,
+                                          bool StructCopy,
+                                          std::uint64_t ExtraOffset,
+                                          unsigned Bytes) {
+  if (!Active || Aborted)
+    return;
+  if (!Bytes)
+    Bytes = static_cast<unsigned>(sizeOf(AccessType));
+  RecordedRequest R;
+  R.Site.Expr = SiteExpr;
+  R.Site.Op = Op;
+  R.Site.BytesPerLane = Bytes;
+  R.UnderUncertainMask = Uncertain > 0 || (Active & uncertainLiveLanes()) != 0;
+  R.StructCopy = StructCopy;
+  // Which memory: the region of the first known lane.
+  int FirstRegion = -1;
+  bool AnyUnknown = false;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (!isBitSet(Active, L))
+      continue;
+    if (Addr[L].K != LaneValue::Pointer) {
+      AnyUnknown = true;
+      continue;
+    }
+    if (FirstRegion < 0)
+      FirstRegion = Addr[L].Region;
+  }
+  if (FirstRegion >= 0) {
+    RegionKind K = Regions[FirstRegion].Kind;
+    if (K == RegionKind::Local || K == RegionKind::Constant)
+      return; // not global or shared memory: nothing to model
+    R.Site.Space = K == RegionKind::Shared ? MemorySpace::Shared : MemorySpace::Global;
+    if (K == RegionKind::Shared)
+      R.Site.SharedVar = Regions[FirstRegion].Var;
+  } else {
+    // Nothing known about the pointer: a pointer read from memory. Global is
+    // where such pointers point in practice; the status will be unknown.
+    R.Site.Space = MemorySpace::Global;
+  }
+  if (!AnyUnknown && FirstRegion >= 0) {
+    model::WarpAddressSet Set(Bytes);
+    bool Mixed = false;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (!isBitSet(Active, L))
+        continue;
+      const Region &Rg = Regions[Addr[L].Region];
+      if ((Rg.Kind == RegionKind::Shared) !=
+          (R.Site.Space == MemorySpace::Shared))
+        Mixed = true;
+      Set.setLane(L, Rg.Base + Addr[L].Bits + ExtraOffset);
+    }
+    if (!Mixed)
+      R.Addresses = Set;
+  }
+  Sink(R);
+}
+
+} // namespace warpcheck::analysis

@@ -1,0 +1,293 @@
+//===- ControlFlow.cpp - branches, loops and switches split the lane mask -===//
+//
+// SIMT control flow: a condition splits the active lanes into those that
+// take a branch, those that do not, and those whose condition is not known
+// (data read from memory), which run both sides and leave the variables
+// the two sides disagree on unknown. Loops run until their lanes leave or
+// are cut at the iteration limit or the step budget; break, continue and
+// return remove lanes until the construct they leave ends.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InterpreterImpl.h"
+
+#include <functional>
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+void WarpInterpreter::Impl::splitByCondition(const Lanes &C, Mask Within,
+                                             Mask &T, Mask &F, Mask &U) {
+  T = F = U = 0;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (!isBitSet(Within, L))
+      continue;
+    if (C[L].K == LaneValue::Int)
+      (C[L].Bits ? T : F) |= (1u << L);
+    else if (C[L].K == LaneValue::Pointer)
+      T |= (1u << L); // a pointer into a region is non-null
+    else
+      U |= (1u << L);
+  }
+}
+
+namespace {
+/// Local variables assigned anywhere inside a statement: the targets of
+/// assignments and increments, and the variables it declares. This is the
+/// set of variables the simulation itself changes, not every mutation
+/// clang's ExprMutationAnalyzer finds: a local passed to a function by
+/// non-const reference keeps its value here (inlineCall does not write back
+/// through such a reference), so it must not become unknown either.
+void collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  auto VarOf = [](const Expr *E) -> const VarDecl * {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    return nullptr;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *V = VarOf(BO->getLHS()))
+        Out.insert(V);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      if (const VarDecl *V = VarOf(UO->getSubExpr()))
+        Out.insert(V);
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        Out.insert(V);
+  }
+  for (const Stmt *Child : S->children())
+    collectAssigned(Child, Out);
+}
+} // namespace
+
+void WarpInterpreter::Impl::poisonAssigned(const Stmt *S, Mask Lanes) {
+  if (!Lanes)
+    return;
+  std::set<const VarDecl *> Assigned;
+  collectAssigned(S, Assigned);
+  for (const VarDecl *V : Assigned) {
+    auto It = frame().Vars.find(V);
+    if (It == frame().Vars.end())
+      continue;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (isBitSet(Lanes, L))
+        It->second.Val[L] = LaneValue{};
+  }
+}
+
+void WarpInterpreter::Impl::execIf(const IfStmt *If) {
+  if (If->getInit())
+    exec(If->getInit());
+  if (const DeclStmt *CV = If->getConditionVariableDeclStmt())
+    exec(CV);
+  Mask Entry = Active;
+  if (If->isConsteval()) {
+    // `if consteval` is false at run time.
+    if (If->getElse())
+      exec(If->getElse());
+    Active = Entry & ~removedLanes();
+    return;
+  }
+  Lanes C = eval(If->getCond());
+  Mask T, F, U;
+  splitByCondition(C, Entry, T, F, U);
+  // Lanes whose condition is data-dependent run both sides; variables the
+  // two sides leave different become unknown for them.
+  std::map<const VarDecl *, Slot> Before;
+  Mask ExitedBefore = frame().Exited;
+  LoopState LoopBefore;
+  if (!frame().Loops.empty())
+    LoopBefore = frame().Loops.back();
+  if (U) {
+    Before = frame().Vars;
+    ++Uncertain;
+  }
+  Active = T | U;
+  if (Active)
+    exec(If->getThen());
+  std::map<const VarDecl *, Slot> AfterThen;
+  if (U) {
+    AfterThen = frame().Vars;
+    for (auto &[V, S] : frame().Vars) {
+      auto B = Before.find(V);
+      if (B == Before.end())
+        continue;
+      for (unsigned L = 0; L < WarpSize; ++L)
+        if (isBitSet(U, L))
+          S.Val[L] = B->second.Val[L];
+    }
+  }
+  Active = F | U;
+  if (Active && If->getElse())
+    exec(If->getElse());
+  if (U) {
+    --Uncertain;
+    for (auto &[V, S] : frame().Vars) {
+      auto A = AfterThen.find(V);
+      if (A == AfterThen.end())
+        continue;
+      for (unsigned L = 0; L < WarpSize; ++L)
+        if (isBitSet(U, L) && S.Val[L] != A->second.Val[L])
+          S.Val[L] = LaneValue{};
+    }
+    keepUncertainExits(U, ExitedBefore, LoopBefore);
+  }
+  Active = Entry & ~removedLanes();
+}
+
+void WarpInterpreter::Impl::keepUncertainExits(Mask U, Mask ExitedBefore,
+                                               const LoopState &LoopBefore) {
+  // `if (data) return;` (or break, continue) must not end the simulation of
+  // the lanes that may not take it, or a guard on a value read from memory
+  // would hide every access after it: those lanes go on, and what they do
+  // from here on is marked as under a data-dependent condition.
+  Frame &Fr = frame();
+  Mask Returned = Fr.Exited & ~ExitedBefore & U;
+  Fr.Exited &= ~Returned;
+  Fr.UncertainLive |= Returned;
+  if (!Fr.Loops.empty()) {
+    LoopState &L = Fr.Loops.back();
+    Mask Left = ((L.Broken & ~LoopBefore.Broken) |
+                 (L.Continued & ~LoopBefore.Continued)) & U;
+    L.Broken &= ~(Left & ~LoopBefore.Broken);
+    L.Continued &= ~(Left & ~LoopBefore.Continued);
+    L.UncertainLive |= Left;
+  }
+}
+
+void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
+                                     const Stmt *CondVar, const Expr *Inc,
+                                     const Stmt *Body, bool TestFirst,
+                                     const Stmt *Loop) {
+  Mask Entry = Active;
+  if (Init)
+    exec(Init);
+  frame().Loops.push_back(LoopState{});
+  Mask Running = Active;
+  Mask UncertainExit = 0;
+  unsigned Iteration = 0;
+  bool First = true;
+  while (Running && !Aborted) {
+    Active = Running;
+    if (TestFirst || !First) {
+      if (CondVar)
+        exec(CondVar);
+      if (Cond) {
+        Lanes C = eval(Cond);
+        Mask T, F, U;
+        splitByCondition(C, Running, T, F, U);
+        // Lanes whose condition depends on data may stay: they are
+        // simulated as if they did (or the body of every loop bounded by
+        // a value read from memory would never be seen), marked as under
+        // a data-dependent condition, and their loop variables are
+        // unknown after the loop.
+        UncertainExit |= U;
+        frame().Loops.back().UncertainLive |= U;
+        Running = T | U;
+      }
+    }
+    First = false;
+    if (!Running)
+      break;
+    // Past half the warp's step budget, loops stop at their next
+    // iteration, so that what follows a deep loop nest is still simulated.
+    bool OverBudget = Iteration > 0 && Steps > Limits.MaxSteps / 2;
+    if (Iteration >= Limits.MaxLoopIterations || OverBudget) {
+      // Long loops are sampled: accesses repeat with the same pattern in
+      // most kernels; the lanes still inside leave with unknown values.
+      if (TruncatedSeen.insert(Loop).second)
+        Truncated.push_back(Loop->getSourceRange());
+      if (Iteration < Limits.MaxLoopIterations && BudgetCutSeen.insert(Loop).second)
+        BudgetCut.push_back(Loop->getSourceRange());
+      UncertainExit |= Running;
+      break;
+    }
+    Active = Running;
+    frame().Loops.back().Continued = 0;
+    exec(Body);
+    Running &= ~(frame().Loops.back().Broken | frame().Exited);
+    Active = Running;
+    if (Inc && Running)
+      eval(Inc);
+    ++Iteration;
+  }
+  frame().Loops.pop_back();
+  Active = UncertainExit;
+  poisonAssigned(Loop, UncertainExit);
+  Active = Entry & ~removedLanes();
+}
+
+void WarpInterpreter::Impl::execSwitch(const SwitchStmt *Sw) {
+  if (Sw->getInit())
+    exec(Sw->getInit());
+  if (const DeclStmt *CV = Sw->getConditionVariableDeclStmt())
+    exec(CV);
+  Mask Entry = Active;
+  Lanes C = eval(Sw->getCond());
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Sw->getBody());
+  if (!Body) {
+    Active = Entry;
+    return;
+  }
+  // Which case each lane enters.
+  Mask Matched = 0, Unknown = 0;
+  std::map<const SwitchCase *, Mask> Entries;
+  const DefaultStmt *Default = nullptr;
+  for (const SwitchCase *SC = Sw->getSwitchCaseList(); SC; SC = SC->getNextSwitchCase()) {
+    if (const auto *D = dyn_cast<DefaultStmt>(SC)) {
+      Default = D;
+      continue;
+    }
+    const auto *Case = cast<CaseStmt>(SC);
+    Expr::EvalResult R;
+    if (Case->getLHS()->isValueDependent() || !Case->getLHS()->EvaluateAsInt(R, Ctx))
+      continue;
+    std::uint64_t V = normalize(R.Val.getInt().getZExtValue(), Sw->getCond()->getType());
+    Mask M = 0;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (!isBitSet(Entry, L))
+        continue;
+      if (C[L].K != LaneValue::Int)
+        Unknown |= 1u << L;
+      else if (C[L].Bits == V)
+        M |= 1u << L;
+    }
+    Entries[Case] = M;
+    Matched |= M;
+  }
+  if (Default)
+    Entries[Default] = Entry & ~Matched & ~Unknown;
+  frame().Loops.push_back(LoopState{}); // `break` leaves the switch
+  if (Unknown)
+    ++Uncertain;
+  Active = 0;
+  std::function<void(const Stmt *)> Run = [&](const Stmt *S) {
+    if (const auto *SC = dyn_cast<SwitchCase>(S)) {
+      auto It = Entries.find(SC);
+      if (It != Entries.end())
+        Active |= It->second & ~frame().Loops.back().Broken & ~frame().Exited;
+      if (Unknown)
+        Active |= Unknown & ~frame().Loops.back().Broken & ~frame().Exited;
+      Run(SC->getSubStmt());
+      return;
+    }
+    exec(S);
+  };
+  for (const Stmt *S : Body->body()) {
+    Run(S);
+    if (Aborted)
+      break;
+  }
+  if (Unknown)
+    --Uncertain;
+  frame().Loops.pop_back();
+  Active = Entry & ~removedLanes();
+}
+
+} // namespace warpcheck::analysis

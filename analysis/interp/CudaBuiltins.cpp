@@ -1,0 +1,420 @@
+//===- CudaBuiltins.cpp - CUDA's built-in variables and functions --------===//
+//
+// What CUDA itself provides: the thread's position (threadIdx and friends,
+// their accessors and the special registers behind them), the ranks and
+// sizes of cooperative groups, and the library functions whose effect on
+// index arithmetic or memory is known: hints, atomics, cache-hinted loads
+// and stores, integer helpers and warp shuffles. Special registers and
+// library functions are tables keyed by the callee's name, each entry the
+// handler that evaluates the call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InterpreterImpl.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+// ===================================================================
+// The thread's position: built-in variables and special registers
+// ===================================================================
+
+namespace {
+
+/// The special registers that clang's CUDA headers read the built-in
+/// variables from (__nvvm_read_ptx_sreg_<register>).
+constexpr llvm::StringLiteral SpecialRegisterPrefix = "__nvvm_read_ptx_sreg_";
+
+struct SpecialRegister {
+  BuiltinVariable Var;
+  unsigned Axis;
+};
+
+const llvm::StringMap<SpecialRegister> &specialRegisters() {
+  using V = BuiltinVariable;
+  static const llvm::StringMap<SpecialRegister> Table = {
+      {"__nvvm_read_ptx_sreg_tid_x", {V::ThreadIdx, 0}},
+      {"__nvvm_read_ptx_sreg_tid_y", {V::ThreadIdx, 1}},
+      {"__nvvm_read_ptx_sreg_tid_z", {V::ThreadIdx, 2}},
+      {"__nvvm_read_ptx_sreg_ctaid_x", {V::BlockIdx, 0}},
+      {"__nvvm_read_ptx_sreg_ctaid_y", {V::BlockIdx, 1}},
+      {"__nvvm_read_ptx_sreg_ctaid_z", {V::BlockIdx, 2}},
+      {"__nvvm_read_ptx_sreg_ntid_x", {V::BlockDim, 0}},
+      {"__nvvm_read_ptx_sreg_ntid_y", {V::BlockDim, 1}},
+      {"__nvvm_read_ptx_sreg_ntid_z", {V::BlockDim, 2}},
+      {"__nvvm_read_ptx_sreg_nctaid_x", {V::GridDim, 0}},
+      {"__nvvm_read_ptx_sreg_nctaid_y", {V::GridDim, 1}},
+      {"__nvvm_read_ptx_sreg_nctaid_z", {V::GridDim, 2}},
+      {"__nvvm_read_ptx_sreg_laneid", {V::LaneId, 0}}};
+  return Table;
+}
+
+std::optional<BuiltinVariable> builtinVariableNamed(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<BuiltinVariable>>(Name)
+      .Case("threadIdx", BuiltinVariable::ThreadIdx)
+      .Case("blockIdx", BuiltinVariable::BlockIdx)
+      .Case("blockDim", BuiltinVariable::BlockDim)
+      .Case("gridDim", BuiltinVariable::GridDim)
+      .Default(std::nullopt);
+}
+
+std::optional<unsigned> axisNamed(llvm::StringRef Field) {
+  return llvm::StringSwitch<std::optional<unsigned>>(Field)
+      .Case("x", 0)
+      .Case("y", 1)
+      .Case("z", 2)
+      .Default(std::nullopt);
+}
+
+} // namespace
+
+Lanes WarpInterpreter::Impl::evalBuiltinVariable(llvm::StringRef Var,
+                                                 llvm::StringRef Field) {
+  std::optional<unsigned> Axis = axisNamed(Field);
+  std::optional<BuiltinVariable> V = builtinVariableNamed(Var);
+  if (!Axis || !V)
+    return Lanes{};
+  return builtinVariable(*V, *Axis);
+}
+
+Lanes WarpInterpreter::Impl::builtinVariable(BuiltinVariable V, unsigned Axis) {
+  auto Pick = [Axis](const Dim3 &D) {
+    return Axis == 0 ? D.X : Axis == 1 ? D.Y : D.Z;
+  };
+  switch (V) {
+  case BuiltinVariable::ThreadIdx: {
+    const auto &Index = Axis == 0 ? Tx : Axis == 1 ? Ty : Tz;
+    Lanes L;
+    for (unsigned I = 0; I < WarpSize; ++I)
+      L[I] = LaneValue::integer(Index[I]);
+    return L;
+  }
+  case BuiltinVariable::BlockIdx:
+    return splat(LaneValue::integer(Pick(Where.BlockIdx)));
+  case BuiltinVariable::BlockDim:
+    return splat(LaneValue::integer(Pick(Launch.Block)));
+  case BuiltinVariable::GridDim:
+    if (GridSampled)
+      SampledRead.insert("gridDim");
+    return splat(LaneValue::integer(Pick(Grid)));
+  case BuiltinVariable::LaneId: {
+    Lanes L;
+    for (unsigned I = 0; I < WarpSize; ++I)
+      L[I] = LaneValue::integer(I);
+    return L;
+  }
+  }
+  return Lanes{};
+}
+
+std::optional<Lanes>
+WarpInterpreter::Impl::threadPositionCall(const FunctionDecl *FD) {
+  llvm::StringRef Name = FD->getName();
+  // Builtin variables reached through their accessors.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    llvm::StringRef Rec = MD->getParent()->getName();
+    if (Rec.starts_with("__cuda_builtin_") && Name.starts_with("__fetch_builtin_")) {
+      llvm::StringRef Var = Rec.drop_front(15).drop_back(2); // threadIdx
+      return evalBuiltinVariable(Var, Name.drop_front(16));
+    }
+  }
+  if (Name.starts_with(SpecialRegisterPrefix)) {
+    const auto &Registers = specialRegisters();
+    auto It = Registers.find(Name);
+    if (It != Registers.end())
+      return builtinVariable(It->second.Var, It->second.Axis);
+    return Lanes{}; // another register (warpid, clock, ...): unknown
+  }
+  return std::nullopt;
+}
+
+// ===================================================================
+// Library functions, by name
+// ===================================================================
+
+namespace {
+
+/// The variants that one handler serves, told apart by the table.
+enum HintVariant : unsigned { ValueHint, AlignmentHint };
+enum CachedAccessVariant : unsigned { CachedLoad, CachedStore };
+enum MinMaxVariant : unsigned { Minimum, Maximum };
+enum ShuffleVariant : unsigned { ShuffleIndex, ShuffleXor, ShuffleUp, ShuffleDown };
+
+/// Atomics are a family of names (atomicAdd, atomicCAS_block, ...).
+constexpr llvm::StringLiteral AtomicPrefix = "atomic";
+
+QualType pointeeOfFirstArgument(const CallExpr *CE) {
+  if (CE->getNumArgs() == 0)
+    return QualType();
+  return CE->getArg(0)->IgnoreParenImpCasts()->getType()->getPointeeType();
+}
+
+} // namespace
+
+const WarpInterpreter::Impl::LibraryFunction *
+WarpInterpreter::Impl::libraryFunction(llvm::StringRef Name) {
+  using I = Impl;
+  static const llvm::StringMap<LibraryFunction> Table = {
+      // Hints that return their first argument (likely/unlikely macros,
+      // alignment promises).
+      {"__builtin_expect", {&I::hintCall, ValueHint}},
+      {"__builtin_expect_with_probability", {&I::hintCall, ValueHint}},
+      {"__builtin_assume_aligned", {&I::hintCall, AlignmentHint}},
+      // Cache-hinted loads and stores (__ldg is the read-only data path).
+      {"__ldg", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldcg", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldca", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldcs", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldlu", {&I::cachedAccessCall, CachedLoad}},
+      {"__ldcv", {&I::cachedAccessCall, CachedLoad}},
+      {"__stcg", {&I::cachedAccessCall, CachedStore}},
+      {"__stcs", {&I::cachedAccessCall, CachedStore}},
+      {"__stwb", {&I::cachedAccessCall, CachedStore}},
+      {"__stwt", {&I::cachedAccessCall, CachedStore}},
+      // Integer helpers that index arithmetic uses.
+      {"min", {&I::integerMinMaxCall, Minimum}},
+      {"umin", {&I::integerMinMaxCall, Minimum}},
+      {"llmin", {&I::integerMinMaxCall, Minimum}},
+      {"ullmin", {&I::integerMinMaxCall, Minimum}},
+      {"max", {&I::integerMinMaxCall, Maximum}},
+      {"umax", {&I::integerMinMaxCall, Maximum}},
+      {"llmax", {&I::integerMinMaxCall, Maximum}},
+      {"ullmax", {&I::integerMinMaxCall, Maximum}},
+      {"abs", {&I::integerAbsCall, 0}},
+      {"labs", {&I::integerAbsCall, 0}},
+      {"llabs", {&I::integerAbsCall, 0}},
+      {"__mul24", {&I::mul24Call, 0}},
+      {"__umul24", {&I::mul24Call, 0}},
+      // Warp shuffles.
+      {"__shfl_sync", {&I::shuffleCall, ShuffleIndex}},
+      {"__shfl_xor_sync", {&I::shuffleCall, ShuffleXor}},
+      {"__shfl_up_sync", {&I::shuffleCall, ShuffleUp}},
+      {"__shfl_down_sync", {&I::shuffleCall, ShuffleDown}}};
+  static const LibraryFunction Atomic = {&I::atomicCall, 0};
+  auto It = Table.find(Name);
+  if (It != Table.end())
+    return &It->second;
+  if (Name.starts_with(AtomicPrefix))
+    return &Atomic;
+  return nullptr;
+}
+
+Lanes WarpInterpreter::Impl::libraryCall(const FunctionDecl *FD,
+                                         const CallExpr *CE) {
+  if (std::optional<Lanes> R = cooperativeGroupsCall(FD, CE))
+    return *R;
+  // A known function whose call has the form its handler expects; any
+  // other call is opaque.
+  if (const LibraryFunction *Known = libraryFunction(FD->getName()))
+    if (std::optional<Lanes> R = (this->*Known->Run)(CE, Known->Variant))
+      return *R;
+  return opaqueCall(FD, CE);
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::hintCall(const CallExpr *CE,
+                                                     unsigned Variant) {
+  if (CE->getNumArgs() < 1)
+    return std::nullopt;
+  Lanes V = eval(CE->getArg(0));
+  for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+    eval(CE->getArg(I));
+  if (Variant != AlignmentHint) {
+    IntFormat F = formatOf(CE->getType());
+    for (auto &L : V)
+      if (L.K == LaneValue::Int)
+        L.Bits = F.apply(L.Bits);
+  }
+  return V;
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::atomicCall(const CallExpr *CE,
+                                                       unsigned) {
+  // Atomics: read-modify-write of the pointee (CUDA C++ Programming
+  // Guide, "Atomic Functions").
+  if (CE->getNumArgs() < 1 || !CE->getArg(0)->getType()->isPointerType())
+    return std::nullopt;
+  Lanes Ptr = eval(CE->getArg(0));
+  for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+    eval(CE->getArg(I));
+  recordAccess(CE, AccessOp::Atomic, Ptr, pointeeOfFirstArgument(CE));
+  return Lanes{};
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::cachedAccessCall(const CallExpr *CE,
+                                                             unsigned Variant) {
+  // __ldg(ptr) loads, __stcg(ptr, value) stores.
+  bool Store = Variant == CachedStore;
+  if (CE->getNumArgs() != (Store ? 2u : 1u))
+    return std::nullopt;
+  Lanes Ptr = eval(CE->getArg(0));
+  if (Store)
+    eval(CE->getArg(1));
+  recordTypedAccess(CE, Store ? AccessOp::Store : AccessOp::Load, Ptr,
+                    pointeeOfFirstArgument(CE));
+  return Lanes{};
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::integerMinMaxCall(const CallExpr *CE,
+                                                              unsigned Variant) {
+  if (CE->getNumArgs() != 2 || !CE->getType()->isIntegerType())
+    return std::nullopt;
+  Lanes A = eval(CE->getArg(0)), B = eval(CE->getArg(1));
+  bool Signed = isSigned(CE->getType());
+  Lanes R;
+  bool IsMin = Variant == Minimum;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (A[L].K != LaneValue::Int || B[L].K != LaneValue::Int)
+      continue;
+    bool Less = Signed ? std::int64_t(A[L].Bits) < std::int64_t(B[L].Bits)
+                       : A[L].Bits < B[L].Bits;
+    R[L] = (Less == IsMin) ? A[L] : B[L];
+  }
+  return R;
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::integerAbsCall(const CallExpr *CE,
+                                                           unsigned) {
+  if (CE->getNumArgs() != 1 || !CE->getType()->isIntegerType())
+    return std::nullopt;
+  Lanes A = eval(CE->getArg(0));
+  for (auto &L : A)
+    if (L.K == LaneValue::Int && std::int64_t(L.Bits) < 0)
+      L.Bits = normalize(0 - L.Bits, CE->getType());
+  return A;
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::mul24Call(const CallExpr *CE,
+                                                      unsigned) {
+  if (CE->getNumArgs() != 2)
+    return std::nullopt;
+  Lanes A = eval(CE->getArg(0)), B = eval(CE->getArg(1));
+  return arith(BO_Mul, A, B, CE->getType(), CE->getType());
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::shuffleCall(const CallExpr *CE,
+                                                        unsigned Variant) {
+  // Warp shuffles move values between lanes: __shfl_sync(mask, v, src).
+  if (CE->getNumArgs() < 3 || !CE->getType()->isIntegerType())
+    return std::nullopt;
+  eval(CE->getArg(0));
+  Lanes V = eval(CE->getArg(1));
+  Lanes S = eval(CE->getArg(2));
+  Lanes R;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (S[L].K != LaneValue::Int)
+      continue;
+    std::uint64_t Src;
+    std::uint64_t Arg = S[L].Bits;
+    if (Variant == ShuffleIndex)
+      Src = Arg % WarpSize;
+    else if (Variant == ShuffleXor)
+      Src = (L ^ Arg) % WarpSize;
+    else if (Variant == ShuffleUp)
+      Src = L >= Arg ? L - Arg : L;
+    else
+      Src = L + Arg < WarpSize ? L + Arg : L;
+    if (isBitSet(Active, static_cast<unsigned>(Src)))
+      R[L] = V[Src];
+  }
+  return R;
+}
+
+// ===================================================================
+// Cooperative groups
+// ===================================================================
+
+namespace {
+bool inCooperativeGroups(const DeclContext *DC) {
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getName() == "cooperative_groups")
+        return true;
+  return false;
+}
+} // namespace
+
+std::optional<Lanes>
+WarpInterpreter::Impl::cooperativeGroupsCall(const FunctionDecl *FD,
+                                             const CallExpr *CE) {
+  // The ranks and sizes of cooperative groups (CUDA C++ Programming Guide,
+  // "Cooperative Groups"): functions of the thread's position, which index
+  // arithmetic uses as it uses threadIdx.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD || !MD->getIdentifier() || !inCooperativeGroups(MD->getParent()) ||
+      !CE->getType()->isIntegerType())
+    return std::nullopt;
+  // The group's type: the static type of the object the method is called
+  // on (the method itself may be a base class's).
+  const CXXRecordDecl *Group = MD->getParent();
+  if (const auto *ME = dyn_cast<MemberExpr>(CE->getCallee()->IgnoreParenImpCasts())) {
+    QualType T = ME->getBase()->IgnoreParenImpCasts()->getType();
+    if (ME->isArrow() && T->isPointerType())
+      T = T->getPointeeType();
+    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+      Group = RD;
+  }
+  llvm::StringRef Method = MD->getName(), Kind = Group->getName();
+  std::uint64_t BlockThreads = Launch.Block.count();
+  auto ThreadInBlock = [&](unsigned L) -> std::uint64_t {
+    return Tx[L] + std::uint64_t(Ty[L]) * Launch.Block.X +
+           std::uint64_t(Tz[L]) * Launch.Block.X * Launch.Block.Y;
+  };
+  auto PerLane = [&](auto F) {
+    Lanes R;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      R[L] = LaneValue::integer(normalize(static_cast<std::uint64_t>(F(L)), CE->getType()));
+    return R;
+  };
+  if (Kind == "thread_block") {
+    if (Method == "thread_rank")
+      return PerLane(ThreadInBlock);
+    if (Method == "size" || Method == "num_threads")
+      return PerLane([&](unsigned) { return BlockThreads; });
+    return std::nullopt;
+  }
+  if (Kind == "grid_group") {
+    if (GridSampled)
+      SampledRead.insert("gridDim");
+    std::uint64_t BlockRank = Where.BlockIdx.X + std::uint64_t(Where.BlockIdx.Y) * Grid.X +
+                              std::uint64_t(Where.BlockIdx.Z) * Grid.X * Grid.Y;
+    if (Method == "thread_rank")
+      return PerLane([&](unsigned L) { return BlockRank * BlockThreads + ThreadInBlock(L); });
+    if (Method == "size" || Method == "num_threads")
+      return PerLane([&](unsigned) { return Grid.count() * BlockThreads; });
+    if (Method == "block_rank")
+      return PerLane([&](unsigned) { return BlockRank; });
+    if (Method == "num_blocks")
+      return PerLane([&](unsigned) { return Grid.count(); });
+    return std::nullopt;
+  }
+  if (Kind.contains("tile")) {
+    // thread_block_tile<N> and the bases it is implemented with.
+    const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Group);
+    if (!Spec || Spec->getTemplateArgs().size() == 0 ||
+        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    std::uint64_t Size = Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();
+    if (Size == 0)
+      return std::nullopt;
+    if (Method == "thread_rank")
+      return PerLane([&](unsigned L) { return ThreadInBlock(L) % Size; });
+    if (Method == "size" || Method == "num_threads")
+      return PerLane([&](unsigned) { return Size; });
+    if (Method == "meta_group_rank")
+      return PerLane([&](unsigned L) { return ThreadInBlock(L) / Size; });
+    if (Method == "meta_group_size")
+      return PerLane([&](unsigned) { return (BlockThreads + Size - 1) / Size; });
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+} // namespace warpcheck::analysis

@@ -1,0 +1,295 @@
+//===- InterpreterImpl.h - the warp interpreter's state and parts -*- C++ -*-===//
+//
+// The private implementation of WarpInterpreter, shared by the files of
+// analysis/interp/: the state of one simulated warp (frames, variables,
+// the active mask, the step budget) and the parts that evaluate
+// expressions, calls and statements for all 32 lanes at once. Only the
+// interpreter's own files include this header.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_INTERP_INTERPRETERIMPL_H
+#define WARPCHECK_ANALYSIS_INTERP_INTERPRETERIMPL_H
+
+#include "LaneValue.h"
+#include "WarpInterpreter.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <bitset>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+namespace interp {
+/// What the built-in variables and special registers give each lane.
+enum class BuiltinVariable : std::uint8_t {
+  ThreadIdx,
+  BlockIdx,
+  BlockDim,
+  GridDim,
+  LaneId
+};
+} // namespace interp
+
+// The lane value domain, for the interpreter's files (the only includers).
+using namespace interp;
+
+class WarpInterpreter::Impl {
+public:
+  Impl(clang::ASTContext &Ctx, const LaunchConfig &Launch, const SampleValues &Samples,
+       const InterpreterLimits &Limits,
+       const std::map<const clang::VarDecl *, ArrayLayout> &Layouts, RequestSink Sink)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Launch(Launch), Samples(Samples),
+        Limits(Limits), Layouts(Layouts), Sink(std::move(Sink)) {}
+
+  /// Sets up one warp and runs Kernel for it (WarpInterpreter.cpp).
+  void runWarp(const clang::FunctionDecl *Kernel, const WarpPosition &Where);
+
+  // ---- what the runs found, read through WarpInterpreter ----
+  std::set<std::string> SampledRead;
+  bool UndefinedArithmetic = false;
+  std::uint64_t LastWarpSteps = 0;
+  std::vector<clang::SourceRange> Truncated;
+  /// Loops cut before MaxLoopIterations to stay within the step budget.
+  std::vector<clang::SourceRange> BudgetCut;
+  std::set<const clang::Stmt *> TruncatedSeen, BudgetCutSeen;
+  std::set<std::string> Limitations;
+  std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>> Captured;
+
+private:
+  // ---- state ----
+  struct Slot {
+    Lanes Val;
+    bool IsReference = false;
+    LValue Ref;
+  };
+  struct LoopState {
+    Mask Broken = 0, Continued = 0;
+    /// Lanes that may have left the loop (a break or continue under a
+    /// data-dependent condition, a data-dependent loop condition) and go on
+    /// being simulated as if they had not.
+    Mask UncertainLive = 0;
+  };
+  struct Frame {
+    std::map<const clang::VarDecl *, Slot> Vars;
+    Mask Exited = 0;
+    Lanes Returned;
+    /// Lanes whose Returned value is set.
+    Mask ReturnSet = 0;
+    /// Lanes that may have returned (a return under a data-dependent
+    /// condition) and go on being simulated as if they had not.
+    Mask UncertainLive = 0;
+    /// The object of a method being run (its address per lane), if any.
+    std::optional<Lanes> This;
+    /// The function returns a reference: Returned holds addresses.
+    bool ReturnsReference = false;
+    std::vector<LoopState> Loops;
+  };
+
+  clang::ASTContext &Ctx;
+  const clang::SourceManager &SM;
+  const LaunchConfig &Launch;
+  const SampleValues &Samples;
+  const InterpreterLimits &Limits;
+  const std::map<const clang::VarDecl *, ArrayLayout> &Layouts;
+  RequestSink Sink;
+
+  std::vector<Region> Regions;
+  std::map<const void *, int> RegionOf; ///< VarDecl or ParmVarDecl -> region
+  std::set<const clang::VarDecl *> SampledParams;
+  std::vector<Frame> Frames;
+  Mask Active = 0;
+  unsigned Uncertain = 0;
+  std::uint64_t Steps = 0;
+  bool Aborted = false;
+  Dim3 Grid;
+  bool GridSampled = false;
+  WarpPosition Where;
+  std::array<std::uint32_t, WarpSize> Tx{}, Ty{}, Tz{};
+  std::map<const clang::Expr *, std::vector<std::int64_t>> *CaptureInto = nullptr;
+
+  // ---- helpers ----
+  Frame &frame() { return Frames.back(); }
+
+  Mask removedLanes() {
+    Mask M = frame().Exited;
+    if (!frame().Loops.empty())
+      M |= frame().Loops.back().Broken | frame().Loops.back().Continued;
+    return M;
+  }
+
+  /// The evaluator recurses on the AST (several KB of stack per level): an
+  /// expression nested thousands deep (generated code) would overflow the
+  /// stack. Deeper than this, values are unknown and statements skipped.
+  static constexpr unsigned MaxNesting = 400;
+  unsigned Nesting = 0;
+  struct NestingGuard {
+    Impl &I;
+    bool Ok;
+    explicit NestingGuard(Impl &I) : I(I), Ok(++I.Nesting <= MaxNesting) {
+      if (!Ok)
+        I.Limitations.insert("code nested more than " + std::to_string(MaxNesting) +
+                             " levels deep was not simulated");
+    }
+    ~NestingGuard() { --I.Nesting; }
+  };
+
+  /// Lanes simulated past a data-dependent exit, in any frame or loop.
+  Mask uncertainLiveLanes() const {
+    Mask M = 0;
+    for (const Frame &F : Frames) {
+      M |= F.UncertainLive;
+      for (const LoopState &L : F.Loops)
+        M |= L.UncertainLive;
+    }
+    return M;
+  }
+
+  bool step() {
+    Steps += std::bitset<32>(Active).count() + 1;
+    if (Steps > Limits.MaxSteps) {
+      if (!Aborted)
+        Limitations.insert("the simulation step budget was exhausted; later "
+                           "accesses of this warp were not simulated");
+      Aborted = true;
+    }
+    return !Aborted;
+  }
+
+  std::uint64_t sizeOf(clang::QualType T) {
+    if (T.isNull() || T->isIncompleteType() || T->isVoidType() ||
+        T->isFunctionType() || T->isDependentType())
+      return 1;
+    if (const auto *IA = llvm::dyn_cast<clang::IncompleteArrayType>(T.getTypePtr()))
+      return sizeOf(IA->getElementType());
+    return Ctx.getTypeSizeInChars(T).getQuantity();
+  }
+
+  IntFormat formatOf(clang::QualType T) {
+    IntFormat F;
+    if (T.isNull())
+      return F;
+    T = T.getCanonicalType();
+    if (T->isBooleanType()) {
+      F.Bool = true;
+      return F;
+    }
+    if (!T->isIntegralOrEnumerationType())
+      return F;
+    F.Integral = true;
+    F.Width = Ctx.getIntWidth(T);
+    F.Signed = T->isSignedIntegerOrEnumerationType();
+    return F;
+  }
+  std::uint64_t normalize(std::uint64_t Bits, clang::QualType T) {
+    return formatOf(T).apply(Bits);
+  }
+
+  bool isSigned(clang::QualType T) {
+    return !T.isNull() && T->isSignedIntegerOrEnumerationType();
+  }
+
+  // ---- memory regions and access recording (AccessRecorder.cpp) ----
+  /// The region of a variable or parameter, created on first use.
+  int regionFor(const void *Key, RegionKind Kind, const clang::VarDecl *Var);
+  void recordAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
+                    clang::QualType AccessType, bool StructCopy = false,
+                    std::uint64_t ExtraOffset = 0, unsigned Bytes = 0);
+  void recordTypedAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
+                         clang::QualType T);
+
+  // ---- expressions, lvalues, loads and stores (Expressions.cpp) ----
+  Lanes eval(const clang::Expr *E);
+  Lanes evalUncaptured(const clang::Expr *E);
+  LValue evalLValue(const clang::Expr *E);
+  std::optional<Lanes> overriddenSubscript(const clang::ArraySubscriptExpr *AS);
+  bool hasPointerLane(const Lanes &V) const;
+  Lanes readLValue(const LValue &LV, const clang::Expr *SiteExpr, clang::QualType T);
+  void writeLValue(const LValue &LV, const Lanes &V, const clang::Expr *SiteExpr,
+                   clang::QualType T);
+  void assignVar(const clang::VarDecl *VD, const Lanes &V);
+
+  // ---- operators, casts and arithmetic (Operators.cpp) ----
+  Lanes evalBinary(const clang::BinaryOperator *BO);
+  Lanes evalCompoundAssign(const clang::CompoundAssignOperator *CA);
+  Lanes evalUnary(const clang::UnaryOperator *UO);
+  Lanes evalCast(const clang::CastExpr *CE);
+  Lanes evalConditional(const clang::AbstractConditionalOperator *CO);
+  /// E evaluated for the lanes of Within only (one side of &&, || or ?:),
+  /// marked as under a data-dependent mask if UnderUncertainMask.
+  Lanes evalForLanes(const clang::Expr *E, Mask Within, bool UnderUncertainMask);
+  Lanes arith(clang::BinaryOperatorKind Op, const Lanes &L, const Lanes &R,
+              clang::QualType OperandType, clang::QualType ResultType);
+  void noteUndefinedArithmetic(clang::BinaryOperatorKind Op, std::int64_t X,
+                               std::int64_t Y, std::uint64_t ShiftCount,
+                               unsigned Width, bool Signed);
+  Lanes pointerOffset(const Lanes &Ptr, const Lanes &Index, std::uint64_t Scale,
+                      bool Subtract, clang::QualType IndexType);
+
+  // ---- calls and inlining (Calls.cpp) ----
+  Lanes evalCall(const clang::CallExpr *CE);
+  Lanes inlineCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  Lanes opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  Lanes opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
+                   const std::optional<LValue> &Object, unsigned ArgOffset);
+  const clang::Expr *implicitObject(const clang::FunctionDecl *FD,
+                                    const clang::CallExpr *CE, bool &Arrow,
+                                    unsigned &ArgOffset);
+  LValue objectLValue(const clang::Expr *Obj, bool Arrow);
+
+  // ---- CUDA built-in variables and functions (CudaBuiltins.cpp) ----
+  /// threadIdx.x and friends, by the names of the variable and the field.
+  Lanes evalBuiltinVariable(llvm::StringRef Var, llvm::StringRef Field);
+  /// The value of a built-in variable along one axis (0 x, 1 y, 2 z).
+  Lanes builtinVariable(BuiltinVariable V, unsigned Axis);
+  /// A read of the thread's position through an accessor of a built-in
+  /// variable or a special register; nullopt for any other function.
+  std::optional<Lanes> threadPositionCall(const clang::FunctionDecl *FD);
+  /// A call of a library or compiler built-in function.
+  Lanes libraryCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  std::optional<Lanes> cooperativeGroupsCall(const clang::FunctionDecl *FD,
+                                             const clang::CallExpr *CE);
+
+  /// A library function known by name: the handler that evaluates its
+  /// call, and which of the handler's variants (min or max, the shuffle's
+  /// direction) the name is. A handler returns nullopt for a call not of
+  /// the form it expects (the call is then opaque).
+  struct LibraryFunction {
+    std::optional<Lanes> (Impl::*Run)(const clang::CallExpr *CE, unsigned Variant);
+    unsigned Variant;
+  };
+  /// The entry of the table for a callee's name, or null.
+  static const LibraryFunction *libraryFunction(llvm::StringRef Name);
+  std::optional<Lanes> hintCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> atomicCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> cachedAccessCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> integerMinMaxCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> integerAbsCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> mul24Call(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> shuffleCall(const clang::CallExpr *CE, unsigned Variant);
+
+  // ---- statements and declarations (Statements.cpp) ----
+  void exec(const clang::Stmt *S);
+  void declare(const clang::VarDecl *VD);
+
+  // ---- control flow and lane masks (ControlFlow.cpp) ----
+  void execIf(const clang::IfStmt *If);
+  void execLoop(const clang::Stmt *Init, const clang::Expr *Cond,
+                const clang::Stmt *CondVar, const clang::Expr *Inc,
+                const clang::Stmt *Body, bool TestFirst, const clang::Stmt *Loop);
+  void execSwitch(const clang::SwitchStmt *Sw);
+  void splitByCondition(const Lanes &C, Mask Within, Mask &T, Mask &F, Mask &U);
+  void keepUncertainExits(Mask U, Mask ExitedBefore, const LoopState &LoopBefore);
+  void poisonAssigned(const clang::Stmt *S, Mask Lanes);
+};
+
+} // namespace warpcheck::analysis
+
+#endif

@@ -1,0 +1,87 @@
+//===- LaneValue.h - what the lanes of a simulated warp hold ---*- C++ -*-===//
+//
+// The value domain of the warp interpreter: what one lane holds (an
+// integer, a pointer into a memory region, or nothing known), the 32 lanes
+// of a warp, lane masks, and lvalues (a tracked variable, or memory at
+// per-lane addresses). Private to analysis/interp/.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_INTERP_LANEVALUE_H
+#define WARPCHECK_ANALYSIS_INTERP_LANEVALUE_H
+
+#include "warpcheck/model/WarpAddressSet.h"
+
+#include "clang/AST/Decl.h"
+
+#include <array>
+#include <cstdint>
+
+namespace warpcheck::analysis::interp {
+
+using model::WarpSize;
+/// One bit per lane: bit L is lane L.
+using Mask = std::uint32_t;
+
+inline bool isBitSet(Mask M, unsigned Lane) { return (M >> Lane) & 1u; }
+
+/// What one lane holds: an integer, a pointer into a region, or nothing known.
+struct LaneValue {
+  enum Kind : std::uint8_t { Unknown, Int, Pointer };
+  Kind K = Unknown;
+  std::uint64_t Bits = 0; ///< Int: normalised bits; Pointer: byte offset.
+  int Region = -1;
+
+  static LaneValue integer(std::uint64_t B) { return {Int, B, -1}; }
+  static LaneValue pointer(int R, std::uint64_t Off) { return {Pointer, Off, R}; }
+  bool operator==(const LaneValue &O) const {
+    return K == O.K && (K == Unknown || (Bits == O.Bits && Region == O.Region));
+  }
+  bool operator!=(const LaneValue &O) const { return !(*this == O); }
+};
+
+using Lanes = std::array<LaneValue, WarpSize>;
+
+inline Lanes splat(LaneValue V) {
+  Lanes L;
+  L.fill(V);
+  return L;
+}
+
+enum class RegionKind { Global, Shared, Local, Constant };
+
+/// A memory region: a kernel pointer parameter's allocation, a __shared__,
+/// __constant__ or __device__ variable, or a local array.
+struct Region {
+  RegionKind Kind;
+  std::uint64_t Base;
+  const clang::VarDecl *Var = nullptr;
+};
+
+/// An lvalue: a tracked variable, or memory at per-lane addresses.
+struct LValue {
+  enum Kind { None, Var, Mem } K = None;
+  const clang::VarDecl *Variable = nullptr;
+  Lanes Addr;
+};
+
+/// How values of an integer type are normalised (computed once per
+/// operation, not per lane).
+struct IntFormat {
+  bool Bool = false, Integral = false, Signed = false;
+  unsigned Width = 64;
+  std::uint64_t apply(std::uint64_t Bits) const {
+    if (Bool)
+      return Bits != 0;
+    if (!Integral || Width >= 64 || Width == 0)
+      return Bits;
+    std::uint64_t MaskBits = (std::uint64_t(1) << Width) - 1;
+    Bits &= MaskBits;
+    if (Signed && (Bits >> (Width - 1)) & 1u)
+      Bits |= ~MaskBits;
+    return Bits;
+  }
+};
+
+} // namespace warpcheck::analysis::interp
+
+#endif

@@ -1,0 +1,98 @@
+//===- WarpInterpreter.cpp - SIMT lockstep evaluation of a kernel ---------===//
+//
+// The facade: WarpInterpreter forwards to its Impl, and runWarp sets up
+// one warp (the lanes' thread indices, the kernel's parameters) and runs
+// the kernel's body. The parts of Impl are in the other files of this
+// folder, one construct each (see InterpreterImpl.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "InterpreterImpl.h"
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
+                                     const WarpPosition &W) {
+  Where = W;
+  Steps = 0;
+  Aborted = false;
+  Uncertain = 0;
+  Frames.clear();
+  Grid = Launch.GridKnown ? Launch.Grid : Samples.AssumedGrid;
+  GridSampled = !Launch.GridKnown;
+  // Linear thread id -> (x, y, z): x fastest (CUDA C++ Programming Guide,
+  // "Thread Hierarchy"); warp w holds linear ids 32w .. 32w + 31.
+  Active = 0;
+  std::uint64_t BlockThreads = Launch.Block.count();
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    std::uint64_t Linear = std::uint64_t(W.WarpInBlock) * WarpSize + L;
+    if (Linear >= BlockThreads)
+      continue;
+    Active |= 1u << L;
+    Tx[L] = static_cast<std::uint32_t>(Linear % Launch.Block.X);
+    Ty[L] = static_cast<std::uint32_t>((Linear / Launch.Block.X) % Launch.Block.Y);
+    Tz[L] = static_cast<std::uint32_t>(Linear / (std::uint64_t(Launch.Block.X) * Launch.Block.Y));
+  }
+  Frame F;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    Slot S;
+    QualType T = P->getType();
+    auto Bound = Launch.Arguments.find(P);
+    if (T->isPointerType()) {
+      std::int64_t Offset = 0;
+      if (Bound != Launch.Arguments.end() && Bound->second.PointerOffsetBytes)
+        Offset = *Bound->second.PointerOffsetBytes;
+      S.Val = splat(LaneValue::pointer(regionFor(P, RegionKind::Global, nullptr),
+                                       static_cast<std::uint64_t>(Offset)));
+    } else if (T->isIntegerType()) {
+      if (Bound != Launch.Arguments.end() && Bound->second.Integer)
+        S.Val = splat(LaneValue::integer(normalize(
+            static_cast<std::uint64_t>(*Bound->second.Integer), T)));
+      else {
+        S.Val = splat(LaneValue::integer(normalize(
+            static_cast<std::uint64_t>(Samples.UnboundInteger), T)));
+        S.IsReference = false;
+        SampledParams.insert(P);
+      }
+    }
+    F.Vars[P] = S;
+  }
+  Frames.push_back(std::move(F));
+  exec(Kernel->getBody());
+  LastWarpSteps = Steps;
+}
+
+WarpInterpreter::WarpInterpreter(ASTContext &Ctx, const LaunchConfig &Launch,
+                                 const SampleValues &Samples,
+                                 const InterpreterLimits &Limits,
+                                 const std::map<const VarDecl *, ArrayLayout> &Layouts,
+                                 RequestSink Sink)
+    : P(new Impl(Ctx, Launch, Samples, Limits, Layouts, std::move(Sink))) {}
+WarpInterpreter::~WarpInterpreter() { delete P; }
+void WarpInterpreter::runWarp(const FunctionDecl *Kernel, const WarpPosition &Where) {
+  P->runWarp(Kernel, Where);
+}
+std::uint64_t WarpInterpreter::stepsOfLastWarp() const { return P->LastWarpSteps; }
+bool WarpInterpreter::sawUndefinedArithmetic() const {
+  return P->UndefinedArithmetic;
+}
+const std::set<std::string> &WarpInterpreter::sampledSymbolsRead() const {
+  return P->SampledRead;
+}
+const std::vector<SourceRange> &WarpInterpreter::truncatedLoops() const {
+  return P->Truncated;
+}
+const std::vector<SourceRange> &WarpInterpreter::budgetTruncatedLoops() const {
+  return P->BudgetCut;
+}
+const std::set<std::string> &WarpInterpreter::limitations() const {
+  return P->Limitations;
+}
+const std::map<const Expr *, std::map<const Expr *, std::vector<std::int64_t>>> &
+WarpInterpreter::capturedSubexpressions() const {
+  return P->Captured;
+}
+
+} // namespace warpcheck::analysis
