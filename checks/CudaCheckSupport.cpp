@@ -21,7 +21,7 @@ std::string resolveArch(llvm::StringRef ArchOption, const ASTContext &Ctx) {
   std::string Arch = FromTarget(&Ctx.getTargetInfo());
   if (Arch.empty())
     Arch = FromTarget(Ctx.getAuxTargetInfo());
-  return Arch.empty() ? "sm_90" : Arch;
+  return Arch.empty() ? std::string(warpcheck::model::DefaultArchName) : Arch;
 }
 
 warpcheck::analysis::AnalysisOptions
