@@ -62,8 +62,10 @@ std::string AnalysisOptions::fingerprint() const {
 }
 
 bool isAnalysableKernel(const FunctionDecl *FD) {
+  // An invalid kernel is analysable in this sense: it is reported, with
+  // the error that stops it (SourceErrors.h), never silently left out.
   if (!FD || !FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
-      FD->isDependentContext() || FD->isInvalidDecl())
+      FD->isDependentContext())
     return false;
   // Library kernels (CUB, Thrust) are not the user's code: the report leaves
   // them out, and clang-tidy would not show a diagnostic in a system header,

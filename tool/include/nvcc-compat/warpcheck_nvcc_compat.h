@@ -10,6 +10,10 @@
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_NVCC_COMPAT_H
 #define WARPCHECK_NVCC_COMPAT_H
+// A system header, as CUDA's own are: its functions are library functions
+// to the analysis (the warp interpreter models __ldcs as a load, it does not
+// run its body), and nothing is reported in it.
+#pragma clang system_header
 
 // 1. The C headers nvcc's crt/common_functions.h includes into a CUDA unit:
 //    string.h and time.h in every pass (so `time(0)` with no #include
@@ -118,7 +122,6 @@ WARPCHECK_COMPAT_STORE(__stwt)
 #undef WARPCHECK_COMPAT_LOAD
 #undef WARPCHECK_COMPAT_STORE
 
-#if !defined(WARPCHECK_CUDA_MINIMAL)
 // 6. Texture references (`texture<float, 1> tex;` with tex1Dfetch(tex, i)
 //    and cudaBindTexture), removed in CUDA 12 in favour of texture objects,
 //    and still common in code written before: the reference type, as a
@@ -223,7 +226,6 @@ WARPCHECK_COMPAT_SURFACE(surf1DLayered, int x, int layer)
 WARPCHECK_COMPAT_SURFACE(surf2DLayered, int x, int y, int layer)
 WARPCHECK_COMPAT_SURFACE(surfCubemap, int x, int y, int face)
 #undef WARPCHECK_COMPAT_SURFACE
-#endif // !WARPCHECK_CUDA_MINIMAL
 
 #pragma pop_macro("WARPCHECK_COMPAT_HOST")
 #endif // __cplusplus
