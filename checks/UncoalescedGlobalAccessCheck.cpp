@@ -61,7 +61,8 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
       std::string Numbers = formatCount(A.Cost.SectorsPerRequest) +
                             " sectors per warp request (ideal " +
                             formatCount(A.Cost.IdealSectorsPerRequest) + ", " +
-                            formatPercent(Efficiency) + " efficiency)";
+                            formatPercent(Efficiency) + " efficiency" + otherwiseClause(A) +
+                            ")" + worstCaseClause(A);
       std::string Shape = "with block " + Launch.Launch.Block.str() + " from " +
                           Launch.Launch.Description;
       SourceLocation Loc = A.Site.Expr->getBeginLoc();
