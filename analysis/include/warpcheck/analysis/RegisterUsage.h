@@ -258,7 +258,7 @@ bool isShortLibdeviceFunction(llvm::StringRef Name);
 /// kernel's __launch_bounds__ thread count, if any: ptxas spends spare
 /// registers on scheduling only up to the count that keeps as many blocks
 /// of that size resident. The count is even below those caps, as ptxas's
-/// nearly always is.
+/// nearly always is. (model::estimateRegisterCount, on the two counts.)
 unsigned estimateRegisterCount(const LiveValueMeasures &Live,
                                std::optional<unsigned> MaxThreads = std::nullopt);
 
