@@ -26,6 +26,16 @@
 // through `#include "<path>"` in a wrapper file in a private temporary
 // folder, so its name never appears on a command line.
 //
+// Implemented in analysis/registers/, one file per part: RegisterNames.cpp
+// (names, options, kernel names), Guards.cpp (characters, flags, the
+// trusted toolkit), NvccRunner.cpp (nvcc's argument vector, runPtxas),
+// PtxasOutput.cpp (the ptxas -v parser), PtxasCache.cpp (the disk cache),
+// DeviceCodeGen.cpp (clang CodeGen to optimized NVPTX IR),
+// NvptxInstructions.cpp, PressureModel.cpp and PressureModelValues.cpp (the
+// live values), Estimate.cpp (the estimate, its caps, the device reparse;
+// the calibrated formula is model/RegisterEstimate.h) and RegisterUsage.cpp
+// (the per-AST cache).
+//
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_REGISTERUSAGE_H
 #define WARPCHECK_ANALYSIS_REGISTERUSAGE_H

@@ -1,171 +1,27 @@
-//===- RegisterUsage.cpp - registers per thread: ptxas and the estimate ---===//
+//===- RegisterUsage.cpp - registers per kernel, once per AST and options -===//
+//
+// The per-AST cache: one RegisterUsage per ASTContext, shared by every
+// check and the JSON report; ptxas's results per options, the estimate as
+// the fallback where ptxas was not used or has no entry for a kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PtxasCache.h"
 
 #include "warpcheck/analysis/RegisterUsage.h"
 
-#include "registers/Guards.h"
-#include "registers/PtxasCache.h"
-
-#include "warpcheck/model/Arch.h"
-#include "warpcheck/model/RegisterEstimate.h"
-
-#include "clang/AST/ASTDiagnostic.h"
-#include "clang/AST/Attr.h"
-#include "clang/AST/Mangle.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/CodeGenOptions.h"
-#include "clang/Basic/Diagnostic.h"
-#include "clang/Basic/DiagnosticOptions.h"
-#include "clang/Basic/LangStandard.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Basic/TargetInfo.h"
-#include "clang/CodeGen/ModuleBuilder.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
-#include "clang/Lex/HeaderSearchOptions.h"
-#include "clang/Lex/Preprocessor.h"
-#include "clang/Lex/PreprocessorOptions.h"
-#include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/Tooling.h"
 
-#include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/SmallBitVector.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/CFG.h"
-#include "llvm/IR/DataLayout.h"
-#include "llvm/IR/Function.h"
-#include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Linker/Linker.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/Regex.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/raw_ostream.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <functional>
-
-extern "C" void LLVMInitializeNVPTXTargetInfo();
-extern "C" void LLVMInitializeNVPTXTarget();
-extern "C" void LLVMInitializeNVPTXTargetMC();
+#include <utility>
 
 using namespace clang;
 
 namespace warpcheck::analysis {
 
-using registers::fileExists;
 using registers::hexDigest;
-
-//===----------------------------------------------------------------------===//
-// Names and options
-//===----------------------------------------------------------------------===//
-
-const char *registerSourceName(RegisterSource Source) {
-  return Source == RegisterSource::Ptxas ? "ptxas" : "estimate";
-}
-
-std::optional<RegisterMode> parseRegisterMode(llvm::StringRef Text) {
-  Text = Text.trim();
-  if (Text.empty() || Text.equals_insensitive("auto"))
-    return RegisterMode::Auto;
-  if (Text.equals_insensitive("ptxas"))
-    return RegisterMode::Ptxas;
-  if (Text.equals_insensitive("estimate"))
-    return RegisterMode::Estimate;
-  return std::nullopt;
-}
-
-const char *registerModeName(RegisterMode Mode) {
-  switch (Mode) {
-  case RegisterMode::Auto:
-    return "auto";
-  case RegisterMode::Ptxas:
-    return "ptxas";
-  case RegisterMode::Estimate:
-    return "estimate";
-  }
-  return "auto";
-}
-
-std::string RegisterOptions::fingerprint() const {
-  std::string F;
-  llvm::raw_string_ostream OS(F);
-  OS << registerModeName(Mode) << '\x1f' << ToolkitRoot << '\x1f' << Arch << '\x1f'
-     << WorkingDirectory << '\x1f' << (MaxRegisterCount ? *MaxRegisterCount : 0)
-     << '\x1f' << SourceFile << '\x1f' << CacheDir << '\x1f' << TimeoutSeconds;
-  for (const std::string &Flag : CompileFlags)
-    OS << '\x1e' << Flag;
-  return OS.str();
-}
-
-//===----------------------------------------------------------------------===//
-// Names
-//===----------------------------------------------------------------------===//
-
-std::string deviceMangledName(const FunctionDecl *Kernel, ASTContext &Ctx) {
-  std::unique_ptr<MangleContext> MC(Ctx.createMangleContext());
-  if (!MC->shouldMangleDeclName(Kernel))
-    return Kernel->getNameAsString();
-  std::string Name;
-  llvm::raw_string_ostream OS(Name);
-  MC->mangleName(GlobalDecl(Kernel, KernelReferenceKind::Kernel), OS);
-  OS.flush();
-  return Name;
-}
-
-std::string normalizedKernelName(llvm::StringRef MangledName) {
-  std::string D = llvm::demangle(MangledName);
-  // Identifiers that differ between nvcc's and clang's compilation of the
-  // same source:
-  //  - nvcc names an anonymous namespace _GLOBAL__N__<hash>_<n>_<file>_<hash>,
-  //    clang's demangler prints "(anonymous namespace)";
-  //  - CCCL's versioned inline namespaces spell the architecture list
-  //    (CUB_300001_SM_900, THRUST_300001_SM_900_NS), which nvcc defines
-  //    (__CUDA_ARCH_LIST__) and clang does not.
-  auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
-  std::string Out;
-  Out.reserve(D.size());
-  size_t I = 0;
-  while (I < D.size()) {
-    if (!IsIdent(D[I])) {
-      Out += D[I++];
-      continue;
-    }
-    size_t End = I;
-    while (End < D.size() && IsIdent(D[End]))
-      ++End;
-    llvm::StringRef Ident(D.data() + I, End - I);
-    if (Ident.starts_with("_GLOBAL__N_"))
-      Out += "(anonymous namespace)";
-    else if ((Ident.starts_with("CUB_") || Ident.starts_with("THRUST_")) &&
-             Ident.contains("_SM_"))
-      Out += Ident.take_front(Ident.find('_') + 1).str() + "SM";
-    else
-      Out += Ident.str();
-    I = End;
-  }
-  return Out;
-}
-
-//===----------------------------------------------------------------------===//
-// Per-AST cache
-//===----------------------------------------------------------------------===//
 
 namespace {
 struct RegistryEntry {
