@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceCodeGen.h"
+#include "Options.h"
 
 #include "warpcheck/analysis/RegisterUsage.h"
 
@@ -180,7 +181,7 @@ std::unique_ptr<llvm::Module> lowerForEstimate(ASTContext &Ctx, llvm::LLVMContex
     return nullptr;
   linkLibdevice(*M, Options.ToolkitRoot);
   std::string CPU = Ctx.getTargetInfo().getTargetOpts().CPU;
-  if (!optimizeModule(*M, CPU.empty() ? "sm_90" : CPU, Error))
+  if (!optimizeModule(*M, registers::archOrDefault(CPU), Error))
     return nullptr;
   return M;
 }

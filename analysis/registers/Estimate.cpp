@@ -9,6 +9,7 @@
 
 #include "DeviceCodeGen.h"
 #include "Guards.h"
+#include "Options.h"
 #include "PressureModel.h"
 
 #include "warpcheck/analysis/RegisterUsage.h"
@@ -42,7 +43,12 @@ using namespace clang;
 
 namespace warpcheck::analysis {
 
+using registers::appendMacroFlags;
+using registers::archOrDefault;
 using registers::fileExists;
+using registers::includeFlags;
+using registers::isSystemIncludeDir;
+using registers::lowerMaxRegisterCount;
 using registers::FirstErrorConsumer;
 using registers::KernelCollector;
 using registers::PressureModel;
@@ -90,12 +96,18 @@ unsigned applyCaps(unsigned Registers, const FunctionDecl *Kernel, ASTContext &C
   return Capped.Registers;
 }
 
+/// An estimate of no kernels yet, for the options' architecture.
+TranslationUnitRegisters emptyEstimate(const RegisterOptions &Options) {
+  TranslationUnitRegisters R;
+  R.Source = RegisterSource::Estimate;
+  R.Arch = archOrDefault(Options.Arch);
+  return R;
+}
+
 /// The estimate on a device-side AST.
 TranslationUnitRegisters estimateOnDeviceAST(ASTContext &Ctx, const RegisterOptions &Options,
                                              const Preprocessor *PP) {
-  TranslationUnitRegisters R;
-  R.Source = RegisterSource::Estimate;
-  R.Arch = Options.Arch.empty() ? "sm_90" : Options.Arch;
+  TranslationUnitRegisters R = emptyEstimate(Options);
   KernelCollector Found;
   Found.TraverseDecl(Ctx.getTranslationUnitDecl());
   if (Found.Kernels.empty())
@@ -109,11 +121,10 @@ TranslationUnitRegisters estimateOnDeviceAST(ASTContext &Ctx, const RegisterOpti
   }
   const model::ArchSpec *Arch = model::findArch(R.Arch);
   if (!Arch)
-    Arch = model::findArch("sm_90");
+    Arch = model::findArch(model::DefaultArchName);
   SanitizedFlags Flags = sanitizeCompileFlags(Options.CompileFlags, Options.WorkingDirectory);
-  std::optional<unsigned> MaxReg = Options.MaxRegisterCount;
-  if (Flags.MaxRegisterCount)
-    MaxReg = MaxReg ? std::min(*MaxReg, *Flags.MaxRegisterCount) : *Flags.MaxRegisterCount;
+  std::optional<unsigned> MaxReg =
+      lowerMaxRegisterCount(Options.MaxRegisterCount, Flags.MaxRegisterCount);
   PressureModel InOrder(M->getDataLayout(), /*Scheduled=*/false);
   PressureModel Scheduled(M->getDataLayout(), /*Scheduled=*/true);
   for (const FunctionDecl *K : Found.Kernels) {
@@ -160,9 +171,7 @@ bool isCudaIncludeDir(llvm::StringRef Dir, std::string &Root) {
 /// and macros.
 TranslationUnitRegisters estimateByDeviceReparse(ASTContext &Ctx, const RegisterOptions &Options,
                                                  const Preprocessor *PP) {
-  TranslationUnitRegisters R;
-  R.Source = RegisterSource::Estimate;
-  R.Arch = Options.Arch.empty() ? "sm_90" : Options.Arch;
+  TranslationUnitRegisters R = emptyEstimate(Options);
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Source = Options.SourceFile;
   if (Source.empty())
@@ -174,7 +183,7 @@ TranslationUnitRegisters estimateByDeviceReparse(ASTContext &Ctx, const Register
   }
   // clang 19 knows GPU architectures up to sm_90a; newer ones are parsed as
   // sm_90 (the device code rarely differs).
-  std::string ClangArch = "sm_90";
+  std::string ClangArch(model::DefaultArchName);
   if (auto SMName = nvccArchName(R.Arch)) {
     unsigned Number = 0;
     llvm::StringRef(*SMName).drop_front(3).take_while(llvm::isDigit).getAsInteger(10, Number);
@@ -189,27 +198,15 @@ TranslationUnitRegisters estimateByDeviceReparse(ASTContext &Ctx, const Register
     const HeaderSearchOptions &HS = PP->getHeaderSearchInfo().getHeaderSearchOpts();
     if (!HS.ResourceDir.empty())
       Args.push_back("-resource-dir=" + HS.ResourceDir);
-    std::vector<std::string> Includes;
-    for (const HeaderSearchOptions::Entry &E : HS.UserEntries) {
-      if (E.IsFramework)
-        continue;
-      llvm::StringRef P = E.Path;
+    std::vector<std::string> Includes = includeFlags(HS, [&](llvm::StringRef P) {
       if (CudaRoot.empty() && isCudaIncludeDir(P, CudaRoot))
-        continue;
-      if (P.starts_with(HS.ResourceDir) || P.ends_with("/cuda_wrappers") || P == "/include" ||
-          P == "/usr/include" || P.starts_with("/usr/include/") || P == "/usr/local/include" ||
-          P.starts_with("/usr/lib/gcc/"))
-        continue; // the driver adds these itself
-      if (E.Group == frontend::Angled || E.Group == frontend::Quoted) {
-        Includes.push_back("-I" + E.Path);
-      } else if (E.Group == frontend::System) {
-        Includes.push_back("-isystem");
-        Includes.push_back(E.Path);
-      }
-    }
+        return true;
+      // the driver adds these itself
+      return P.starts_with(HS.ResourceDir) || P.ends_with("/cuda_wrappers") ||
+             isSystemIncludeDir(P);
+    });
     Args.insert(Args.end(), Includes.begin(), Includes.end());
-    for (const auto &[Macro, IsUndef] : PP->getPreprocessorOpts().Macros)
-      Args.push_back((IsUndef ? "-U" : "-D") + Macro);
+    appendMacroFlags(PP->getPreprocessorOpts(), Args);
     // Forced includes (-include): without a toolkit, the bundled
     // declarations of __global__, threadIdx and the rest come in so.
     for (const std::string &Include : PP->getPreprocessorOpts().Includes) {

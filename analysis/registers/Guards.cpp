@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Guards.h"
+#include "Options.h"
 
 #include "warpcheck/analysis/RegisterUsage.h"
 
@@ -36,9 +37,46 @@ bool fileExists(const llvm::Twine &Path) {
   return llvm::sys::fs::exists(Path) && !llvm::sys::fs::is_directory(Path);
 }
 
+bool isSystemIncludeDir(llvm::StringRef Dir) {
+  return Dir == "/include" || Dir == "/usr/include" || Dir.starts_with("/usr/include/") ||
+         Dir == "/usr/local/include" || Dir.starts_with("/usr/lib/gcc/");
+}
+
+std::vector<std::string> includeFlags(const HeaderSearchOptions &HS,
+                                      llvm::function_ref<bool(llvm::StringRef Dir)> Skip) {
+  std::vector<std::string> Flags;
+  for (const HeaderSearchOptions::Entry &E : HS.UserEntries) {
+    if (E.IsFramework || Skip(E.Path))
+      continue;
+    switch (E.Group) {
+    case frontend::Quoted:
+    case frontend::Angled:
+      Flags.push_back("-I" + E.Path);
+      break;
+    case frontend::System:
+      Flags.push_back("-isystem");
+      Flags.push_back(E.Path);
+      break;
+    default:
+      break;
+    }
+  }
+  return Flags;
+}
+
+void appendMacroFlags(const PreprocessorOptions &PPO, std::vector<std::string> &Flags) {
+  for (const auto &[Macro, IsUndef] : PPO.Macros)
+    Flags.push_back((IsUndef ? "-U" : "-D") + Macro);
+}
+
 } // namespace registers
 
+using registers::appendMacroFlags;
+using registers::archOrDefault;
 using registers::fileExists;
+using registers::includeFlags;
+using registers::isSystemIncludeDir;
+using registers::lowerMaxRegisterCount;
 
 bool isShellSafeArgument(llvm::StringRef Arg, bool ForMacro) {
   if (Arg.empty())
@@ -103,10 +141,8 @@ bool isToolchainIncludeDir(llvm::StringRef Dir, llvm::StringRef ResourceDir) {
     if (S.starts_with(R.str()))
       return true;
   }
-  if (S == "/include" || S == "/usr/include" || S.starts_with("/usr/include/") ||
-      S == "/usr/local/include" || S.starts_with("/usr/lib/gcc/") ||
-      S.starts_with("/usr/lib/llvm-") || S.ends_with("/cuda_wrappers") ||
-      S.ends_with("/include/cccl"))
+  if (isSystemIncludeDir(S) || S.starts_with("/usr/lib/llvm-") ||
+      S.ends_with("/cuda_wrappers") || S.ends_with("/include/cccl"))
     return true;
   if (fileExists(S + "/cuda_runtime.h") || fileExists(S + "/cuda_runtime_api.h") ||
       fileExists(S + "/warpcheck_cuda_minimal.h"))
@@ -245,7 +281,7 @@ SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
                      V)) {
       unsigned N = 0;
       if (!V.trim().getAsInteger(10, N) && N >= 1 && N <= 255)
-        Out.MaxRegisterCount = Out.MaxRegisterCount ? std::min(*Out.MaxRegisterCount, N) : N;
+        Out.MaxRegisterCount = lowerMaxRegisterCount(Out.MaxRegisterCount, N);
       else
         Out.Dropped.push_back("-maxrregcount=" + V.str());
     } else if (A.starts_with("-")) {
@@ -261,26 +297,10 @@ SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
 }
 
 std::vector<std::string> compileFlagsFromPreprocessor(const Preprocessor &PP) {
-  std::vector<std::string> Flags;
   const HeaderSearchOptions &HS = PP.getHeaderSearchInfo().getHeaderSearchOpts();
-  for (const HeaderSearchOptions::Entry &E : HS.UserEntries) {
-    if (E.IsFramework || isToolchainIncludeDir(E.Path, HS.ResourceDir))
-      continue;
-    switch (E.Group) {
-    case frontend::Quoted:
-    case frontend::Angled:
-      Flags.push_back("-I" + E.Path);
-      break;
-    case frontend::System:
-      Flags.push_back("-isystem");
-      Flags.push_back(E.Path);
-      break;
-    default:
-      break;
-    }
-  }
-  for (const auto &[Macro, IsUndef] : PP.getPreprocessorOpts().Macros)
-    Flags.push_back((IsUndef ? "-U" : "-D") + Macro);
+  std::vector<std::string> Flags = includeFlags(
+      HS, [&](llvm::StringRef Dir) { return isToolchainIncludeDir(Dir, HS.ResourceDir); });
+  appendMacroFlags(PP.getPreprocessorOpts(), Flags);
   // The unit's forced includes, but not clang's CUDA wrapper (the driver
   // forces __clang_cuda_runtime_wrapper.h in) nor warpcheck's own (the
   // bundled declarations and the nvcc-compatibility header, all named
@@ -350,7 +370,7 @@ RegisterOptions standardRegisterOptions(llvm::StringRef Arch, const Preprocessor
                                         RegisterMode Mode, unsigned MaxRegisterCount) {
   RegisterOptions O;
   O.Mode = Mode;
-  O.Arch = Arch.empty() ? "sm_90" : Arch.str();
+  O.Arch = archOrDefault(Arch);
   O.ToolkitRoot = trustedToolkitRoot();
   if (O.ToolkitRoot.empty())
     if (std::optional<std::string> Found = defaultToolkitRoot())

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Guards.h"
+#include "Options.h"
 #include "PtxasCache.h"
 
 #include "warpcheck/analysis/RegisterUsage.h"
@@ -28,7 +29,9 @@ extern "C" char **environ;
 
 namespace warpcheck::analysis {
 
+using registers::archOrDefault;
 using registers::fileExists;
+using registers::lowerMaxRegisterCount;
 using registers::ptxasCacheKey;
 using registers::readCache;
 using registers::writeCache;
@@ -62,7 +65,7 @@ nvccArguments(llvm::StringRef ToolkitRoot, llvm::StringRef Arch, const Sanitized
       *Error = Why;
     return std::nullopt;
   };
-  std::optional<std::string> SM = nvccArchName(Arch.empty() ? "sm_90" : Arch);
+  std::optional<std::string> SM = nvccArchName(archOrDefault(Arch));
   if (!SM)
     return Fail("'" + Arch.str() + "' is not an architecture nvcc can compile for");
   llvm::SmallString<256> Nvcc(ToolkitRoot);
@@ -80,9 +83,7 @@ nvccArguments(llvm::StringRef ToolkitRoot, llvm::StringRef Arch, const Sanitized
                                    "--expt-relaxed-constexpr",
                                    // The host compiler only preprocesses here.
                                    "-allow-unsupported-compiler"};
-  std::optional<unsigned> MaxReg = MaxRegisterCount;
-  if (Flags.MaxRegisterCount)
-    MaxReg = MaxReg ? std::min(*MaxReg, *Flags.MaxRegisterCount) : *Flags.MaxRegisterCount;
+  std::optional<unsigned> MaxReg = lowerMaxRegisterCount(MaxRegisterCount, Flags.MaxRegisterCount);
   if (MaxReg)
     Args.push_back("-maxrregcount=" + std::to_string(*MaxReg));
   if (RelocatableDeviceCode)
@@ -141,7 +142,7 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
   std::optional<std::string> Root = validateToolkitRoot(Options.ToolkitRoot, &Why);
   if (!Root)
     return Fail(Why);
-  std::optional<std::string> SM = nvccArchName(Options.Arch.empty() ? "sm_90" : Options.Arch);
+  std::optional<std::string> SM = nvccArchName(archOrDefault(Options.Arch));
   if (!SM)
     return Fail("'" + Options.Arch + "' is not an architecture nvcc can compile for");
   R.Arch = *SM;

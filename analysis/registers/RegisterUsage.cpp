@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Options.h"
 #include "PtxasCache.h"
 
 #include "warpcheck/analysis/RegisterUsage.h"
@@ -77,8 +78,7 @@ void RegisterUsage::release(ASTContext &Ctx) {
 
 RegisterOptions RegisterUsage::resolve(const RegisterOptions &Options) {
   RegisterOptions O = Options;
-  if (O.Arch.empty())
-    O.Arch = "sm_90";
+  O.Arch = registers::archOrDefault(O.Arch);
   if (!O.ToolkitRoot.empty())
     if (auto Real = validateToolkitRoot(O.ToolkitRoot))
       O.ToolkitRoot = *Real;
