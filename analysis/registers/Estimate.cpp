@@ -46,11 +46,11 @@ namespace warpcheck::analysis {
 using registers::appendMacroFlags;
 using registers::archOrDefault;
 using registers::fileExists;
+using registers::FirstErrorConsumer;
 using registers::includeFlags;
 using registers::isSystemIncludeDir;
-using registers::lowerMaxRegisterCount;
-using registers::FirstErrorConsumer;
 using registers::KernelCollector;
+using registers::lowerMaxRegisterCount;
 using registers::PressureModel;
 
 // The calibrated formula (slopes, rounding, tiers) is pure arithmetic on the
