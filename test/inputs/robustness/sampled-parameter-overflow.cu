@@ -2,8 +2,7 @@
 // four integer parameters that no launch site fixes. With the sampled value
 // 4096 the product overflows int (undefined behaviour no valid launch
 // executes), the guard was false for every lane and the kernel was reported
-// with no access at all. The simulation now retries with smaller values, and
-// the sweep over the parameters' values leaves out those that overflow.
+// with no access at all. It now retries smaller values; the sweep skips them.
 __global__ void attention_query_key(float *preatt, const float *inp, int B,
                                     int T, int C, int NH) {
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
