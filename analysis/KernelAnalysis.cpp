@@ -111,9 +111,9 @@ std::string sourceText(const Expr *E, const ASTContext &Ctx) {
 namespace {
 
 /// Lane-steps all the runs of one launch's value sweep may take together
-/// (on top of the primary): eight launch budgets, a few tens of
-/// milliseconds of simulation (bench/analysis_overhead.py).
-constexpr std::uint64_t SweepStepBudget = 16'000'000;
+/// (on top of the primary): two launch budgets, about ten milliseconds of
+/// simulation (bench/analysis_overhead.py).
+constexpr std::uint64_t SweepStepBudget = 4'000'000;
 
 /// "the numbers depend on 'size', not known at a launch site: 2 wavefronts
 /// per request when 'size' <= 16, 1 otherwise (values 1 to 65536 tried)".
@@ -341,7 +341,9 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
       for (std::int64_t V : sweepValues()) {
         if (V == PrimarySamples.UnboundInteger)
           continue;
-        if (Steps > SweepStepBudget) {
+        // At least two values besides the primary, whatever they cost: with
+        // one value alone nothing could be told apart.
+        if (Steps > SweepStepBudget && Values.Runs.size() >= 2) {
           Values.Truncated = true;
           break;
         }
@@ -367,7 +369,9 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
         GridDigests[Key] = T.AddressDigest;
       GridRun = true;
     }
-    // The primary is one of the runs, at its value, in value order.
+    // In value order, the primary among them at its value.
+    std::sort(Values.Runs.begin(), Values.Runs.end(),
+              [](const SweepRun &X, const SweepRun &Y) { return X.Value < Y.Value; });
     std::int64_t PrimaryValue = PrimarySamples.UnboundInteger;
     if (!Values.Symbols.empty()) {
       auto At = std::find_if(Values.Runs.begin(), Values.Runs.end(),

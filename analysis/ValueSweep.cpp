@@ -10,11 +10,16 @@
 namespace warpcheck::analysis {
 
 const std::vector<std::int64_t> &sweepValues() {
+  // In the order they are tried, so that a sweep its budget cuts short
+  // still spans the range: the powers of two from the ends inwards, then
+  // their odd neighbours in the same order.
   static const std::vector<std::int64_t> Values = [] {
-    std::vector<std::int64_t> V;
-    for (std::int64_t P = 1; P <= 65536; P *= 2)
-      for (std::int64_t X : {P - 1, P, P + 1})
-        if (X >= 1 && (V.empty() || X > V.back()))
+    const std::int64_t Pow2[] = {1,   65536, 256,  16,   4096, 4,    64,   1024, 16384,
+                                 2,   8,     32,   128,  512,  2048, 8192, 32768};
+    std::vector<std::int64_t> V(std::begin(Pow2), std::end(Pow2));
+    for (std::int64_t P : Pow2)
+      for (std::int64_t X : {P - 1, P + 1})
+        if (X > 2 && std::find(V.begin(), V.end(), X) == V.end())
           V.push_back(X);
     return V;
   }();

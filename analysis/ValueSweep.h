@@ -21,9 +21,10 @@
 
 namespace warpcheck::analysis {
 
-/// The values every unbound integer parameter takes, one simulation each:
-/// 1 to 65536, the powers of two and their neighbours (alignment and bank
-/// patterns change at powers of two; an odd neighbour breaks them).
+/// The values every unbound integer parameter takes, one simulation each,
+/// in the order they are tried: 1 to 65537, the powers of two and their
+/// neighbours (alignment and bank patterns change at powers of two; an odd
+/// neighbour breaks them).
 const std::vector<std::int64_t> &sweepValues();
 
 /// One simulation of the sweep.
