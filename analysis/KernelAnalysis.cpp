@@ -58,7 +58,7 @@ double AccessCost::efficiency(MemorySpace Space) const {
 
 std::string AnalysisOptions::fingerprint() const {
   std::ostringstream OS;
-  OS << Defaults.Block.str() << '|' << SharedGeometry.Banks << ','
+  OS << Defaults.Block.str() << '|' << Defaults.Arch << '|' << SharedGeometry.Banks << ','
      << SharedGeometry.BankWidthBytes << ',' << SharedGeometry.LanesPerPass << '|'
      << MaxSimulatedWarps << '|' << MaxLoopIterations << '|' << LayoutOverrides;
   return OS.str();
@@ -426,6 +426,13 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
             Launch.Source == LaunchSource::LaunchBounds)
           A.Assumptions.push_back("the block shape " + Launch.Block.str() +
                                   " is assumed from " + Launch.Description);
+        if (!Launch.Unevaluated.empty()) {
+          std::string Why;
+          for (const std::string &U : Launch.Unevaluated)
+            Why += (Why.empty() ? "" : "; ") + U;
+          A.Assumptions.push_back("no launch of the kernel could be evaluated, so " +
+                                  Launch.Description + " stands for them: " + Why);
+        }
         if (Dependence)
           A.Assumptions.push_back(dependenceSentence(*Dependence, T.Site.Space, PrimarySamples));
         if (GridRun) {

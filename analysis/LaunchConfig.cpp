@@ -1,6 +1,17 @@
 //===- LaunchConfig.cpp - launch sites, annotations, launch bounds --------===//
+//
+// The launch sites of a unit (<<<>>>, cudaLaunchKernel, cudaLaunchKernelEx,
+// by name or through a function pointer), the calls between host functions,
+// and each kernel's shapes: what the host evaluation (host/HostEvaluator.h)
+// recorded at its launches, else the annotation, __launch_bounds__ or the
+// default block, with why no launch could be used.
+//
+//===----------------------------------------------------------------------===//
 
 #include "warpcheck/analysis/LaunchConfig.h"
+
+#include "host/HostEvaluator.h"
+#include "warpcheck/model/Arch.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -10,7 +21,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <functional>
+#include <algorithm>
 #include <set>
 
 using namespace clang;
@@ -36,10 +47,6 @@ const char *LaunchConfig::sourceName() const {
   return "default";
 }
 
-/// Threads per block on every architecture since sm_20 (CUDA C++
-/// Programming Guide, "Technical Specifications per Compute Capability").
-static constexpr std::uint64_t MaxThreadsPerBlock = 1024;
-
 std::optional<Dim3> parseDim3(llvm::StringRef Text) {
   Text = Text.trim();
   if (Text.consume_front("("))
@@ -62,288 +69,6 @@ std::optional<Dim3> parseDim3(llvm::StringRef Text) {
 
 namespace {
 
-/// Variables of a host function that are written after their declaration
-/// (assigned, incremented, address taken or bound to a non-const reference):
-/// their initializer is not their value at a later launch.
-class ModifiedVarCollector : public RecursiveASTVisitor<ModifiedVarCollector> {
-public:
-  std::set<const VarDecl *> Modified;
-
-  static const VarDecl *varOf(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      return dyn_cast<VarDecl>(DRE->getDecl());
-    if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return varOf(ME->getBase());
-    return nullptr;
-  }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp())
-      if (const VarDecl *V = varOf(BO->getLHS()))
-        Modified.insert(V);
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-    if (OC->isAssignmentOp() && OC->getNumArgs() > 0)
-      if (const VarDecl *V = varOf(OC->getArg(0)))
-        Modified.insert(V);
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-      if (const VarDecl *V = varOf(UO->getSubExpr()))
-        Modified.insert(V);
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *CE) {
-    // A variable passed by non-const reference may be written by the callee.
-    const FunctionDecl *FD = CE->getDirectCallee();
-    unsigned Offset = isa<CXXOperatorCallExpr>(CE) ? 0 : 0;
-    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-      if (!FD || I + Offset >= FD->getNumParams())
-        break;
-      QualType PT = FD->getParamDecl(I + Offset)->getType();
-      if (PT->isReferenceType() && !PT->getPointeeType().isConstQualified())
-        if (const VarDecl *V = varOf(CE->getArg(I)))
-          Modified.insert(V);
-    }
-    return true;
-  }
-};
-
-/// Evaluates host-side integer and dim3 expressions at a launch site:
-/// constants, constexpr, macros (already expanded), enum constants and local
-/// variables whose initializer is never overwritten.
-class HostEvaluator {
-public:
-  HostEvaluator(ASTContext &Ctx, const FunctionDecl *Caller) : Ctx(Ctx) {
-    if (Caller && Caller->hasBody()) {
-      ModifiedVarCollector C;
-      C.TraverseStmt(Caller->getBody());
-      Modified = std::move(C.Modified);
-    }
-  }
-
-  std::optional<std::int64_t> integer(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 16)
-      return std::nullopt;
-    if (E->isValueDependent() || E->isTypeDependent())
-      return std::nullopt;
-    Expr::EvalResult R;
-    if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
-      return R.Val.getInt().getExtValue();
-    E = E->IgnoreParens();
-    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
-      return integer(ICE->getSubExpr(), Depth + 1);
-    if (const auto *CE = dyn_cast<CStyleCastExpr>(E))
-      return integer(CE->getSubExpr(), Depth + 1);
-    if (const auto *CE = dyn_cast<CXXStaticCastExpr>(E))
-      return integer(CE->getSubExpr(), Depth + 1);
-    if (const auto *CE = dyn_cast<CXXFunctionalCastExpr>(E))
-      return integer(CE->getSubExpr(), Depth + 1);
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (const Expr *Init = unmodifiedInit(VD))
-        return integer(Init, Depth + 1);
-      return std::nullopt;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      auto V = integer(UO->getSubExpr(), Depth + 1);
-      if (!V)
-        return std::nullopt;
-      switch (UO->getOpcode()) {
-      case UO_Minus:
-        if (*V == INT64_MIN)
-          return std::nullopt;
-        return -*V;
-      case UO_Plus:
-        return *V;
-      case UO_Not:
-        return ~*V;
-      case UO_LNot:
-        return !*V;
-      default:
-        return std::nullopt;
-      }
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      auto L = integer(BO->getLHS(), Depth + 1);
-      auto R2 = integer(BO->getRHS(), Depth + 1);
-      if (!L || !R2)
-        return std::nullopt;
-      // Host values that overflow 64 bits are no launch shape anyone
-      // meant; INT64_MIN / -1 would trap.
-      std::int64_t Out;
-      switch (BO->getOpcode()) {
-      case BO_Add:
-        if (__builtin_add_overflow(*L, *R2, &Out)) return std::nullopt;
-        return Out;
-      case BO_Sub:
-        if (__builtin_sub_overflow(*L, *R2, &Out)) return std::nullopt;
-        return Out;
-      case BO_Mul:
-        if (__builtin_mul_overflow(*L, *R2, &Out)) return std::nullopt;
-        return Out;
-      case BO_Div:
-        if (*R2 == 0 || (*L == INT64_MIN && *R2 == -1)) return std::nullopt;
-        return *L / *R2;
-      case BO_Rem:
-        if (*R2 == 0 || (*L == INT64_MIN && *R2 == -1)) return std::nullopt;
-        return *L % *R2;
-      case BO_Shl: if (*R2 < 0 || *R2 > 62) return std::nullopt; return *L << *R2;
-      case BO_Shr: if (*R2 < 0 || *R2 > 62) return std::nullopt; return *L >> *R2;
-      case BO_And: return *L & *R2;
-      case BO_Or: return *L | *R2;
-      case BO_Xor: return *L ^ *R2;
-      case BO_LT: return *L < *R2;
-      case BO_GT: return *L > *R2;
-      case BO_LE: return *L <= *R2;
-      case BO_GE: return *L >= *R2;
-      case BO_EQ: return *L == *R2;
-      case BO_NE: return *L != *R2;
-      default: return std::nullopt;
-      }
-    }
-    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-      auto C = integer(CO->getCond(), Depth + 1);
-      if (!C)
-        return std::nullopt;
-      return integer(*C ? CO->getTrueExpr() : CO->getFalseExpr(), Depth + 1);
-    }
-    return std::nullopt;
-  }
-
-  /// dim3 from `dim3 b(32, 8)`, `dim3(32, 8)`, `{32, 8}`, an integer, or a
-  /// variable holding one of those.
-  std::optional<Dim3> dim3(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 16)
-      return std::nullopt;
-    E = E->IgnoreParens();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-      return dim3(EWC->getSubExpr(), Depth + 1);
-    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
-      return dim3(MTE->getSubExpr(), Depth + 1);
-    if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
-      return dim3(BTE->getSubExpr(), Depth + 1);
-    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
-      if (ICE->getType()->isIntegerType())
-        return fromInteger(ICE);
-      return dim3(ICE->getSubExpr(), Depth + 1);
-    }
-    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
-      return dim3(FC->getSubExpr(), Depth + 1);
-    if (E->getType()->isIntegerType())
-      return fromInteger(E);
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-      const CXXConstructorDecl *Ctor = CE->getConstructor();
-      if (CE->getNumArgs() == 1 && (Ctor->isCopyOrMoveConstructor()))
-        return dim3(CE->getArg(0), Depth + 1);
-      // dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1), or a
-      // conversion from uint3.
-      std::uint32_t V[3] = {1, 1, 1};
-      for (unsigned I = 0; I < CE->getNumArgs() && I < 3; ++I) {
-        const Expr *A = CE->getArg(I);
-        if (isa<CXXDefaultArgExpr>(A))
-          continue;
-        auto X = integer(A, Depth + 1);
-        if (!X || *X <= 0)
-          return std::nullopt;
-        V[I] = static_cast<std::uint32_t>(*X);
-      }
-      return Dim3{V[0], V[1], V[2]};
-    }
-    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
-      std::uint32_t V[3] = {1, 1, 1};
-      for (unsigned I = 0; I < IL->getNumInits() && I < 3; ++I) {
-        auto X = integer(IL->getInit(I), Depth + 1);
-        if (!X || *X <= 0)
-          return std::nullopt;
-        V[I] = static_cast<std::uint32_t>(*X);
-      }
-      return Dim3{V[0], V[1], V[2]};
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (const Expr *Init = unmodifiedInit(VD))
-        return dim3(Init, Depth + 1);
-    }
-    return std::nullopt;
-  }
-
-  /// Byte offset of a pointer argument relative to its allocation:
-  /// `d_in` -> 0, `d_in + 1` -> sizeof(*d_in), `&d_in[3]` -> 3 * sizeof.
-  std::optional<std::int64_t> pointerOffset(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 16)
-      return std::nullopt;
-    E = E->IgnoreParenCasts();
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      if ((BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
-          BO->getLHS()->getType()->isPointerType()) {
-        auto Base = pointerOffset(BO->getLHS(), Depth + 1);
-        auto N = integer(BO->getRHS());
-        if (!Base || !N)
-          return std::nullopt;
-        std::int64_t Elem = elementSize(BO->getLHS()->getType());
-        if (Elem <= 0)
-          return std::nullopt;
-        return *Base + (BO->getOpcode() == BO_Add ? 1 : -1) * *N * Elem;
-      }
-      return std::nullopt;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      if (UO->getOpcode() == UO_AddrOf)
-        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(
-                UO->getSubExpr()->IgnoreParens())) {
-          auto Base = pointerOffset(AS->getBase(), Depth + 1);
-          auto N = integer(AS->getIdx());
-          std::int64_t Elem = elementSize(AS->getBase()->getType());
-          if (!Base || !N || Elem <= 0)
-            return std::nullopt;
-          return *Base + *N * Elem;
-        }
-      return std::nullopt;
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      // A plain pointer variable: an allocation of its own (cudaMalloc
-      // pointers are 256-byte aligned), unless it was initialised from an
-      // offset of another pointer and never changed.
-      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (const Expr *Init = unmodifiedInit(VD))
-        if (auto Off = pointerOffset(Init, Depth + 1))
-          return Off;
-      return 0;
-    }
-    return std::nullopt;
-  }
-
-private:
-  std::int64_t elementSize(QualType PtrType) {
-    QualType Pointee = PtrType->getPointeeType();
-    if (Pointee.isNull() || Pointee->isIncompleteType() || Pointee->isVoidType())
-      return -1;
-    return Ctx.getTypeSizeInChars(Pointee).getQuantity();
-  }
-
-  std::optional<Dim3> fromInteger(const Expr *E) {
-    auto X = integer(E);
-    if (!X || *X <= 0 || *X > 0xffffffffLL)
-      return std::nullopt;
-    return Dim3{static_cast<std::uint32_t>(*X), 1, 1};
-  }
-
-  const Expr *unmodifiedInit(const VarDecl *VD) {
-    if (!VD || !VD->hasInit() || isa<ParmVarDecl>(VD))
-      return nullptr;
-    if (!VD->getType().isConstQualified() && !VD->isConstexpr() &&
-        (Modified.count(VD) || !VD->isLocalVarDecl()))
-      return nullptr;
-    return VD->getInit();
-  }
-
-  ASTContext &Ctx;
-  std::set<const VarDecl *> Modified;
-};
-
 const FunctionDecl *kernelOf(const Expr *Callee) {
   Callee = Callee->IgnoreParenCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(Callee))
@@ -354,15 +79,6 @@ const FunctionDecl *kernelOf(const Expr *Callee) {
       if (FD->hasAttr<CUDAGlobalAttr>())
         return FD;
   return nullptr;
-}
-
-std::string locationString(const SourceManager &SM, SourceLocation Loc) {
-  Loc = SM.getFileLoc(Loc);
-  PresumedLoc P = SM.getPresumedLoc(Loc);
-  if (P.isInvalid())
-    return "";
-  return llvm::sys::path::filename(P.getFilename()).str() + ":" +
-         std::to_string(P.getLine());
 }
 
 } // namespace
@@ -383,37 +99,38 @@ public:
   }
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
-    const FunctionDecl *Saved = Caller;
-    Caller = FD;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    Caller = Saved;
-    return R;
+    if (FD->isMain() && FD->doesThisDeclarationHaveABody())
+      Index.Main = FD;
+    return within(FD, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(FD); });
   }
   bool TraverseCXXMethodDecl(CXXMethodDecl *MD) {
-    const FunctionDecl *Saved = Caller;
-    Caller = MD;
-    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(MD);
-    Caller = Saved;
-    return R;
+    return within(MD, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(MD); });
+  }
+  bool TraverseLambdaExpr(LambdaExpr *LE) {
+    return within(LE->getCallOperator(),
+                  [&] { return RecursiveASTVisitor::TraverseLambdaExpr(LE); });
   }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *KC) {
-    const FunctionDecl *Kernel = KC->getDirectCallee();
-    if (!Kernel)
+    if (!Caller || Caller->isDependentContext())
       return true;
-    const CallExpr *Config = KC->getConfig();
-    LaunchSiteIndex::Site S{KC, Caller, nullptr, nullptr, nullptr, {}};
-    if (Config) {
+    auto S = site(KC);
+    S->Kernel = KC->getDirectCallee();
+    if (!S->Kernel || !S->Kernel->hasAttr<CUDAGlobalAttr>()) {
+      S->Kernel = nullptr;
+      S->Callee = KC->getCallee(); // a function pointer
+    }
+    if (const CallExpr *Config = KC->getConfig()) {
       if (Config->getNumArgs() > 0)
-        S.Grid = Config->getArg(0);
+        S->Grid = Config->getArg(0);
       if (Config->getNumArgs() > 1)
-        S.Block = Config->getArg(1);
+        S->Block = Config->getArg(1);
       if (Config->getNumArgs() > 2 && !isa<CXXDefaultArgExpr>(Config->getArg(2)))
-        S.SharedBytes = Config->getArg(2);
+        S->SharedBytes = Config->getArg(2);
     }
     for (const Expr *A : KC->arguments())
-      S.Args.push_back(A);
-    Index.SitesByKernel[Kernel->getCanonicalDecl()].push_back(S);
+      S->Args.push_back(A);
+    add(std::move(S));
     return true;
   }
 
@@ -422,7 +139,10 @@ public:
     //                  size_t sharedMem, cudaStream_t stream), also its
     // templated C++ overload.
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD || isa<CUDAKernelCallExpr>(CE) || !FD->getIdentifier())
+    if (!FD || isa<CUDAKernelCallExpr>(CE) || !Caller || Caller->isDependentContext())
+      return true;
+    Index.Callers[FD->getCanonicalDecl()].push_back(Caller->getCanonicalDecl());
+    if (!FD->getIdentifier())
       return true;
     llvm::StringRef Name = FD->getName();
     if (Name == "cudaLaunchKernelEx" || Name == "cudaLaunchKernelExC")
@@ -431,90 +151,62 @@ public:
       return true;
     if (CE->getNumArgs() < 3)
       return true;
-    const FunctionDecl *Kernel = kernelOf(CE->getArg(0));
-    if (!Kernel)
-      return true;
-    LaunchSiteIndex::Site S{CE, Caller, CE->getArg(1), CE->getArg(2), nullptr, {}};
+    auto S = site(CE);
+    S->Kernel = kernelOf(CE->getArg(0));
+    S->Callee = CE->getArg(0);
+    S->Grid = CE->getArg(1);
+    S->Block = CE->getArg(2);
     if (CE->getNumArgs() > 4 && !isa<CXXDefaultArgExpr>(CE->getArg(4)))
-      S.SharedBytes = CE->getArg(4);
-    Index.SitesByKernel[Kernel->getCanonicalDecl()].push_back(S);
+      S->SharedBytes = CE->getArg(4);
+    add(std::move(S));
     return true;
   }
 
 private:
+  template <typename F> bool within(const FunctionDecl *FD, F Traverse) {
+    const FunctionDecl *Saved = Caller;
+    Caller = FD;
+    bool R = Traverse();
+    Caller = Saved;
+    return R;
+  }
+
+  std::unique_ptr<host::LaunchSite> site(const Expr *Call) {
+    auto S = std::make_unique<host::LaunchSite>();
+    S->Call = Call;
+    S->Caller = Caller;
+    S->Location = host::shortLocation(SM, Call->getBeginLoc());
+    return S;
+  }
+  void add(std::unique_ptr<host::LaunchSite> S) {
+    Index.SiteByCall[S->Call] = S.get();
+    Index.Sites.push_back(std::move(S));
+  }
+
   /// cudaLaunchKernelEx(&config, kernel, args...) and its C form
   /// cudaLaunchKernelExC(&config, (const void *)kernel, args): the shape is
-  /// in the fields of a cudaLaunchConfig_t variable, from its initializer
-  /// or from assignments before the call.
+  /// in the fields of a cudaLaunchConfig_t variable, as the host code sets
+  /// them before the call.
   bool visitLaunchKernelEx(const CallExpr *CE, bool Templated) {
     if (CE->getNumArgs() < 2)
       return true;
-    const FunctionDecl *Kernel = kernelOf(CE->getArg(1));
     const auto *Addr = dyn_cast<UnaryOperator>(CE->getArg(0)->IgnoreParenImpCasts());
     const DeclRefExpr *Ref =
         Addr && Addr->getOpcode() == UO_AddrOf
             ? dyn_cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParenImpCasts())
             : nullptr;
     const auto *Config = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!Kernel || !Config)
+    if (!Config)
       return true;
-    LaunchSiteIndex::Site S{CE, Caller, nullptr, nullptr, nullptr, {}};
-    auto Field = [&](llvm::StringRef Name, const Expr *Value) {
-      if (Name == "gridDim")
-        S.Grid = Value;
-      else if (Name == "blockDim")
-        S.Block = Value;
-      else if (Name == "dynamicSmemBytes")
-        S.SharedBytes = Value;
-    };
-    if (const auto *IL = dyn_cast_or_null<InitListExpr>(
-            Config->getInit() ? Config->getInit()->IgnoreImplicit() : nullptr)) {
-      if (const RecordDecl *RD = Config->getType()->getAsRecordDecl()) {
-        unsigned I = 0;
-        for (const FieldDecl *F : RD->fields()) {
-          if (I < IL->getNumInits())
-            Field(F->getName(), IL->getInit(I));
-          ++I;
-        }
-      }
-    }
-    // Assignments `config.blockDim = ...` in the caller before the launch;
-    // the last one wins.
-    if (Caller && Caller->hasBody()) {
-      struct Assignments : RecursiveASTVisitor<Assignments> {
-        const VarDecl *Config;
-        const SourceManager &SM;
-        SourceLocation Before;
-        std::function<void(llvm::StringRef, const Expr *)> Field;
-        Assignments(const VarDecl *C, const SourceManager &SM, SourceLocation B,
-                    std::function<void(llvm::StringRef, const Expr *)> F)
-            : Config(C), SM(SM), Before(B), Field(std::move(F)) {}
-        void assigned(const Expr *LHS, const Expr *RHS, SourceLocation At) {
-          const auto *ME = dyn_cast<MemberExpr>(LHS->IgnoreParenImpCasts());
-          if (!ME || !SM.isBeforeInTranslationUnit(At, Before))
-            return;
-          const auto *Base = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
-          if (Base && Base->getDecl() == Config)
-            Field(ME->getMemberDecl()->getName(), RHS);
-        }
-        bool VisitBinaryOperator(BinaryOperator *BO) {
-          if (BO->getOpcode() == BO_Assign)
-            assigned(BO->getLHS(), BO->getRHS(), BO->getBeginLoc());
-          return true;
-        }
-        bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-          if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
-            assigned(OC->getArg(0), OC->getArg(1), OC->getBeginLoc());
-          return true;
-        }
-      } Walk(Config, SM, CE->getBeginLoc(), Field);
-      Walk.TraverseStmt(Caller->getBody());
-    }
+    auto S = site(CE);
+    S->Kernel = kernelOf(CE->getArg(1));
+    S->Callee = CE->getArg(1);
+    S->ConfigVar = Config;
     // The C++ form passes the kernel's arguments themselves.
     if (Templated)
       for (unsigned I = 2; I < CE->getNumArgs(); ++I)
-        S.Args.push_back(CE->getArg(I));
-    Index.SitesByKernel[Kernel->getCanonicalDecl()].push_back(S);
+        S->Args.push_back(CE->getArg(I));
+    add(std::move(S));
     return true;
   }
 
@@ -527,6 +219,148 @@ LaunchSiteIndex::LaunchSiteIndex(ASTContext &Ctx) : Ctx(Ctx) {
   LaunchSiteCollector Collector(*this, Ctx.getSourceManager());
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
+
+LaunchSiteIndex::~LaunchSiteIndex() = default;
+
+static const model::ArchSpec &archFor(const std::string &Name) {
+  const model::ArchSpec *A = model::findArch(Name);
+  return A ? *A : *model::findArch(model::DefaultArchName);
+}
+
+const host::HostEvaluator &LaunchSiteIndex::hostRun(const std::string &Arch) const {
+  std::unique_ptr<host::HostEvaluator> &Run = Runs[Arch];
+  if (Run)
+    return *Run;
+  Run = std::make_unique<host::HostEvaluator>(Ctx, archFor(Arch), SiteByCall);
+  if (Main)
+    Run->run(Main, " (the command line)");
+  // Launches main does not reach: from the functions that call their
+  // function and that nothing calls, then from that function itself.
+  for (const auto &S : Sites) {
+    if (!S->Caller || Run->reached(S->Caller))
+      continue;
+    std::vector<const FunctionDecl *> Work{S->Caller->getCanonicalDecl()}, Roots;
+    std::set<const FunctionDecl *> Seen(Work.begin(), Work.end());
+    while (!Work.empty() && Roots.size() < 16) {
+      const FunctionDecl *F = Work.back();
+      Work.pop_back();
+      auto It = Callers.find(F);
+      bool HasCaller = false;
+      if (It != Callers.end())
+        for (const FunctionDecl *C : It->second)
+          if (C != F) {
+            HasCaller = true;
+            if (Seen.insert(C).second)
+              Work.push_back(C);
+          }
+      if (!HasCaller)
+        Roots.push_back(F);
+    }
+    for (const FunctionDecl *Root : Roots)
+      if (!Run->reached(Root))
+        Run->run(Root, ", which no function of this file calls");
+    if (!Run->reached(S->Caller))
+      Run->run(S->Caller, " whose calls were not followed");
+  }
+  return *Run;
+}
+
+namespace {
+
+/// A dim3 from a host value: an integer, or a record of x, y and z.
+std::optional<Dim3> dim3Of(const host::HostValue &V, std::string &Why) {
+  if (!V.known()) {
+    Why = "uses " + V.describe();
+    return std::nullopt;
+  }
+  std::uint64_t X[3] = {1, 1, 1};
+  if (V.K == host::HostValue::Int) {
+    X[0] = V.Bits;
+  } else if (V.K == host::HostValue::Record) {
+    const char *Names[3] = {"x", "y", "z"};
+    for (unsigned I = 0; I < 3; ++I) {
+      const host::HostValue *F = V.field(Names[I]);
+      if (!F || F->K != host::HostValue::Int) {
+        Why = "uses " + (F ? F->describe() : std::string("a dim3 whose ") + Names[I] +
+                                                 " is not known");
+        return std::nullopt;
+      }
+      X[I] = F->Bits;
+    }
+  } else {
+    Why = "uses a value that is not a dim3";
+    return std::nullopt;
+  }
+  for (std::uint64_t D : X)
+    if (D == 0 || D > 0xffffffffULL) {
+      Why = "asks for an extent of " + std::to_string(static_cast<std::int64_t>(D)) +
+            ": the launch fails";
+      return std::nullopt;
+    }
+  return Dim3{static_cast<std::uint32_t>(X[0]), static_cast<std::uint32_t>(X[1]),
+              static_cast<std::uint32_t>(X[2])};
+}
+
+bool sameShape(const LaunchConfig &A, const LaunchConfig &B) {
+  if (!(A.Block == B.Block && A.Grid == B.Grid && A.GridKnown == B.GridKnown &&
+        A.DynamicSharedBytes == B.DynamicSharedBytes &&
+        A.Arguments.size() == B.Arguments.size()))
+    return false;
+  for (const auto &[P, Arg] : A.Arguments) {
+    auto It = B.Arguments.find(P);
+    if (It == B.Arguments.end() || It->second.Integer != Arg.Integer ||
+        It->second.PointerOffsetBytes != Arg.PointerOffsetBytes)
+      return false;
+  }
+  return true;
+}
+
+/// The shape of one recorded launch, or why there is none.
+std::optional<LaunchConfig> configOf(const host::LaunchSite &S, const host::LaunchRecord &R,
+                                     const FunctionDecl *Kernel, const model::ArchSpec &A,
+                                     std::string &Why) {
+  std::optional<Dim3> Block = dim3Of(R.Block, Why);
+  if (!Block) {
+    Why = "the launch at " + S.Location + " " + Why;
+    return std::nullopt;
+  }
+  if (Block->X > A.MaxBlockDim[0] || Block->Y > A.MaxBlockDim[1] ||
+      Block->Z > A.MaxBlockDim[2] || Block->count() > A.MaxThreadsPerBlock) {
+    // A launch that fails (cudaErrorInvalidConfiguration).
+    Why = "the launch at " + S.Location + " asks for the block " + Block->str() +
+          ", which " + A.Name + " does not allow (at most " +
+          std::to_string(A.MaxThreadsPerBlock) + " threads, (" +
+          std::to_string(A.MaxBlockDim[0]) + ", " + std::to_string(A.MaxBlockDim[1]) + ", " +
+          std::to_string(A.MaxBlockDim[2]) + ") along x, y and z): the launch fails";
+    return std::nullopt;
+  }
+  LaunchConfig C;
+  C.Source = LaunchSource::LaunchSite;
+  C.Block = *Block;
+  std::string Ignored;
+  if (auto Grid = dim3Of(R.Grid, Ignored)) {
+    C.Grid = *Grid;
+    C.GridKnown = true;
+  }
+  if (R.HasSharedBytes && R.SharedBytes.K == host::HostValue::Int)
+    C.DynamicSharedBytes = R.SharedBytes.Bits;
+  C.Location = S.Location;
+  C.Description = "the launch at " + C.Location;
+  C.Context = R.Context;
+  for (unsigned I = 0; I < R.Args.size() && I < Kernel->getNumParams(); ++I) {
+    const ParmVarDecl *P = Kernel->getParamDecl(I);
+    BoundArgument Arg;
+    if (P->getType()->isIntegerType() && R.Args[I].K == host::HostValue::Int)
+      Arg.Integer = static_cast<std::int64_t>(R.Args[I].Bits);
+    else if (P->getType()->isPointerType() && R.Args[I].K == host::HostValue::Pointer)
+      Arg.PointerOffsetBytes = static_cast<std::int64_t>(R.Args[I].Bits);
+    if (Arg.Integer || Arg.PointerOffsetBytes)
+      C.Arguments[P] = Arg;
+  }
+  return C;
+}
+
+} // namespace
 
 /// `// warpcheck: block(32, 8) grid(64, 64) shared(8192)` within the five
 /// lines above the kernel (or its template header); grid and shared (the
@@ -603,66 +437,49 @@ std::vector<LaunchConfig>
 LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
                             const LaunchDefaults &Defaults) const {
   std::vector<LaunchConfig> Result;
-  const SourceManager &SM = Ctx.getSourceManager();
-  auto It = SitesByKernel.find(Kernel->getCanonicalDecl());
-  if (It != SitesByKernel.end()) {
-    for (const Site &S : It->second) {
-      HostEvaluator Eval(Ctx, S.Caller);
-      std::optional<Dim3> Block = Eval.dim3(S.Block);
-      if (!Block)
-        continue; // an unknown block shape is no launch site we can use
-      if (Block->X > MaxThreadsPerBlock || Block->Y > MaxThreadsPerBlock ||
-          Block->Z > MaxThreadsPerBlock || Block->count() > MaxThreadsPerBlock)
-        continue; // a launch that fails (cudaErrorInvalidConfiguration)
-      LaunchConfig C;
-      C.Source = LaunchSource::LaunchSite;
-      C.Block = *Block;
-      if (auto Grid = Eval.dim3(S.Grid)) {
-        C.Grid = *Grid;
-        C.GridKnown = true;
-      }
-      if (S.SharedBytes)
-        if (auto Bytes = Eval.integer(S.SharedBytes); Bytes && *Bytes >= 0)
-          C.DynamicSharedBytes = static_cast<std::uint64_t>(*Bytes);
-      C.Location = locationString(SM, S.Call->getBeginLoc());
-      C.Description = "the launch at " + C.Location;
-      for (unsigned I = 0; I < S.Args.size() && I < Kernel->getNumParams(); ++I) {
-        const ParmVarDecl *P = Kernel->getParamDecl(I);
-        BoundArgument A;
-        if (P->getType()->isIntegerType())
-          A.Integer = Eval.integer(S.Args[I]);
-        else if (P->getType()->isPointerType())
-          A.PointerOffsetBytes = Eval.pointerOffset(S.Args[I]);
-        if (A.Integer || A.PointerOffsetBytes)
-          C.Arguments[P] = A;
+  std::vector<std::string> Unevaluated;
+  const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
+  const model::ArchSpec &Arch = archFor(Defaults.Arch);
+  const host::HostEvaluator *Run = nullptr;
+  for (const auto &S : Sites) {
+    if (S->Kernel ? S->Kernel->getCanonicalDecl() != Canonical : !S->Callee)
+      continue;
+    if (!Run)
+      Run = &hostRun(Defaults.Arch);
+    auto Records = Run->records().find(S.get());
+    if (Records == Run->records().end()) {
+      if (S->Kernel)
+        Unevaluated.push_back(
+            "the launch at " + S->Location + " is never executed: " +
+            (Run->exhausted() ? "the host code before it was too long to follow"
+                              : "no path through '" + S->Caller->getNameAsString() +
+                                    "' reaches it"));
+      continue;
+    }
+    for (const host::LaunchRecord &R : Records->second) {
+      if (std::find(R.Kernels.begin(), R.Kernels.end(), Canonical) == R.Kernels.end())
+        continue;
+      std::string Why;
+      std::optional<LaunchConfig> C = configOf(*S, R, Kernel, Arch, Why);
+      if (!C) {
+        if (std::find(Unevaluated.begin(), Unevaluated.end(), Why) == Unevaluated.end())
+          Unevaluated.push_back(Why);
+        continue;
       }
       // One analysis per distinct shape and binding.
-      bool Duplicate = false;
-      for (const LaunchConfig &Prev : Result) {
-        if (Prev.Block == C.Block && Prev.Grid == C.Grid &&
-            Prev.GridKnown == C.GridKnown &&
-            Prev.DynamicSharedBytes == C.DynamicSharedBytes &&
-            Prev.Arguments.size() == C.Arguments.size()) {
-          bool Same = true;
-          for (const auto &[P, A] : C.Arguments) {
-            auto PI = Prev.Arguments.find(P);
-            if (PI == Prev.Arguments.end() || PI->second.Integer != A.Integer ||
-                PI->second.PointerOffsetBytes != A.PointerOffsetBytes)
-              Same = false;
-          }
-          Duplicate = Same;
-        }
-        if (Duplicate)
-          break;
-      }
-      if (!Duplicate)
-        Result.push_back(std::move(C));
+      if (std::none_of(Result.begin(), Result.end(),
+                       [&](const LaunchConfig &Prev) { return sameShape(Prev, *C); }))
+        Result.push_back(std::move(*C));
     }
   }
   if (!Result.empty())
     return Result;
+  auto Fallback = [&](LaunchConfig C) {
+    C.Unevaluated = Unevaluated;
+    return std::vector<LaunchConfig>{std::move(C)};
+  };
   if (auto A = annotationFor(Kernel, Ctx))
-    return {*A};
+    return Fallback(*A);
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
     Expr::EvalResult R;
     if (LB->getMaxThreads() &&
@@ -673,7 +490,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
         C.Source = LaunchSource::LaunchBounds;
         C.Block = Dim3{static_cast<std::uint32_t>(N), 1, 1};
         C.Description = "__launch_bounds__(" + std::to_string(N) + ")";
-        return {C};
+        return Fallback(C);
       }
     }
   }
@@ -681,7 +498,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   C.Source = LaunchSource::Default;
   C.Block = Defaults.Block;
   C.Description = "the default block";
-  return {C};
+  return Fallback(C);
 }
 
 } // namespace warpcheck::analysis

@@ -30,9 +30,11 @@ makeAnalysisOptions(llvm::StringRef ArchOption, llvm::StringRef DefaultBlock,
   warpcheck::analysis::AnalysisOptions Options;
   if (auto Block = warpcheck::analysis::parseDim3(DefaultBlock))
     Options.Defaults.Block = *Block;
-  if (const warpcheck::model::ArchSpec *Spec =
-          warpcheck::model::findArch(resolveArch(ArchOption, Ctx)))
+  std::string Arch = resolveArch(ArchOption, Ctx);
+  if (const warpcheck::model::ArchSpec *Spec = warpcheck::model::findArch(Arch)) {
     Options.SharedGeometry = Spec->SharedBanks;
+    Options.Defaults.Arch = Spec->Name;
+  }
   return Options;
 }
 

@@ -103,6 +103,7 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
   LaunchDefaults Defaults;
   if (auto Block = parseDim3(DefaultBlock))
     Defaults.Block = *Block;
+  Defaults.Arch = Spec->Name;
   if (!Launches)
     Launches = std::make_unique<LaunchSiteIndex>(Ctx);
   std::vector<LaunchConfig> Configs = Launches->configsFor(Kernel, Defaults);

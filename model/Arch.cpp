@@ -47,6 +47,10 @@ ArchSpec modernBase(std::string Name, std::string Family, unsigned Major,
   A.ComputeMinor = Minor;
   A.WarpSize = 32;              // [PG] warp size
   A.MaxThreadsPerBlock = 1024;  // [PG] maximum number of threads per block
+  // [PG] maximum x- or y-dimension of a block: 1024; z-dimension: 64.
+  A.MaxBlockDim = {1024, 1024, 64};
+  // [PG] maximum x-dimension of a grid: 2^31 - 1; y- or z-dimension: 65535.
+  A.MaxGridDim = {2147483647u, 65535, 65535};
   A.RegistersPerSM = 64 * 1024; // [PG] 32-bit registers per SM: 64K
   A.MaxRegistersPerBlock = 64 * 1024; // [PG] registers per block: 64K (5.3,
                                       // 6.2 override below)
@@ -108,6 +112,10 @@ std::vector<ArchSpec> buildTable() {
     // 8 resident blocks, 512 threads per block; seed 003 agrees.
     setThreadLimits(A, 768, 8);
     A.MaxThreadsPerBlock = 512;
+    // [PG] (CUDA 2.x-4.x editions) cc 1.x: blocks of at most 512 x 512 x
+    // 64 threads, grids of at most 65535 x 65535 blocks (two dimensions).
+    A.MaxBlockDim = {512, 512, 64};
+    A.MaxGridDim = {65535, 65535, 1};
     A.RegistersPerSM = 8192;       // [PG] 8K registers per SM; seed 003
     A.MaxRegistersPerBlock = 8192; // [XLS] a block may hold the whole file
     A.MaxRegistersPerThread = 124; // [XLS] "Max Registers per Thread" 1.0
@@ -453,6 +461,10 @@ ArchSpec makeTextbookArch(const TextbookArchParams &Params) {
   A.WarpSize = 32;
   setThreadLimits(A, Params.MaxThreadsPerSM, Params.MaxBlocksPerSM);
   A.MaxThreadsPerBlock = Params.MaxThreadsPerBlock;
+  // Textbooks name no extents: any shape within the thread limit.
+  A.MaxBlockDim = {Params.MaxThreadsPerBlock, Params.MaxThreadsPerBlock,
+                   Params.MaxThreadsPerBlock};
+  A.MaxGridDim = {2147483647u, 65535, 65535};
   A.RegistersPerSM = Params.RegistersPerSM;
   A.MaxRegistersPerBlock = Params.RegistersPerSM;
   A.MaxRegistersPerThread = 255;

@@ -101,6 +101,15 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
   Launch["description"] = K.Launch.Description;
   if (K.Launch.DynamicSharedBytes)
     Launch["dynamic_shared_bytes"] = static_cast<std::int64_t>(*K.Launch.DynamicSharedBytes);
+  if (!K.Launch.Location.empty())
+    Launch["location"] = K.Launch.Location;
+  llvm::json::Array Context, Unevaluated;
+  for (const std::string &S : K.Launch.Context)
+    Context.push_back(S);
+  for (const std::string &S : K.Launch.Unevaluated)
+    Unevaluated.push_back(S);
+  Launch["context"] = std::move(Context);
+  Launch["unevaluated_launches"] = std::move(Unevaluated);
   Kernel["launch"] = std::move(Launch);
   Kernel["simulated_warps"] = K.SimulatedWarps;
   Kernel["total_warps"] = static_cast<std::int64_t>(K.TotalWarps);

@@ -230,7 +230,7 @@ std::optional<Lanes> WarpInterpreter::Impl::hintCall(const CallExpr *CE,
     IntFormat F = formatOf(CE->getType());
     for (auto &L : V)
       if (L.K == LaneValue::Int)
-        L.Bits = F.apply(L.Bits);
+        L.Bits = values::convert(L.Bits, F);
   }
   return V;
 }

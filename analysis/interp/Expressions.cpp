@@ -9,6 +9,8 @@
 
 #include "InterpreterImpl.h"
 
+#include "ExprWrappers.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -62,20 +64,10 @@ Lanes WarpInterpreter::Impl::evalUncaptured(const Expr *E) {
           CE->getAPValueResult().getInt().getZExtValue(), E->getType())));
     return eval(CE->getSubExpr());
   }
-  if (const auto *ST = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
-    return eval(ST->getReplacement());
-  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
-    return eval(DA->getExpr());
-  if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(E))
-    return eval(DI->getExpr());
-  if (const auto *EW = dyn_cast<ExprWithCleanups>(E))
-    return eval(EW->getSubExpr());
-  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-    return eval(MT->getSubExpr());
-  if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
-    return eval(BT->getSubExpr());
-  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
-    return OV->getSourceExpr() ? eval(OV->getSourceExpr()) : Lanes{};
+  if (isWrapper(E)) {
+    const Expr *Inner = wrappedExpression(E);
+    return Inner ? eval(Inner) : Lanes{};
+  }
   if (const auto *UE = dyn_cast<UnaryExprOrTypeTraitExpr>(E)) {
     Expr::EvalResult R;
     if (!UE->isValueDependent() && UE->EvaluateAsInt(R, Ctx))

@@ -172,24 +172,9 @@ private:
     return Ctx.getTypeSizeInChars(T).getQuantity();
   }
 
-  IntFormat formatOf(clang::QualType T) {
-    IntFormat F;
-    if (T.isNull())
-      return F;
-    T = T.getCanonicalType();
-    if (T->isBooleanType()) {
-      F.Bool = true;
-      return F;
-    }
-    if (!T->isIntegralOrEnumerationType())
-      return F;
-    F.Integral = true;
-    F.Width = Ctx.getIntWidth(T);
-    F.Signed = T->isSignedIntegerOrEnumerationType();
-    return F;
-  }
+  IntFormat formatOf(clang::QualType T) { return values::integerTypeOf(T, Ctx); }
   std::uint64_t normalize(std::uint64_t Bits, clang::QualType T) {
-    return formatOf(T).apply(Bits);
+    return formatOf(T).normalize(Bits);
   }
 
   bool isSigned(clang::QualType T) {
@@ -227,9 +212,9 @@ private:
   Lanes evalForLanes(const clang::Expr *E, Mask Within, bool UnderUncertainMask);
   Lanes arith(clang::BinaryOperatorKind Op, const Lanes &L, const Lanes &R,
               clang::QualType OperandType, clang::QualType ResultType);
-  void noteUndefinedArithmetic(clang::BinaryOperatorKind Op, std::int64_t X,
-                               std::int64_t Y, std::uint64_t ShiftCount,
-                               unsigned Width, bool Signed);
+  /// Notes what an integer operation left undefined: signed overflow and
+  /// out-of-range shift counts mark the sampled values as implausible.
+  void noteUndefined(values::Undefined UB);
   Lanes pointerOffset(const Lanes &Ptr, const Lanes &Index, std::uint64_t Scale,
                       bool Subtract, clang::QualType IndexType);
 

@@ -9,6 +9,7 @@
 #ifndef WARPCHECK_ANALYSIS_INTERP_LANEVALUE_H
 #define WARPCHECK_ANALYSIS_INTERP_LANEVALUE_H
 
+#include "values/IntegerSemantics.h"
 #include "warpcheck/model/WarpAddressSet.h"
 
 #include "clang/AST/Decl.h"
@@ -64,23 +65,9 @@ struct LValue {
   Lanes Addr;
 };
 
-/// How values of an integer type are normalised (computed once per
-/// operation, not per lane).
-struct IntFormat {
-  bool Bool = false, Integral = false, Signed = false;
-  unsigned Width = 64;
-  std::uint64_t apply(std::uint64_t Bits) const {
-    if (Bool)
-      return Bits != 0;
-    if (!Integral || Width >= 64 || Width == 0)
-      return Bits;
-    std::uint64_t MaskBits = (std::uint64_t(1) << Width) - 1;
-    Bits &= MaskBits;
-    if (Signed && (Bits >> (Width - 1)) & 1u)
-      Bits |= ~MaskBits;
-    return Bits;
-  }
-};
+/// How values of an integer type are normalised: the analysis's one
+/// integer semantics (values/IntegerSemantics.h).
+using IntFormat = values::IntegerType;
 
 } // namespace warpcheck::analysis::interp
 

@@ -1,9 +1,9 @@
 //===- Operators.cpp - operators, casts and integer arithmetic per lane ---===//
 //
 // Binary, compound-assignment, unary and conditional operators, casts, and
-// the arithmetic under them: integers are computed in 64 bits and
-// normalised to their type, pointers move within their region. Signed
-// overflow and over-wide shifts are noted as undefined behaviour.
+// the arithmetic under them: integers follow the analysis's one integer
+// semantics (values/IntegerSemantics.h), pointers move within their region.
+// Signed overflow and over-wide shifts are noted as undefined behaviour.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,9 +36,7 @@ Lanes WarpInterpreter::Impl::arith(BinaryOperatorKind Op, const Lanes &A,
                                    const Lanes &B, QualType OperandType,
                                    QualType ResultType) {
   Lanes R;
-  bool Signed = isSigned(OperandType);
-  IntFormat Result = formatOf(ResultType);
-  unsigned OperandWidth = 0; // computed when first needed
+  IntFormat Operand = formatOf(OperandType), Result = formatOf(ResultType);
   for (unsigned L = 0; L < WarpSize; ++L) {
     if (A[L].K != LaneValue::Int || B[L].K != LaneValue::Int) {
       // Pointer comparisons within one region compare offsets.
@@ -51,77 +49,22 @@ Lanes WarpInterpreter::Impl::arith(BinaryOperatorKind Op, const Lanes &A,
       }
       continue;
     }
-    std::uint64_t X = A[L].Bits, Y = B[L].Bits;
-    std::int64_t SX = static_cast<std::int64_t>(X), SY = static_cast<std::int64_t>(Y);
-    std::uint64_t V = 0;
-    bool Known = true;
-    switch (Op) {
-    case BO_Add: V = X + Y; break;
-    case BO_Sub: V = X - Y; break;
-    case BO_Mul: V = X * Y; break;
-    case BO_Div:
-      if (Y == 0) { Known = false; break; }
-      // INT64_MIN / -1 traps on x86: the quotient does not fit.
-      if (Signed && SY == -1) { V = 0 - X; break; }
-      V = Signed ? static_cast<std::uint64_t>(SX / SY) : X / Y;
-      break;
-    case BO_Rem:
-      if (Y == 0) { Known = false; break; }
-      if (Signed && SY == -1) { V = 0; break; }
-      V = Signed ? static_cast<std::uint64_t>(SX % SY) : X % Y;
-      break;
-    case BO_Shl:
-      if (Y >= 64) { Known = false; break; }
-      V = X << Y;
-      break;
-    case BO_Shr:
-      if (Y >= 64) { Known = false; break; }
-      V = Signed ? static_cast<std::uint64_t>(SX >> Y) : X >> Y;
-      break;
-    case BO_And: V = X & Y; break;
-    case BO_Or: V = X | Y; break;
-    case BO_Xor: V = X ^ Y; break;
-    case BO_LT: V = Signed ? SX < SY : X < Y; break;
-    case BO_GT: V = Signed ? SX > SY : X > Y; break;
-    case BO_LE: V = Signed ? SX <= SY : X <= Y; break;
-    case BO_GE: V = Signed ? SX >= SY : X >= Y; break;
-    case BO_EQ: V = X == Y; break;
-    case BO_NE: V = X != Y; break;
-    default: Known = false; break;
-    }
-    if (!UndefinedArithmetic &&
-        ((Known && Signed) || Op == BO_Shl || Op == BO_Shr)) {
-      if (!OperandWidth)
-        OperandWidth = OperandType.isNull() ? 64 : formatOf(OperandType).Width;
-      noteUndefinedArithmetic(Op, SX, SY, Y, OperandWidth, Signed);
-    }
-    if (Known)
-      R[L] = LaneValue::integer(Result.apply(V));
+    values::IntegerResult V = values::binary(Op, A[L].Bits, B[L].Bits, Operand, Result);
+    noteUndefined(V.UB);
+    if (V.Bits)
+      R[L] = LaneValue::integer(*V.Bits);
   }
   return R;
 }
 
-void WarpInterpreter::Impl::noteUndefinedArithmetic(BinaryOperatorKind Op,
-                                                    std::int64_t X, std::int64_t Y,
-                                                    std::uint64_t ShiftCount,
-                                                    unsigned W, bool Signed) {
+void WarpInterpreter::Impl::noteUndefined(values::Undefined UB) {
   // Signed overflow and shifts by the width or more are undefined: a valid
   // program never executes them, so values that produce them (a sampled
-  // 4096 multiplied four times into an int) are implausible.
-  if (W == 0 || W > 64)
-    return;
-  if (Op == BO_Shl || Op == BO_Shr) {
-    if (ShiftCount >= W)
-      UndefinedArithmetic = true;
-    return;
-  }
-  if (!Signed || (Op != BO_Add && Op != BO_Sub && Op != BO_Mul))
-    return;
-  __int128 Exact = Op == BO_Add   ? __int128(X) + Y
-                   : Op == BO_Sub ? __int128(X) - Y
-                                  : __int128(X) * Y;
-  __int128 Min = -(__int128(1) << (W - 1)), Max = (__int128(1) << (W - 1)) - 1;
-  if (Exact < Min || Exact > Max)
+  // 4096 multiplied four times into an int) are implausible. A division by
+  // zero is not taken as such a sign: its divisor comes from the lanes'
+  // own positions as often as from a sample, and the lane's value is
+  // simply unknown.
+  if (UB == values::Undefined::SignedOverflow || UB == values::Undefined::ShiftCount)
     UndefinedArithmetic = true;
 }
 
@@ -214,7 +157,7 @@ Lanes WarpInterpreter::Impl::evalCompoundAssign(const CompoundAssignOperator *CA
     IntFormat F = formatOf(T);
     for (auto &V : New)
       if (V.K == LaneValue::Int)
-        V.Bits = F.apply(V.Bits);
+        V.Bits = values::convert(V.Bits, F);
   }
   writeLValue(LV, New, Site, T);
   return New;
@@ -237,9 +180,13 @@ Lanes WarpInterpreter::Impl::evalUnary(const UnaryOperator *UO) {
                           sizeOf(T->getPointeeType()), !Inc, Ctx.IntTy);
     } else {
       IntFormat F = formatOf(T);
-      for (unsigned L = 0; L < WarpSize; ++L)
-        if (Old[L].K == LaneValue::Int)
-          New[L] = LaneValue::integer(F.apply(Old[L].Bits + (Inc ? 1 : -1)));
+      for (unsigned L = 0; L < WarpSize; ++L) {
+        if (Old[L].K != LaneValue::Int)
+          continue;
+        values::IntegerResult V = values::increment(Old[L].Bits, F, Inc);
+        noteUndefined(V.UB);
+        New[L] = LaneValue::integer(*V.Bits);
+      }
     }
     writeLValue(LV, New, Site, T);
     return UO->isPrefix() ? New : Old;
@@ -261,15 +208,15 @@ Lanes WarpInterpreter::Impl::evalUnary(const UnaryOperator *UO) {
   case UO_LNot: {
     Lanes V = eval(UO->getSubExpr());
     Lanes R;
-    IntFormat F = formatOf(UO->getType());
+    IntFormat Operand = formatOf(UO->getSubExpr()->getType());
+    IntFormat Result = formatOf(UO->getType());
     for (unsigned L = 0; L < WarpSize; ++L) {
       if (V[L].K != LaneValue::Int)
         continue;
-      std::uint64_t X = V[L].Bits;
-      std::uint64_t Out = UO->getOpcode() == UO_Minus ? (0 - X)
-                          : UO->getOpcode() == UO_Not ? ~X
-                                                      : std::uint64_t(X == 0);
-      R[L] = LaneValue::integer(F.apply(Out));
+      values::IntegerResult Out = values::unary(UO->getOpcode(), V[L].Bits, Operand, Result);
+      noteUndefined(Out.UB);
+      if (Out.Bits)
+        R[L] = LaneValue::integer(*Out.Bits);
     }
     return R;
   }
@@ -328,13 +275,10 @@ Lanes WarpInterpreter::Impl::evalCast(const CastExpr *CE) {
   case CK_BooleanToSignedIntegral: {
     Lanes V = eval(CE->getSubExpr());
     IntFormat F = formatOf(CE->getType());
-    for (auto &L : V) {
-      if (L.K != LaneValue::Int)
-        continue;
-      if (CE->getCastKind() == CK_BooleanToSignedIntegral)
-        L.Bits = L.Bits ? ~std::uint64_t(0) : 0;
-      L.Bits = F.apply(L.Bits);
-    }
+    for (auto &L : V)
+      if (L.K == LaneValue::Int)
+        L.Bits = values::convert(L.Bits, F,
+                                 CE->getCastKind() == CK_BooleanToSignedIntegral);
     return V;
   }
   case CK_PointerToBoolean: {

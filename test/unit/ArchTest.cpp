@@ -111,6 +111,9 @@ TEST(ArchTest, Hopper) {
                                       102400, 135168, 167936, 200704, 233472};
   EXPECT_EQ(A.SharedCarveoutSteps, Steps);
   EXPECT_EQ(A.BlockBarriersPerSM, 64u);
+  // cudaDeviceProp::maxThreadsDim and maxGridSize by [PG] for cc 9.0.
+  EXPECT_EQ(A.MaxBlockDim, (std::array<unsigned, 3>{1024, 1024, 64}));
+  EXPECT_EQ(A.MaxGridDim, (std::array<unsigned, 3>{2147483647u, 65535, 65535}));
   EXPECT_EQ(A.Part.Name, "H200 SXM");
   EXPECT_EQ(A.Part.SMCount, 132u);
   EXPECT_EQ(A.Part.BoostClockMHz, 1980u);

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,18 @@ struct LaunchConfig {
   std::string Location;
   /// Kernel parameter -> value known at this launch site.
   std::map<const clang::ParmVarDecl *, BoundArgument> Arguments;
+  /// What led the host code to this launch with these values, outermost
+  /// first: the calls ("'run' called at main.cu:60"), the loop iterations
+  /// ("the loop at main.cu:58 with bs = 64") and the cases of a switch
+  /// ("the case 256 of the switch at main.cu:70"). Empty for a launch in
+  /// the straight-line code of the function the host evaluation ran.
+  std::vector<std::string> Context;
+  /// For a shape that is not a launch site's (an annotation,
+  /// __launch_bounds__, the default block): why each launch of the kernel
+  /// could not be evaluated, one sentence each ("the launch at main.cu:120
+  /// uses 'block_size', a parameter of 'run' whose callers pass ...").
+  /// Empty when the source launches the kernel nowhere.
+  std::vector<std::string> Unevaluated;
 
   /// Short form used in JSON: "launch", "annotation", "launch_bounds", "default".
   const char *sourceName() const;
@@ -65,28 +78,42 @@ struct LaunchConfig {
 
 struct LaunchDefaults {
   Dim3 Block{256, 1, 1};
+  /// The target architecture, whose limits a launch must respect and whose
+  /// properties host code reads (cudaDeviceProp::maxThreadsPerBlock).
+  std::string Arch = "sm_90";
 };
+
+namespace host {
+struct LaunchSite;
+class HostEvaluator;
+} // namespace host
 
 /// Every kernel launch of a translation unit, found once.
 class LaunchSiteIndex {
 public:
   explicit LaunchSiteIndex(clang::ASTContext &Ctx);
+  ~LaunchSiteIndex();
 
   /// All launch configurations of Kernel, in source order, one per distinct
-  /// shape and argument binding; falls back to the annotation,
-  /// __launch_bounds__ and finally the default block.
+  /// shape and argument binding, as the host code reaches its launches
+  /// (host/HostEvaluator.h: from main, and from every other function that
+  /// launches); falls back to the annotation, __launch_bounds__ and finally
+  /// the default block, saying why no launch could be used.
   std::vector<LaunchConfig> configsFor(const clang::FunctionDecl *Kernel,
                                        const LaunchDefaults &Defaults) const;
 
 private:
-  struct Site {
-    const clang::Expr *Call;           ///< CUDAKernelCallExpr or cudaLaunchKernel call.
-    const clang::FunctionDecl *Caller; ///< enclosing host function.
-    const clang::Expr *Grid, *Block, *SharedBytes;
-    std::vector<const clang::Expr *> Args; ///< empty for cudaLaunchKernel.
-  };
+  /// The host evaluation for one target architecture, run once.
+  const host::HostEvaluator &hostRun(const std::string &Arch) const;
+
   clang::ASTContext &Ctx;
-  std::map<const clang::FunctionDecl *, std::vector<Site>> SitesByKernel;
+  /// In source order.
+  std::vector<std::unique_ptr<host::LaunchSite>> Sites;
+  std::map<const clang::Expr *, const host::LaunchSite *> SiteByCall;
+  /// Host function -> the functions that call it.
+  std::map<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callers;
+  const clang::FunctionDecl *Main = nullptr;
+  mutable std::map<std::string, std::unique_ptr<host::HostEvaluator>> Runs;
   friend class LaunchSiteCollector;
 };
 

@@ -29,6 +29,7 @@
 
 #include "warpcheck/model/SharedMemory.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -75,6 +76,10 @@ struct ArchSpec {
   unsigned MaxWarpsPerSM = 0;
   unsigned MaxBlocksPerSM = 0;
   unsigned MaxThreadsPerBlock = 0;
+  /// Largest block extent along x, y and z (cudaDeviceProp::maxThreadsDim).
+  std::array<unsigned, 3> MaxBlockDim{};
+  /// Largest grid extent along x, y and z (cudaDeviceProp::maxGridSize).
+  std::array<unsigned, 3> MaxGridDim{};
 
   /// 32-bit registers in one SM's register file.
   unsigned RegistersPerSM = 0;

@@ -1,0 +1,315 @@
+//===- HostCalls.cpp - calls in host code, and the launches they make -----===//
+//
+// A call of a host function whose body is in the user's code runs it with
+// its arguments bound (up to HostLimits::MaxCallDepth, never recursively);
+// the few library and runtime functions that size launches are known by
+// name (min and max; cudaGetDeviceProperties and cudaDeviceGetAttribute,
+// which give the target architecture's properties); any other call is
+// opaque: its result, and what it may write through an address or a
+// non-const reference, are unknown, naming the function. A launch site's
+// shape, shared bytes, kernels and arguments are recorded each time it is
+// reached.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceProperties.h"
+#include "HostEvaluator.h"
+
+#include "values/IntegerSemantics.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace warpcheck::analysis::host {
+
+bool HostEvaluator::runnable(const FunctionDecl *FD) const {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->isDependentContext())
+    return false;
+  if (Def->hasAttr<CUDAGlobalAttr>() ||
+      (Def->hasAttr<CUDADeviceAttr>() && !Def->hasAttr<CUDAHostAttr>()))
+    return false;
+  return !SM.isInSystemHeader(SM.getFileLoc(Def->getLocation()));
+}
+
+HostValue HostEvaluator::evalCall(const CallExpr *CE) {
+  auto Site = Sites.find(CE);
+  if (Site != Sites.end()) {
+    recordLaunch(*Site->second, CE);
+    return HostValue::unknown("the error code of the launch at " + where(CE));
+  }
+  const FunctionDecl *FD = CE->getDirectCallee();
+  unsigned FirstArg = 0;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+    if (MD && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+        (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+        (MD->isTrivial() || MD->isDefaulted())) {
+      // dim3 threads; threads = dim3(16, 16): the object takes the value.
+      HostValue V = eval(OC->getArg(1));
+      Place P = place(OC->getArg(0));
+      if (P.Valid)
+        write(P, V);
+      return V;
+    }
+    if (MD)
+      FirstArg = 1; // the object is the first argument
+  }
+  if (!FD) {
+    // A call through a function pointer: the function when only one is
+    // possible.
+    HostValue Callee = eval(CE->getCallee());
+    if (Callee.K == HostValue::Functions && Callee.Callees.size() == 1)
+      FD = Callee.Callees.front();
+    if (!FD)
+      return opaqueCall(nullptr, CE, 0);
+  }
+  if (auto V = libraryCall(FD, CE))
+    return *V;
+  bool OnStack = std::any_of(Frames.begin(), Frames.end(), [&](const Frame &F) {
+    return F.Function->getCanonicalDecl() == FD->getCanonicalDecl();
+  });
+  if (runnable(FD) && !OnStack && Frames.size() < Limits.MaxCallDepth)
+    return callFunction(FD, CE, FirstArg);
+  return opaqueCall(FD, CE, FirstArg);
+}
+
+HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
+                                    unsigned FirstArg) {
+  std::string Name = FD && FD->getIdentifier() ? "'" + FD->getNameAsString() + "'"
+                     : FD                      ? "'" + FD->getNameAsString() + "'"
+                                               : "a function called through a pointer";
+  std::string At = " at run time (" + where(CE) + ")";
+  HostValue Written = HostValue::unknown("a value " + Name + " writes" + At);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    const auto *MD = MC->getMethodDecl();
+    if (Obj && MD && !MD->isConst()) {
+      Place P = place(Obj);
+      if (P.Valid)
+        write(P, Written);
+    } else if (Obj) {
+      eval(Obj);
+    }
+  }
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const Expr *A = CE->getArg(I);
+    const ParmVarDecl *P =
+        FD && I >= FirstArg && I - FirstArg < FD->getNumParams() ? FD->getParamDecl(I - FirstArg)
+                                                                 : nullptr;
+    QualType PT = P ? P->getType() : QualType();
+    bool MayWrite = !PT.isNull() && PT->isReferenceType() &&
+                    !PT->getPointeeType().isConstQualified();
+    if (FirstArg == 1 && I == 0 && FD && isa<CXXMethodDecl>(FD))
+      MayWrite = !cast<CXXMethodDecl>(FD)->isConst();
+    if (MayWrite) {
+      Place Pl = place(A);
+      if (Pl.Valid) {
+        write(Pl, Written);
+        continue;
+      }
+    }
+    HostValue V = eval(A);
+    bool ConstPointee = !PT.isNull() && PT->isPointerType() &&
+                        PT->getPointeeType().isConstQualified();
+    if (V.K == HostValue::Address && !ConstPointee) {
+      Place Pl;
+      Pl.Valid = true;
+      Pl.Var = V.Target;
+      write(Pl, Written);
+    }
+  }
+  return HostValue::unknown("a value " + Name + " returns" + At);
+}
+
+std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
+                                                    const CallExpr *CE) {
+  if (!FD->getIdentifier() || runnable(FD))
+    return std::nullopt;
+  llvm::StringRef Name = FD->getName();
+  QualType T = CE->getType().getNonReferenceType();
+  if ((Name == "min" || Name == "max") && CE->getNumArgs() == 2 &&
+      T->isIntegralOrEnumerationType()) {
+    HostValue A = toType(eval(CE->getArg(0)), T), B = toType(eval(CE->getArg(1)), T);
+    if (!A.known())
+      return A;
+    if (!B.known())
+      return B;
+    if (A.K != HostValue::Int || B.K != HostValue::Int)
+      return HostValue::unknown("");
+    values::IntegerType IT = values::integerTypeOf(T, Ctx);
+    bool Less = values::binary(BO_LT, A.Bits, B.Bits, IT, values::IntegerType::boolean())
+                    .Bits.value_or(0);
+    return (Less == (Name == "min")) ? A : B;
+  }
+  if ((Name == "cudaGetDeviceProperties" || Name == "cudaGetDeviceProperties_v2") &&
+      CE->getNumArgs() >= 1) {
+    HostValue Target = eval(CE->getArg(0));
+    for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+      eval(CE->getArg(I));
+    if (Target.K == HostValue::Address) {
+      HostValue Props;
+      Props.K = HostValue::Record;
+      Props.DeviceProperties = true;
+      Place P;
+      P.Valid = true;
+      P.Var = Target.Target;
+      write(P, Props);
+    }
+    return HostValue::unknown("the error code of " + Name.str());
+  }
+  if (Name == "cudaDeviceGetAttribute" && CE->getNumArgs() == 3) {
+    HostValue Target = eval(CE->getArg(0));
+    std::string Member;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(CE->getArg(1)->IgnoreParenImpCasts()))
+      if (isa<EnumConstantDecl>(DRE->getDecl()))
+        Member = memberOfAttribute(DRE->getDecl()->getName());
+    eval(CE->getArg(1));
+    eval(CE->getArg(2));
+    HostValue V = HostValue::unknown("a device attribute read at run time (" + where(CE) + ")");
+    if (!Member.empty()) {
+      llvm::StringRef M(Member);
+      unsigned Index = 0;
+      if (M.ends_with("]")) {
+        Index = M[M.size() - 2] - '0';
+        M = M.take_until([](char C) { return C == '['; });
+      }
+      std::string Why;
+      std::vector<std::int64_t> P = deviceProperty(M, Arch, Why);
+      if (Index < P.size())
+        V = HostValue::integer(values::fromSigned(P[Index], values::IntegerType::integer(32, true)));
+      else
+        V = HostValue::unknown(Why);
+    }
+    if (Target.K == HostValue::Address) {
+      Place P;
+      P.Valid = true;
+      P.Var = Target.Target;
+      write(P, V);
+    }
+    return HostValue::unknown("the error code of cudaDeviceGetAttribute");
+  }
+  return std::nullopt;
+}
+
+void HostEvaluator::bindParameters(const FunctionDecl *FD, const CallExpr *CE,
+                                   unsigned FirstArg, Frame &Callee) {
+  std::string Name = FD->getNameAsString();
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    unsigned ArgIndex = FirstArg + I;
+    if (ArgIndex >= CE->getNumArgs()) {
+      Cur.Vars[VarKey{Callee.Id, P}] = HostValue::unknown("a parameter of '" + Name + "'");
+      continue;
+    }
+    const Expr *A = CE->getArg(ArgIndex);
+    if (P->getType()->isReferenceType()) {
+      Place Pl = place(A);
+      if (Pl.Valid && Pl.Path.empty()) {
+        Callee.Refs[P] = Pl.Var;
+        continue;
+      }
+    }
+    HostValue V = eval(A);
+    if (!V.known())
+      V = HostValue::unknown("a parameter of '" + Name + "' whose callers pass " + V.describe());
+    Cur.Vars[VarKey{Callee.Id, P}] = toType(V, P->getType().getNonReferenceType());
+  }
+  for (unsigned I = FirstArg + FD->getNumParams(); I < CE->getNumArgs(); ++I)
+    eval(CE->getArg(I)); // variadic arguments
+}
+
+HostValue HostEvaluator::callFunction(const FunctionDecl *FD, const CallExpr *CE,
+                                      unsigned FirstArg) {
+  const FunctionDecl *Def = nullptr;
+  FD->hasBody(Def);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    if (const Expr *Obj = MC->getImplicitObjectArgument())
+      eval(Obj);
+  if (FirstArg == 1 && CE->getNumArgs() > 0)
+    eval(CE->getArg(0));
+  Frame F{Def, NextFrameId++, {}, {}, std::nullopt, {}};
+  bindParameters(Def, CE, FirstArg, F);
+  Context.push_back("'" + Def->getNameAsString() + "' called at " + where(CE));
+  Frames.push_back(std::move(F));
+  runFunction(Def);
+  std::optional<HostValue> Returned = std::move(frame().Returned);
+  unsigned Id = frame().Id;
+  Frames.pop_back();
+  Context.pop_back();
+  Cur.Vars.erase(Cur.Vars.lower_bound(VarKey{Id, nullptr}),
+                 Cur.Vars.lower_bound(VarKey{Id + 1, nullptr}));
+  if (!Returned)
+    return HostValue::unknown("");
+  return toType(*Returned, CE->getType().getNonReferenceType());
+}
+
+std::vector<const FunctionDecl *> HostEvaluator::kernelsOf(const HostValue &V) {
+  std::vector<const FunctionDecl *> Kernels;
+  if (V.K == HostValue::Functions)
+    for (const FunctionDecl *F : V.Callees)
+      if (F->hasAttr<CUDAGlobalAttr>())
+        Kernels.push_back(F->getCanonicalDecl());
+  return Kernels;
+}
+
+void HostEvaluator::recordLaunch(const LaunchSite &S, const CallExpr *CE) {
+  LaunchRecord R;
+  R.Context = Context;
+  if (S.Kernel) {
+    R.Kernels = {S.Kernel->getCanonicalDecl()};
+  } else if (S.Callee) {
+    HostValue K = eval(S.Callee);
+    R.Kernels = kernelsOf(K);
+    if (R.Kernels.empty())
+      R.KernelsWhy = K.describe();
+  }
+  if (S.ConfigVar) {
+    // cudaLaunchKernelEx: the fields of the cudaLaunchConfig_t.
+    HostValue Config = HostValue::unknown("a cudaLaunchConfig_t not set on this path");
+    if (auto K = keyOf(S.ConfigVar)) {
+      Place P;
+      P.Valid = true;
+      P.Var = *K;
+      Config = read(P, S.ConfigVar->getType());
+    }
+    auto Field = [&](llvm::StringRef Name) {
+      if (Config.K == HostValue::Record)
+        if (const HostValue *V = Config.field(Name))
+          return *V;
+      return Config.known() ? HostValue::unknown("the field " + Name.str() + " of '" +
+                                                 S.ConfigVar->getNameAsString() +
+                                                 "', which is not set")
+                            : Config;
+    };
+    R.Grid = Field("gridDim");
+    R.Block = Field("blockDim");
+    R.SharedBytes = Field("dynamicSmemBytes");
+    R.HasSharedBytes = true;
+  } else {
+    R.Grid = eval(S.Grid);
+    R.Block = eval(S.Block);
+    if (S.SharedBytes) {
+      R.SharedBytes = eval(S.SharedBytes);
+      R.HasSharedBytes = true;
+    }
+  }
+  for (const Expr *A : S.Args)
+    R.Args.push_back(eval(A));
+  // The call's other operands (the stream, cudaLaunchKernel's argument
+  // array) for what they may change.
+  for (const Expr *A : CE->arguments())
+    if (A != S.Grid && A != S.Block && A != S.SharedBytes && A != S.Callee &&
+        std::find(S.Args.begin(), S.Args.end(), A) == S.Args.end() &&
+        !isa<CXXDefaultArgExpr>(A))
+      forgetAssignedIn(A, "a value changed at the launch at " + where(CE));
+  Records[&S].push_back(std::move(R));
+}
+
+} // namespace warpcheck::analysis::host

@@ -1,0 +1,218 @@
+//===- HostEvaluator.h - runs host code to the launches it makes -*- C++ -*-===//
+//
+// The launch shapes real host code writes are rarely constants at the
+// launch: `dim3 threads; threads.x = BLOCK;`, `int bs; bs = 16;`, a helper
+// `run(16)` whose parameter sizes the block, a loop over block sizes, a
+// switch that picks a template instance, a function pointer chosen between
+// kernels, `min(prop.maxThreadsPerBlock, n)`. The host evaluator runs the
+// host code from main (and from every other function that launches and is
+// not reached from it) over abstract values (HostValue.h): each path keeps
+// its own variables, an `if` or `?:` whose condition is unknown runs both
+// ways and joins them, a loop whose condition stays known is unrolled (each
+// iteration's launch is one record), a call of a host function with a body
+// runs it with its arguments bound, and everything else (the CUDA runtime,
+// the C library, reads of input) gives unknown values that say where they
+// came from. Each time a launch site is reached its shape, shared bytes,
+// arguments and kernels are recorded with the context that led there.
+// Integers follow values/IntegerSemantics.h: an undefined result is no
+// launch shape.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_HOST_HOSTEVALUATOR_H
+#define WARPCHECK_ANALYSIS_HOST_HOSTEVALUATOR_H
+
+#include "HostValue.h"
+
+#include "warpcheck/model/Arch.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace warpcheck::analysis::host {
+
+/// A launch in the source, as the launch-site index found it.
+struct LaunchSite {
+  const clang::Expr *Call = nullptr;           ///< <<<>>> or a cudaLaunchKernel* call
+  const clang::FunctionDecl *Caller = nullptr; ///< the enclosing host function
+  /// The kernel named at the site; null when it is launched through a
+  /// function pointer (Callee is then that expression).
+  const clang::FunctionDecl *Kernel = nullptr;
+  const clang::Expr *Callee = nullptr;
+  const clang::Expr *Grid = nullptr, *Block = nullptr, *SharedBytes = nullptr;
+  /// cudaLaunchKernelEx: the cudaLaunchConfig_t variable; the shape is in its fields.
+  const clang::VarDecl *ConfigVar = nullptr;
+  std::vector<const clang::Expr *> Args; ///< empty for cudaLaunchKernel
+  std::string Location;                  ///< "main.cu:40"
+};
+
+/// One execution of a launch site that the host code reaches.
+struct LaunchRecord {
+  HostValue Grid, Block, SharedBytes;
+  bool HasSharedBytes = false;
+  std::vector<HostValue> Args;
+  /// The kernels it launches: the named kernel, or what the pointer may hold.
+  std::vector<const clang::FunctionDecl *> Kernels;
+  /// Why the kernels are not known (a function pointer read at run time).
+  std::string KernelsWhy;
+  /// The calls, loop iterations and cases that led here, outermost first.
+  std::vector<std::string> Context;
+};
+
+struct HostLimits {
+  /// Iterations a loop is unrolled for before its variables are taken as
+  /// unknown and its body run once more with them.
+  unsigned MaxLoopIterations = 256;
+  unsigned MaxCallDepth = 8;
+  /// Expressions and statements evaluated per function run from the top.
+  std::uint64_t MaxSteps = 400'000;
+};
+
+/// "main.cu:40" for a location (its file's name and line).
+std::string shortLocation(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
+class HostEvaluator {
+public:
+  HostEvaluator(clang::ASTContext &Ctx, const model::ArchSpec &Arch,
+                const std::map<const clang::Expr *, const LaunchSite *> &Sites,
+                HostLimits Limits = HostLimits());
+
+  /// Runs Root from its start, its parameters unknown: ParamsWhy ends the
+  /// phrase "a parameter of 'Root'" ("whose callers ...", "which no
+  /// function of this file calls"). Records every launch reached.
+  void run(const clang::FunctionDecl *Root, const std::string &ParamsWhy);
+
+  const std::map<const LaunchSite *, std::vector<LaunchRecord>> &records() const {
+    return Records;
+  }
+  /// Functions some run entered.
+  bool reached(const clang::FunctionDecl *F) const {
+    return Reached.count(F->getCanonicalDecl()) != 0;
+  }
+  /// True when a run stopped at the step budget.
+  bool exhausted() const { return Exhausted; }
+
+private:
+  struct Breakable {
+    bool IsLoop;
+    std::vector<HostState> Breaks, Continues;
+  };
+  struct Frame {
+    const clang::FunctionDecl *Function;
+    unsigned Id;
+    /// Reference parameters and locals: the variable they name.
+    std::map<const clang::ValueDecl *, VarKey> Refs;
+    std::vector<HostState> Returns;
+    std::optional<HostValue> Returned;
+    std::vector<Breakable> Breakables;
+  };
+  /// A place a value can be stored: a variable, then fields and elements.
+  struct Place {
+    bool Valid = false;
+    VarKey Var{0, nullptr};
+    struct Step {
+      const clang::FieldDecl *Field = nullptr; ///< or an element:
+      std::uint64_t Index = 0;
+    };
+    std::vector<Step> Path;
+    /// Why the place is not one the evaluator tracks.
+    std::string Why;
+  };
+
+  clang::ASTContext &Ctx;
+  const clang::SourceManager &SM;
+  const model::ArchSpec &Arch;
+  const std::map<const clang::Expr *, const LaunchSite *> &Sites;
+  HostLimits Limits;
+
+  HostState Cur;
+  std::vector<Frame> Frames;
+  unsigned NextFrameId = 1;
+  std::uint64_t Steps = 0;
+  bool Aborted = false, Exhausted = false;
+  std::vector<std::string> Context;
+  std::map<const LaunchSite *, std::vector<LaunchRecord>> Records;
+  std::set<const clang::FunctionDecl *> Reached;
+
+  bool step();
+  std::string where(const clang::Stmt *S) const;
+  std::string where(const clang::Decl *D) const;
+  Frame &frame() { return Frames.back(); }
+
+  // ---- expressions (HostExpressions.cpp) ----
+  HostValue eval(const clang::Expr *E);
+  HostValue evalCast(const clang::CastExpr *CE);
+  HostValue evalUnary(const clang::UnaryOperator *UO);
+  HostValue evalBinary(const clang::BinaryOperator *BO);
+  HostValue evalCompoundAssign(const clang::CompoundAssignOperator *CA);
+  HostValue evalLogical(const clang::BinaryOperator *BO);
+  HostValue evalConditional(const clang::AbstractConditionalOperator *CO);
+  HostValue arithmetic(clang::BinaryOperatorKind Op, const HostValue &L, const HostValue &R,
+                       clang::QualType Operand, clang::QualType Result,
+                       const clang::Expr *At);
+  HostValue pointerArithmetic(const HostValue &Ptr, const HostValue &N, clang::QualType PtrType,
+                              bool Subtract);
+  HostValue construct(const clang::CXXConstructExpr *CE);
+  HostValue initList(const clang::InitListExpr *IL);
+  HostValue zeroOf(clang::QualType T);
+  HostValue member(const HostValue &Base, const clang::FieldDecl *F);
+  std::optional<std::uint64_t> constantInt(const clang::Expr *E);
+  /// Converts an integer value to T (an integral cast, a bool conversion).
+  HostValue toType(const HostValue &V, clang::QualType T);
+  /// Truth of a condition: 1, 0 or unknown.
+  std::optional<bool> truth(const HostValue &V);
+
+  // ---- places (HostPlaces.cpp) ----
+  Place place(const clang::Expr *E);
+  HostValue globalValue(const clang::VarDecl *VD);
+  std::optional<VarKey> keyOf(const clang::ValueDecl *D);
+  HostValue read(const Place &P, clang::QualType T);
+  void write(const Place &P, HostValue V);
+  /// Every variable E may change becomes unknown, with Why.
+  void forgetAssignedIn(const clang::Stmt *S, const std::string &Why);
+
+  // ---- calls (HostCalls.cpp) ----
+  HostValue evalCall(const clang::CallExpr *CE);
+  HostValue callFunction(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
+                         unsigned FirstArg);
+  HostValue opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
+                       unsigned FirstArg);
+  std::optional<HostValue> libraryCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  bool runnable(const clang::FunctionDecl *FD) const;
+  void recordLaunch(const LaunchSite &S, const clang::CallExpr *CE);
+  std::vector<const clang::FunctionDecl *> kernelsOf(const HostValue &V);
+  void bindParameters(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
+                      unsigned FirstArg, Frame &Callee);
+
+  // ---- statements (HostStatements.cpp) ----
+  void exec(const clang::Stmt *S);
+  void declare(const clang::VarDecl *VD);
+  void execIf(const clang::IfStmt *If);
+  void execSwitch(const clang::SwitchStmt *Sw);
+  /// Runs a switch's body from Target (Found once it is reached).
+  void execSwitchBody(const clang::Stmt *S, const clang::SwitchCase *Target, bool &Found);
+  void execLoop(const clang::Stmt *Init, const clang::Expr *Cond, const clang::VarDecl *CondVar,
+                const clang::Expr *Inc, const clang::Stmt *Body, bool TestFirst,
+                const clang::Stmt *Loop);
+  void execRangeFor(const clang::CXXForRangeStmt *RF);
+  /// Runs Body once as a loop iteration, then its increment; the paths that
+  /// continued rejoin first.
+  void iterate(const clang::Stmt *Body, const clang::Expr *Inc);
+  /// A condition `v == C` (or `v != C`) on a variable: in the branch where
+  /// it holds, v is C.
+  void refine(const clang::Expr *Cond, bool Holds);
+  void runFunction(const clang::FunctionDecl *FD);
+  std::string loopContext(const clang::Stmt *Loop, const std::vector<const clang::VarDecl *> &Vars);
+};
+
+} // namespace warpcheck::analysis::host
+
+#endif

@@ -1,0 +1,247 @@
+//===- HostPlaces.cpp - the variables, fields and elements host code writes ===//
+//
+// Where a host value lives: a variable of one call's frame (a reference
+// names the variable it is bound to; a lambda's body sees the frames that
+// run it), then fields and elements. Reads give unknown values the name of
+// the variable they came from; what a statement may change (assigned,
+// incremented, passed by address or non-const reference) can be forgotten
+// at once. Globals are read from their declarations: only constants are
+// known.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostEvaluator.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace warpcheck::analysis::host {
+
+HostValue HostEvaluator::globalValue(const VarDecl *VD) {
+  // A constant, or a variable only its initializer sets; anything else
+  // another translation unit may change.
+  QualType T = VD->getType();
+  const Expr *Init = VD->getAnyInitializer();
+  if (Init && (T.isConstQualified() || VD->isConstexpr())) {
+    if (auto C = constantInt(Init))
+      return toType(HostValue::integer(*C), T);
+    if (!Init->HasSideEffects(Ctx))
+      return toType(eval(Init), T);
+  }
+  return HostValue::unknown(VD->isStaticLocal() ? "a static variable"
+                                                : "a global variable, which code elsewhere "
+                                                  "may change");
+}
+
+std::optional<VarKey> HostEvaluator::keyOf(const ValueDecl *D) {
+  for (auto F = Frames.rbegin(); F != Frames.rend(); ++F) {
+    auto R = F->Refs.find(D);
+    if (R != F->Refs.end())
+      return R->second;
+    VarKey K{F->Id, D};
+    if (Cur.Vars.count(K))
+      return K;
+    // Only a lambda's body sees the variables of the frames below it.
+    if (!isa<CXXMethodDecl>(F->Function) ||
+        !cast<CXXMethodDecl>(F->Function)->getParent()->isLambda())
+      break;
+  }
+  return std::nullopt;
+}
+
+HostEvaluator::Place HostEvaluator::place(const Expr *E) {
+  Place P;
+  E = E->IgnoreParenNoopCasts(Ctx);
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E);
+      ICE && ICE->getCastKind() == CK_LValueToRValue)
+    E = ICE->getSubExpr()->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD) {
+      P.Why = "";
+      return P;
+    }
+    if (auto K = keyOf(VD)) {
+      P.Valid = true;
+      P.Var = *K;
+      return P;
+    }
+    if (VD->hasLocalStorage() && !Frames.empty() && !VD->getType()->isReferenceType()) {
+      // A local not declared on this path (a jump over it): a fresh place.
+      P.Valid = true;
+      P.Var = VarKey{frame().Id, VD};
+      return P;
+    }
+    HostValue G = globalValue(VD);
+    P.Why = G.Why;
+    return P;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!F) {
+      P.Why = "a static member";
+      return P;
+    }
+    Place Base;
+    if (ME->isArrow()) {
+      HostValue B = eval(ME->getBase());
+      if (B.K != HostValue::Address) {
+        P.Why = isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())
+                    ? "a member of the object '" +
+                          F->getParent()->getNameAsString() + "', which is not followed"
+                    : "a field reached through a pointer";
+        return P;
+      }
+      Base.Valid = true;
+      Base.Var = B.Target;
+    } else {
+      Base = place(ME->getBase());
+    }
+    if (!Base.Valid)
+      return Base;
+    Base.Path.push_back(Place::Step{F, 0});
+    return Base;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
+      eval(AS->getBase());
+      eval(AS->getIdx());
+      P.Why = "a value in memory";
+      return P;
+    }
+    Place Base = place(AS->getBase()->IgnoreParenImpCasts());
+    HostValue I = eval(AS->getIdx());
+    if (!Base.Valid)
+      return Base;
+    if (I.K != HostValue::Int) {
+      P.Why = "an element at an index known only at run time";
+      return P;
+    }
+    Base.Path.push_back(Place::Step{nullptr, I.Bits});
+    return Base;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref) {
+    HostValue V = eval(UO->getSubExpr());
+    if (V.K == HostValue::Address) {
+      P.Valid = true;
+      P.Var = V.Target;
+      return P;
+    }
+    P.Why = "a value in memory";
+    return P;
+  }
+  P.Why = "";
+  return P;
+}
+
+HostValue HostEvaluator::read(const Place &P, QualType T) {
+  auto It = Cur.Vars.find(P.Var);
+  HostValue V = It == Cur.Vars.end() ? HostValue::unknown("a variable not set on this path")
+                                     : It->second;
+  std::string Name = P.Var.second->getNameAsString();
+  for (const Place::Step &S : P.Path) {
+    Name += S.Field ? "." + S.Field->getNameAsString() : "[" + std::to_string(S.Index) + "]";
+    if (S.Field)
+      V = member(V, S.Field);
+    else if (V.K == HostValue::Array && S.Index < V.Elements.size())
+      V = HostValue(V.Elements[S.Index]);
+    else
+      V = V.known() ? HostValue::unknown("an element out of the array's bounds") : V;
+  }
+  if (!V.known() && V.Var.empty())
+    V.Var = Name;
+  if (!V.known() && T->isPointerType())
+    return HostValue::pointer(0); // an allocation of its own (cudaMalloc's are 256-byte aligned)
+  return toType(V, T);
+}
+
+void HostEvaluator::write(const Place &P, HostValue V) {
+  HostValue *At = &Cur.Vars[P.Var];
+  for (const Place::Step &S : P.Path) {
+    if (S.Field) {
+      if (At->K != HostValue::Record) {
+        *At = HostValue();
+        At->K = HostValue::Record;
+      }
+      if (!At->field(S.Field))
+        At->setField(S.Field, HostValue::unknown("a field that is not set"));
+      for (HostField &F : At->Fields)
+        if (F.Decl == S.Field)
+          At = &F.Value;
+    } else {
+      if (At->K != HostValue::Array || S.Index >= At->Elements.size()) {
+        *At = HostValue::unknown("an array written out of its bounds");
+        return;
+      }
+      At = &At->Elements[S.Index];
+    }
+  }
+  // An unknown value keeps the variable it was first read from: that is
+  // the one a reason names.
+  *At = std::move(V);
+}
+
+namespace {
+/// The variables a statement may change: assigned, incremented, passed
+/// by address or by non-const reference.
+struct AssignedVars : RecursiveASTVisitor<AssignedVars> {
+  std::vector<const Expr *> Targets;
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      Targets.push_back(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      Targets.push_back(UO->getSubExpr());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+        OC && OC->isAssignmentOp() && OC->getNumArgs() > 0)
+      Targets.push_back(OC->getArg(0));
+    unsigned Offset = isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(FD) ? 1 : 0;
+    for (unsigned I = Offset; FD && I < CE->getNumArgs() && I - Offset < FD->getNumParams(); ++I) {
+      QualType PT = FD->getParamDecl(I - Offset)->getType();
+      if (PT->isReferenceType() && !PT->getPointeeType().isConstQualified())
+        Targets.push_back(CE->getArg(I));
+    }
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *DS) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        Decls.push_back(VD);
+    return true;
+  }
+  std::vector<const VarDecl *> Decls;
+};
+
+/// The variable an lvalue expression names (through fields and elements).
+const VarDecl *baseVariable(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? nullptr : baseVariable(ME->getBase());
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return baseVariable(AS->getBase());
+  return nullptr;
+}
+} // namespace
+
+void HostEvaluator::forgetAssignedIn(const Stmt *S, const std::string &Why) {
+  if (!S)
+    return;
+  AssignedVars A;
+  A.TraverseStmt(const_cast<Stmt *>(S));
+  for (const Expr *T : A.Targets)
+    if (const VarDecl *VD = baseVariable(T))
+      if (auto K = keyOf(VD))
+        Cur.Vars[*K] = HostValue::unknown(Why);
+}
+
+} // namespace warpcheck::analysis::host

@@ -1,0 +1,428 @@
+//===- HostStatements.cpp - statements and control flow of host code ------===//
+//
+// Declarations, branches, switches, loops, returns, breaks and continues
+// over the path's variables (HostState). A branch whose condition is
+// unknown runs both ways from the same state and joins them, the branch
+// where `v == C` holds knowing v; a switch on an unknown value runs every
+// case with the switched variable set to the case's value; a loop whose
+// condition stays known is unrolled, and one whose condition is unknown
+// (or that runs past HostLimits::MaxLoopIterations) runs its body once
+// more with every variable it changes unknown.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostEvaluator.h"
+
+#include "values/IntegerSemantics.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+#include <functional>
+
+using namespace clang;
+
+namespace warpcheck::analysis::host {
+
+void HostEvaluator::run(const FunctionDecl *Root, const std::string &ParamsWhy) {
+  const FunctionDecl *Def = nullptr;
+  if (!Root || !Root->hasBody(Def) || !Def)
+    return;
+  Cur = HostState();
+  Frames.clear();
+  Context.clear();
+  Steps = 0;
+  Aborted = false;
+  Frames.push_back(Frame{Def, NextFrameId++, {}, {}, std::nullopt, {}});
+  for (const ParmVarDecl *P : Def->parameters())
+    Cur.Vars[VarKey{frame().Id, P}] =
+        HostValue::unknown("a parameter of '" + Def->getNameAsString() + "'" + ParamsWhy);
+  runFunction(Def);
+  Frames.clear();
+}
+
+void HostEvaluator::runFunction(const FunctionDecl *FD) {
+  Reached.insert(FD->getCanonicalDecl());
+  exec(FD->getBody());
+  HostState End = Cur;
+  for (const HostState &R : frame().Returns)
+    End = join(End, R, "the returns of '" + FD->getNameAsString() + "'");
+  End.Live = true;
+  Cur = std::move(End);
+}
+
+void HostEvaluator::declare(const VarDecl *VD) {
+  QualType T = VD->getType();
+  const Expr *Init = VD->getInit();
+  if (T->isReferenceType() && Init) {
+    Place P = place(Init);
+    if (P.Valid && P.Path.empty()) {
+      frame().Refs[VD] = P.Var;
+      return;
+    }
+  }
+  HostValue V;
+  if (Init) {
+    V = eval(Init);
+  } else if (const auto *CA = dyn_cast<ConstantArrayType>(T.getCanonicalType().getTypePtr())) {
+    V.K = HostValue::Array;
+    std::uint64_t N = CA->getSize().getZExtValue();
+    if (N <= 4096)
+      V.Elements.assign(N, HostValue::unknown("an element that is not set"));
+  } else {
+    V = HostValue::unknown("a variable that is not initialised");
+  }
+  Cur.Vars[VarKey{frame().Id, VD}] = toType(V, T.getNonReferenceType());
+}
+
+void HostEvaluator::exec(const Stmt *S) {
+  if (!S || !Cur.Live || Aborted || !step())
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : CS->body())
+      exec(Child);
+    return;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        declare(VD);
+    return;
+  }
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    eval(E);
+    return;
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return execIf(If);
+  if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    return execSwitch(Sw);
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return execLoop(For->getInit(), For->getCond(), For->getConditionVariable(), For->getInc(),
+                    For->getBody(), true, For);
+  if (const auto *While = dyn_cast<WhileStmt>(S))
+    return execLoop(nullptr, While->getCond(), While->getConditionVariable(), nullptr,
+                    While->getBody(), true, While);
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return execLoop(nullptr, Do->getCond(), nullptr, nullptr, Do->getBody(), false, Do);
+  if (const auto *RF = dyn_cast<CXXForRangeStmt>(S))
+    return execRangeFor(RF);
+  if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    HostValue V = RS->getRetValue() ? eval(RS->getRetValue()) : HostValue::unknown("");
+    Frame &F = frame();
+    F.Returned = F.Returned ? join(*F.Returned, V,
+                                   "the returns of '" + F.Function->getNameAsString() + "'")
+                            : V;
+    F.Returns.push_back(Cur);
+    Cur.Live = false;
+    return;
+  }
+  if (isa<BreakStmt>(S) || isa<ContinueStmt>(S)) {
+    bool Continue = isa<ContinueStmt>(S);
+    for (auto B = frame().Breakables.rbegin(); B != frame().Breakables.rend(); ++B)
+      if (!Continue || B->IsLoop) {
+        (Continue ? B->Continues : B->Breaks).push_back(Cur);
+        break;
+      }
+    Cur.Live = false;
+    return;
+  }
+  if (const auto *SC = dyn_cast<SwitchCase>(S))
+    return exec(SC->getSubStmt());
+  if (const auto *LS = dyn_cast<LabelStmt>(S))
+    return exec(LS->getSubStmt());
+  if (const auto *AS = dyn_cast<AttributedStmt>(S))
+    return exec(AS->getSubStmt());
+  if (const auto *Try = dyn_cast<CXXTryStmt>(S))
+    return exec(Try->getTryBlock());
+  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S)) {
+    // Jumps are not followed: the path ends here.
+    Cur.Live = false;
+    return;
+  }
+  // Anything else (asm, a coroutine) changes what it assigns.
+  forgetAssignedIn(S, "a value changed by code the host evaluator does not follow (" +
+                          where(S) + ")");
+}
+
+void HostEvaluator::refine(const Expr *Cond, bool Holds) {
+  const auto *BO = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  if (!BO || (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE))
+    return;
+  if ((BO->getOpcode() == BO_EQ) != Holds)
+    return;
+  const Expr *Var = BO->getLHS()->IgnoreParenImpCasts(), *Value = BO->getRHS();
+  if (!isa<DeclRefExpr>(Var))
+    std::swap(Var, Value), Var = Var->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Var);
+  std::optional<std::uint64_t> C = constantInt(Value);
+  if (!DRE || !C || !isa<VarDecl>(DRE->getDecl()) ||
+      !DRE->getType()->isIntegralOrEnumerationType())
+    return;
+  Place P = place(DRE);
+  if (P.Valid)
+    write(P, toType(HostValue::integer(*C), DRE->getType()));
+}
+
+void HostEvaluator::execIf(const IfStmt *If) {
+  exec(If->getInit());
+  if (const VarDecl *CV = If->getConditionVariable())
+    declare(CV);
+  if (If->isConsteval()) {
+    exec(If->getElse()); // host code is never constant-evaluated here
+    return;
+  }
+  std::optional<bool> T = truth(eval(If->getCond()));
+  if (T) {
+    exec(*T ? If->getThen() : If->getElse());
+    return;
+  }
+  HostState Before = Cur;
+  refine(If->getCond(), true);
+  exec(If->getThen());
+  HostState AfterThen = std::move(Cur);
+  Cur = std::move(Before);
+  refine(If->getCond(), false);
+  exec(If->getElse());
+  Cur = join(AfterThen, Cur, "the branch at " + where(If));
+}
+
+void HostEvaluator::execSwitchBody(const Stmt *S, const SwitchCase *Target, bool &Found) {
+  if (!S)
+    return;
+  if (Found) {
+    exec(S);
+    return;
+  }
+  if (S == Target) {
+    Found = true;
+    exec(Target->getSubStmt());
+    return;
+  }
+  if (const auto *SC = dyn_cast<SwitchCase>(S))
+    return execSwitchBody(SC->getSubStmt(), Target, Found);
+  if (const auto *LS = dyn_cast<LabelStmt>(S))
+    return execSwitchBody(LS->getSubStmt(), Target, Found);
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    for (const Stmt *Child : CS->body())
+      execSwitchBody(Child, Target, Found);
+  // A case label inside another statement (Duff's device) is not entered.
+}
+
+void HostEvaluator::execSwitch(const SwitchStmt *Sw) {
+  exec(Sw->getInit());
+  if (const VarDecl *CV = Sw->getConditionVariable())
+    declare(CV);
+  HostValue C = eval(Sw->getCond());
+  values::IntegerType CT = values::integerTypeOf(Sw->getCond()->getType(), Ctx);
+  // The cases in source order, with their values.
+  std::vector<std::pair<const SwitchCase *, std::optional<std::uint64_t>>> Cases;
+  const SwitchCase *Default = nullptr;
+  for (const SwitchCase *SC = Sw->getSwitchCaseList(); SC; SC = SC->getNextSwitchCase()) {
+    if (isa<DefaultStmt>(SC)) {
+      Default = SC;
+      continue;
+    }
+    std::optional<std::uint64_t> V = constantInt(cast<CaseStmt>(SC)->getLHS());
+    Cases.insert(Cases.begin(), {SC, V ? std::optional(CT.normalize(*V)) : std::nullopt});
+  }
+  frame().Breakables.push_back(Breakable{false, {}, {}});
+  auto RunFrom = [&](const SwitchCase *Target) {
+    bool Found = false;
+    execSwitchBody(Sw->getBody(), Target, Found);
+    for (const HostState &B : frame().Breakables.back().Breaks)
+      Cur = join(Cur, B, "the switch at " + where(Sw));
+    frame().Breakables.back().Breaks.clear();
+  };
+  std::string Where = "the switch at " + where(Sw);
+  if (C.K == HostValue::Int) {
+    const SwitchCase *Target = Default;
+    for (const auto &[SC, V] : Cases)
+      if (V && *V == C.Bits && !cast<CaseStmt>(SC)->getRHS())
+        Target = SC;
+    if (Target)
+      RunFrom(Target);
+  } else {
+    // Every case may run: in each, the switched variable has its value.
+    const auto *Var = dyn_cast<DeclRefExpr>(Sw->getCond()->IgnoreParenImpCasts());
+    HostState Before = Cur, After;
+    After.Live = false;
+    for (const auto &[SC, V] : Cases) {
+      Cur = Before;
+      std::string Case = "the case " + (V ? std::to_string(static_cast<std::int64_t>(*V)) : "") +
+                         " of " + Where;
+      if (Var && V && isa<VarDecl>(Var->getDecl())) {
+        Place P = place(Var);
+        if (P.Valid)
+          write(P, toType(HostValue::integer(*V), Var->getType()));
+      }
+      Context.push_back(Case);
+      RunFrom(SC);
+      Context.pop_back();
+      After = join(After, Cur, Where);
+    }
+    Cur = Before;
+    if (Default) {
+      Context.push_back("the default case of " + Where);
+      RunFrom(Default);
+      Context.pop_back();
+    }
+    Cur = join(After, Cur, Where);
+  }
+  frame().Breakables.pop_back();
+}
+
+namespace {
+/// Whether a statement can launch: a launch site or a call of code that runs.
+struct MayLaunch : RecursiveASTVisitor<MayLaunch> {
+  const std::map<const Expr *, const LaunchSite *> &Sites;
+  std::function<bool(const FunctionDecl *)> Runnable;
+  bool Found = false;
+  MayLaunch(const std::map<const Expr *, const LaunchSite *> &S,
+            std::function<bool(const FunctionDecl *)> R)
+      : Sites(S), Runnable(std::move(R)) {}
+  bool VisitCallExpr(CallExpr *CE) {
+    if (Sites.count(CE) || !CE->getDirectCallee() || Runnable(CE->getDirectCallee()))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *) {
+    Found = true;
+    return false;
+  }
+};
+
+/// The variables a for loop's init declares or assigns.
+std::vector<const VarDecl *> loopVariables(const Stmt *Init) {
+  std::vector<const VarDecl *> Vars;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        Vars.push_back(VD);
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init)) {
+    if (BO->isAssignmentOp())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Vars.push_back(VD);
+  }
+  return Vars;
+}
+} // namespace
+
+std::string HostEvaluator::loopContext(const Stmt *Loop, const std::vector<const VarDecl *> &Vars) {
+  std::string Values;
+  for (const VarDecl *VD : Vars)
+    if (auto K = keyOf(VD)) {
+      const HostValue &V = Cur.Vars[*K];
+      if (V.K != HostValue::Int)
+        continue;
+      values::IntegerType T = values::integerTypeOf(VD->getType(), Ctx);
+      std::string Text = T.Signed ? std::to_string(static_cast<std::int64_t>(V.Bits))
+                                  : std::to_string(V.Bits);
+      Values += (Values.empty() ? "" : ", ") + VD->getNameAsString() + " = " + Text;
+    }
+  return "the loop at " + where(Loop) + (Values.empty() ? "" : " with " + Values);
+}
+
+void HostEvaluator::iterate(const Stmt *Body, const Expr *Inc) {
+  exec(Body);
+  std::vector<HostState> Continues = std::move(frame().Breakables.back().Continues);
+  frame().Breakables.back().Continues.clear();
+  for (const HostState &C : Continues)
+    Cur = join(Cur, C, "the loop's continue");
+  if (Cur.Live && Inc)
+    eval(Inc);
+}
+
+void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *CondVar,
+                             const Expr *Inc, const Stmt *Body, bool TestFirst,
+                             const Stmt *Loop) {
+  exec(Init);
+  std::vector<const VarDecl *> Vars = loopVariables(Init);
+  MayLaunch Launches(Sites, [this](const FunctionDecl *F) { return runnable(F); });
+  Launches.TraverseStmt(const_cast<Stmt *>(Loop));
+  // A loop that cannot launch is unrolled only as far as a value it
+  // computes is worth (a power of two grown to a size).
+  unsigned Cap = Launches.Found ? Limits.MaxLoopIterations : 64;
+  frame().Breakables.push_back(Breakable{true, {}, {}});
+  std::string Widen;
+  for (unsigned Iter = 0;; ++Iter) {
+    if (!Cur.Live || Aborted)
+      break;
+    if (CondVar)
+      declare(CondVar);
+    if ((TestFirst || Iter > 0) && Cond) {
+      std::optional<bool> T = truth(eval(Cond));
+      if (!T) {
+        Widen = ", which runs a number of times known only at run time";
+        break;
+      }
+      if (!*T)
+        break;
+    }
+    if (Iter >= Cap) {
+      Widen = ", which runs more than " + std::to_string(Cap) + " times";
+      break;
+    }
+    Context.push_back(loopContext(Loop, Vars));
+    iterate(Body, Inc);
+    Context.pop_back();
+  }
+  if (!Widen.empty() && Cur.Live && !Aborted) {
+    // The iterations not followed: what the loop changes is unknown in
+    // them and after them; their launches are recorded once.
+    std::string Why = "a value that changes in the loop at " + where(Loop) + Widen;
+    forgetAssignedIn(Loop, Why);
+    Context.push_back(loopContext(Loop, Vars));
+    iterate(Body, Inc);
+    Context.pop_back();
+    Cur.Live = true;
+    forgetAssignedIn(Loop, Why);
+  }
+  Breakable B = std::move(frame().Breakables.back());
+  frame().Breakables.pop_back();
+  for (const HostState &Br : B.Breaks)
+    Cur = join(Cur, Br, "the loop at " + where(Loop));
+  if (!Widen.empty())
+    forgetAssignedIn(Loop, "a value that changes in the loop at " + where(Loop) + Widen);
+}
+
+void HostEvaluator::execRangeFor(const CXXForRangeStmt *RF) {
+  exec(RF->getInit());
+  const VarDecl *LoopVar = RF->getLoopVariable();
+  HostValue Range = eval(RF->getRangeInit());
+  // std::array: its one array member.
+  if (Range.K == HostValue::Record && Range.Fields.size() == 1 &&
+      Range.Fields[0].Value.K == HostValue::Array)
+    Range = HostValue(Range.Fields[0].Value);
+  frame().Breakables.push_back(Breakable{true, {}, {}});
+  QualType T = LoopVar->getType().getNonReferenceType();
+  if (Range.K == HostValue::Array && Range.Elements.size() <= Limits.MaxLoopIterations) {
+    for (const HostValue &E : Range.Elements) {
+      if (!Cur.Live || Aborted)
+        break;
+      Cur.Vars[VarKey{frame().Id, LoopVar}] = toType(E, T);
+      Context.push_back(loopContext(RF, {LoopVar}));
+      iterate(RF->getBody(), nullptr);
+      Context.pop_back();
+    }
+  } else {
+    std::string Why = "a value that changes in the loop at " + where(RF) +
+                      ", over a range known only at run time";
+    forgetAssignedIn(RF->getBody(), Why);
+    Cur.Vars[VarKey{frame().Id, LoopVar}] =
+        HostValue::unknown("an element of the range of the loop at " + where(RF) +
+                           ", known only at run time");
+    Context.push_back(loopContext(RF, {}));
+    iterate(RF->getBody(), nullptr);
+    Context.pop_back();
+    Cur.Live = true;
+    forgetAssignedIn(RF->getBody(), Why);
+  }
+  Breakable B = std::move(frame().Breakables.back());
+  frame().Breakables.pop_back();
+  for (const HostState &Br : B.Breaks)
+    Cur = join(Cur, Br, "the loop at " + where(RF));
+}
+
+} // namespace warpcheck::analysis::host

@@ -1,0 +1,327 @@
+//===- HostEvaluatorTest.cpp - launch shapes from host code ---------------===//
+//
+// Programs parsed host side with the bundled CUDA declarations; each test
+// asks the launch-site index for a kernel's shapes, as the engine does, and
+// checks the block (and grid, shared bytes, bound arguments, context or the
+// reason a launch could not be used) the host code gives it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "host/DeviceProperties.h"
+#include "warpcheck/analysis/LaunchConfig.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <gtest/gtest.h>
+
+using namespace warpcheck::analysis;
+
+namespace {
+
+struct Unit {
+  std::unique_ptr<clang::ASTUnit> AST;
+  std::unique_ptr<LaunchSiteIndex> Index;
+
+  explicit Unit(const std::string &Code) {
+    std::string Include = std::string(WARPCHECK_SOURCE_DIR) + "/tool/include/cuda-minimal";
+    std::vector<std::string> Args = {"-resource-dir=" WARPCHECK_CLANG_RESOURCE_DIR,
+                                     "--cuda-gpu-arch=sm_90", "--cuda-host-only",
+                                     "-Wno-unknown-cuda-version", "-nocudainc", "-nocudalib",
+                                     "--cuda-path=/nonexistent", "-include",
+                                     Include + "/warpcheck_cuda_minimal.h", "-isystem", Include};
+    AST = clang::tooling::buildASTFromCodeWithArgs(Code, Args, "unit.cu");
+    Index = std::make_unique<LaunchSiteIndex>(AST->getASTContext());
+  }
+
+  const clang::FunctionDecl *kernel(llvm::StringRef Name) {
+    struct Finder : clang::RecursiveASTVisitor<Finder> {
+      llvm::StringRef Name;
+      const clang::FunctionDecl *Found = nullptr;
+      bool shouldVisitTemplateInstantiations() const { return true; }
+      bool VisitFunctionDecl(clang::FunctionDecl *FD) {
+        if (!FD->hasAttr<clang::CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
+            FD->isDependentContext())
+          return true;
+        // "reduce<256>": a specialization by its one integral argument.
+        std::string Spelled = FD->getNameAsString();
+        if (const auto *Args = FD->getTemplateSpecializationArgs())
+          if (Args->size() == 1 && Args->get(0).getKind() == clang::TemplateArgument::Integral)
+            Spelled += "<" + std::to_string(Args->get(0).getAsIntegral().getExtValue()) + ">";
+        if (Spelled == Name)
+          Found = FD;
+        return true;
+      }
+    } F;
+    F.Name = Name;
+    F.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
+    return F.Found;
+  }
+
+  std::vector<LaunchConfig> configs(llvm::StringRef Kernel, const std::string &Arch = "sm_90") {
+    const clang::FunctionDecl *K = kernel(Kernel);
+    EXPECT_TRUE(K) << Kernel.str();
+    LaunchDefaults D;
+    D.Arch = Arch;
+    return K ? Index->configsFor(K, D) : std::vector<LaunchConfig>{};
+  }
+};
+
+std::vector<std::string> blocks(const std::vector<LaunchConfig> &Cs) {
+  std::vector<std::string> Out;
+  for (const LaunchConfig &C : Cs)
+    Out.push_back(C.Block.str());
+  return Out;
+}
+
+const char *Kernels = "__global__ void k(float *p, int n) {}\n";
+
+TEST(HostEvaluator, FieldStoresAndLaterAssignments) {
+  Unit U(std::string(Kernels) + R"(
+int main() {
+  float *p;
+  dim3 threads;
+  threads.x = 64;
+  threads.y = 4;
+  int bs;
+  bs = 16;
+  bs *= 2;
+  int grid = 4096 / bs;
+  k<<<grid, threads, bs * 4>>>(p + 3, bs);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Source, LaunchSource::LaunchSite);
+  EXPECT_EQ(Cs[0].Block.str(), "(64, 4, 1)");
+  EXPECT_TRUE(Cs[0].GridKnown);
+  EXPECT_EQ(Cs[0].Grid.str(), "(128, 1, 1)");
+  EXPECT_EQ(Cs[0].DynamicSharedBytes, 128u);
+  ASSERT_EQ(Cs[0].Arguments.size(), 2u);
+  for (const auto &[P, A] : Cs[0].Arguments) {
+    if (P->getName() == "p")
+      EXPECT_EQ(A.PointerOffsetBytes, 12); // p + 3 floats
+    else
+      EXPECT_EQ(A.Integer, 32);
+  }
+}
+
+TEST(HostEvaluator, BranchesJoinWhenTheyAgree) {
+  Unit U(std::string(Kernels) + R"(
+__global__ void other(float *p, int n) {}
+int main(int argc, char **argv) {
+  float *p;
+  int same, differ = 128;
+  if (argc > 1) same = 96; else same = 96;
+  if (argc > 2) differ = 512;
+  k<<<1, same>>>(p, 0);
+  other<<<1, differ>>>(p, 0);
+  return 0;
+})");
+  EXPECT_EQ(blocks(U.configs("k")), std::vector<std::string>{"(96, 1, 1)"});
+  auto Other = U.configs("other");
+  ASSERT_EQ(Other.size(), 1u);
+  EXPECT_EQ(Other[0].Source, LaunchSource::Default);
+  ASSERT_EQ(Other[0].Unevaluated.size(), 1u);
+  EXPECT_EQ(Other[0].Unevaluated[0],
+            "the launch at unit.cu:10 uses 'differ', a value that differs between the "
+            "paths that meet after the branch at unit.cu:8");
+}
+
+TEST(HostEvaluator, ParametersBoundAtEveryCall) {
+  Unit U(std::string(Kernels) + R"(
+void run(float *p, int block_size) {
+  dim3 threads(block_size, block_size);
+  k<<<dim3(8, 8), threads>>>(p, block_size);
+}
+void outer(float *p, int b) { run(p, b * 2); }
+int main() {
+  float *p;
+  outer(p, 8);
+  run(p, 32);
+  run(p, 16);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  EXPECT_EQ(blocks(Cs), (std::vector<std::string>{"(16, 16, 1)", "(32, 32, 1)"}));
+  ASSERT_EQ(Cs.size(), 2u);
+  EXPECT_EQ(Cs[0].Context,
+            (std::vector<std::string>{"'outer' called at unit.cu:10", "'run' called at unit.cu:7"}));
+}
+
+TEST(HostEvaluator, LoopsOverConstantSizes) {
+  Unit U(std::string(Kernels) + R"(#include <initializer_list>
+__global__ void listed(float *p, int n) {}
+int main() {
+  float *p;
+  for (int bs = 32; bs <= 256; bs *= 2)
+    k<<<4096 / bs, bs>>>(p, bs);
+  int sizes[] = {64, 128};
+  for (int s : sizes)
+    listed<<<1, s>>>(p, s);
+  for (int s : {512, 64})
+    listed<<<1, s>>>(p, s);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  EXPECT_EQ(blocks(Cs), (std::vector<std::string>{"(32, 1, 1)", "(64, 1, 1)", "(128, 1, 1)",
+                                                  "(256, 1, 1)"}));
+  ASSERT_EQ(Cs.size(), 4u);
+  EXPECT_EQ(Cs[1].Grid.str(), "(64, 1, 1)");
+  EXPECT_EQ(Cs[1].Context, std::vector<std::string>{"the loop at unit.cu:6 with bs = 64"});
+  EXPECT_EQ(blocks(U.configs("listed")),
+            (std::vector<std::string>{"(64, 1, 1)", "(128, 1, 1)", "(512, 1, 1)"}));
+}
+
+TEST(HostEvaluator, SwitchAndIfDispatchKnowTheirCase) {
+  Unit U(R"(
+#include <cstdlib>
+template <int B> __global__ void reduce(float *p) {}
+void dispatch(float *p, int threads) {
+  if (threads == 32) { reduce<32><<<1, threads>>>(p); return; }
+  switch (threads) {
+  case 256: reduce<256><<<1, threads>>>(p); break;
+  case 128: reduce<128><<<1, threads>>>(p); break;
+  }
+}
+int main(int argc, char **argv) {
+  float *p;
+  dispatch(p, std::atoi(argv[1]));
+  return 0;
+})");
+  EXPECT_EQ(blocks(U.configs("reduce<256>")), std::vector<std::string>{"(256, 1, 1)"});
+  EXPECT_EQ(blocks(U.configs("reduce<128>")), std::vector<std::string>{"(128, 1, 1)"});
+  EXPECT_EQ(blocks(U.configs("reduce<32>")), std::vector<std::string>{"(32, 1, 1)"});
+}
+
+TEST(HostEvaluator, FunctionPointersLaunchEveryKernelTheyMayHold) {
+  Unit U(R"(
+__global__ void kA(float *p) {}
+__global__ void kB(float *p) {}
+__global__ void kC(float *p) {}
+int main(int argc, char **argv) {
+  float *p;
+  void (*kern)(float *) = argc > 1 ? kA : kB;
+  kern<<<2, 160>>>(p);
+  return 0;
+})");
+  EXPECT_EQ(blocks(U.configs("kA")), std::vector<std::string>{"(160, 1, 1)"});
+  EXPECT_EQ(blocks(U.configs("kB")), std::vector<std::string>{"(160, 1, 1)"});
+  auto C = U.configs("kC");
+  ASSERT_EQ(C.size(), 1u);
+  EXPECT_EQ(C[0].Source, LaunchSource::Default);
+  EXPECT_TRUE(C[0].Unevaluated.empty()); // no launch of kC in the source
+}
+
+TEST(HostEvaluator, DevicePropertiesOfTheTargetArchitecture) {
+  Unit U(R"(
+__global__ void a(float *p) {}
+__global__ void b(float *p) {}
+__global__ void c(float *p) {}
+__global__ void d(float *p) {}
+int main() {
+  float *p;
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  int n = 4096;
+  a<<<1, min(prop.maxThreadsPerBlock, n)>>>(p);
+  b<<<1, prop.warpSize * 4>>>(p);
+  c<<<1, prop.multiProcessorCount>>>(p);
+  int z;
+  cudaDeviceGetAttribute(&z, cudaDevAttrMaxBlockDimZ, 0);
+  d<<<1, dim3(2, 2, z)>>>(p);
+  return 0;
+})");
+  EXPECT_EQ(blocks(U.configs("a")), std::vector<std::string>{"(1024, 1, 1)"});
+  EXPECT_EQ(blocks(U.configs("b")), std::vector<std::string>{"(128, 1, 1)"});
+  EXPECT_EQ(blocks(U.configs("d")), std::vector<std::string>{"(2, 2, 64)"});
+  // The G80 allows 512 threads in a block.
+  EXPECT_EQ(blocks(U.configs("a", "g80")), std::vector<std::string>{"(512, 1, 1)"});
+  auto C = U.configs("c");
+  ASSERT_EQ(C.size(), 1u);
+  ASSERT_EQ(C[0].Unevaluated.size(), 1u);
+  EXPECT_EQ(C[0].Unevaluated[0],
+            "the launch at unit.cu:13 uses 'prop.multiProcessorCount', a property of the "
+            "device that differs between parts of one architecture (132 SMs on an H200 SXM, "
+            "other counts on other Hopper parts)");
+}
+
+TEST(HostEvaluator, ReasonsNameTheValueReadAtRunTime) {
+  Unit U(std::string(Kernels) + R"(
+#include <cstdlib>
+void run(float *p, int block_size) { k<<<1, block_size>>>(p, 0); }
+int main(int argc, char **argv) {
+  float *p;
+  int requested = std::atoi(argv[1]);
+  run(p, requested);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u);
+  ASSERT_EQ(Cs[0].Unevaluated.size(), 1u);
+  EXPECT_EQ(Cs[0].Unevaluated[0],
+            "the launch at unit.cu:4 uses 'block_size', a parameter of 'run' whose callers "
+            "pass 'requested', a value 'atoi' returns at run time (unit.cu:7)");
+}
+
+TEST(HostEvaluator, InvalidAndOverflowingShapesAreNoShapes) {
+  Unit U(std::string(Kernels) + R"(
+int main() {
+  float *p;
+  int big = 2048;
+  k<<<1, big>>>(p, 0);
+  int wraps = 2147483647;
+  wraps = wraps + 1;
+  k<<<1, wraps>>>(p, 0);
+  k<<<1, dim3(8, 8, 128)>>>(p, 0);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Source, LaunchSource::Default);
+  ASSERT_EQ(Cs[0].Unevaluated.size(), 3u);
+  EXPECT_EQ(Cs[0].Unevaluated[0],
+            "the launch at unit.cu:6 asks for the block (2048, 1, 1), which sm_90 does not "
+            "allow (at most 1024 threads, (1024, 1024, 64) along x, y and z): the launch fails");
+  EXPECT_EQ(Cs[0].Unevaluated[1],
+            "the launch at unit.cu:9 uses 'wraps', a value whose computation has signed "
+            "overflow (unit.cu:8)");
+  EXPECT_NE(Cs[0].Unevaluated[2].find("(8, 8, 128)"), std::string::npos);
+}
+
+TEST(HostEvaluator, LoopsWithUnknownBoundsStillLaunch) {
+  Unit U(std::string(Kernels) + R"(
+int main(int argc, char **argv) {
+  float *p;
+  int step = 1;
+  for (int i = 0; i < argc; ++i) {
+    k<<<i + 1, 128>>>(p, i);
+    step *= 2;
+  }
+  k<<<1, step>>>(p, 0);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u); // block 128 with the grid unknown; 'step' is not known after
+  EXPECT_EQ(Cs[0].Block.str(), "(128, 1, 1)");
+  EXPECT_FALSE(Cs[0].GridKnown);
+}
+
+TEST(DeviceProperties, ConstantsOfTheArchitectureOnly) {
+  const warpcheck::model::ArchSpec *H = warpcheck::model::findArch("sm_90");
+  ASSERT_TRUE(H);
+  std::string Why;
+  EXPECT_EQ(host::deviceProperty("warpSize", *H, Why), std::vector<std::int64_t>{32});
+  EXPECT_EQ(host::deviceProperty("sharedMemPerBlockOptin", *H, Why),
+            std::vector<std::int64_t>{232448});
+  EXPECT_EQ(host::deviceProperty("maxGridSize", *H, Why),
+            (std::vector<std::int64_t>{2147483647, 65535, 65535}));
+  EXPECT_TRUE(host::deviceProperty("clockRate", *H, Why).empty());
+  EXPECT_EQ(Why, "a property of the particular device (cudaDeviceProp::clockRate), not of "
+                 "its architecture");
+  EXPECT_EQ(host::memberOfAttribute("cudaDevAttrMaxThreadsPerBlock"), "maxThreadsPerBlock");
+  EXPECT_EQ(host::memberOfAttribute("cudaDevAttrClockRate"), "");
+}
+
+} // namespace
