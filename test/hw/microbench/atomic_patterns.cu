@@ -424,36 +424,17 @@ static std::string spelled_name(const AtomicCase& c) {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s OUT.csv [--list]\n", argv[0]);
-    return 1;
-  }
   for (const AtomicCase& c : kCases) {
     if (spelled_name(c) != c.name) {
       std::fprintf(stderr, "case %s: its fields spell %s\n", c.name, spelled_name(c).c_str());
       return 3;
     }
   }
-  FILE* csv = std::fopen(argv[1], "w");
-  if (!csv) {
-    std::perror(argv[1]);
-    return 1;
-  }
-  const bool list_only = (argc > 2 && std::string(argv[2]) == "--list");
-  unsigned char* d_buf = nullptr;
-  unsigned* d_out = nullptr;
-  if (!list_only) {
-    MB_CHECK(cudaSetDevice(0));
-    cudaDeviceProp prop;
-    MB_CHECK(cudaGetDeviceProperties(&prop, 0));
-    std::printf("# device %s sm_%d%d\n", prop.name, prop.major, prop.minor);
-    MB_CHECK(cudaMalloc(&d_buf, kBufBytes));
-    MB_CHECK(cudaMalloc(&d_out, 32 * sizeof(unsigned)));
-    if (reinterpret_cast<uintptr_t>(d_buf) % 256 != 0) {
-      std::fprintf(stderr, "cudaMalloc returned a pointer not 256-B aligned\n");
-      return 3;
-    }
-  }
+  bool list_only = false;
+  FILE* csv = mb::open_output(argc, argv, list_only);
+  const mb::DeviceBuffers dev = mb::device_buffers(list_only, kBufBytes);
+  unsigned char* d_buf = dev.base;
+  unsigned* d_out = dev.out;
   std::fprintf(csv, "launch,kernel,type,op,bytes,address,operand,result,active,scope,active_mask,"
                     "distinct_addresses\n");
   std::vector<unsigned char> zeros(kBufBytes, 0);
@@ -481,11 +462,5 @@ int main(int argc, char** argv) {
                  distinct_addresses(c));
     ++launch;
   }
-  std::fclose(csv);
-  if (!list_only) {
-    MB_CHECK(cudaFree(d_buf));
-    MB_CHECK(cudaFree(d_out));
-  }
-  std::printf("# %d launches\n", launch);
-  return 0;
+  return mb::finish(csv, dev, launch);
 }
