@@ -6,6 +6,7 @@ Usage:
                         [-o OUT.csv]
   atomic_sass_census.py --calibrate [--nvcc NVCC]
   atomic_sass_census.py --check-decoder SASS.txt
+  atomic_sass_census.py --compare COMMITTED.csv OTHER.csv
 
 LIST.csv is what `atomic_patterns LIST.csv --list` writes (the case fields of every kernel). The
 instructions come from `cuobjdump -sass` of the program (--sass: cuobjdump's own spelling, the
@@ -359,6 +360,25 @@ def calibrate(nvcc):
     return bad
 
 
+def compare(committed, other):
+    """Lines saying where two censuses of the same program differ: the verdicts and expectations
+    (which must agree), the spelling of the atomic instructions (which may: cuobjdump can spell
+    floating-point modifiers that the decoder does not), and a count."""
+    a, b = ({r["kernel"]: r for r in csv.DictReader(io.StringIO(t))} for t in (committed, other))
+    keys = ("aggregated", "warp_ops", "expected_requests", "expected_sectors")
+    lines, differ = [], 0
+    for k in a:
+        theirs = b.get(k, {})
+        if any(a[k][f] != theirs.get(f) for f in keys):
+            differ += 1
+            lines.append("DIFFERS %s: %s against %s" % (k, [a[k][f] for f in keys], [theirs.get(f) for f in keys]))
+        elif a[k]["atomics"] != theirs["atomics"]:
+            lines.append("spelling %s: %r against %r" % (k, a[k]["atomics"], theirs["atomics"]))
+    lines.append("census against census: %d kernels, %d verdicts differ, %d spellings differ"
+                 % (len(a), differ, sum(x.startswith("spelling") for x in lines)))
+    return differ, lines
+
+
 def find_nvcc(given=None):
     for c in (given, shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"):
         if c and os.access(c, os.X_OK):
@@ -377,6 +397,7 @@ def main(argv=None):
     ap.add_argument("--check-decoder", metavar="SASS", help="check the cubin decoder against a cuobjdump "
                     "listing of the same binary (its encodings)")
     ap.add_argument("--nvcc", help="nvcc for --calibrate")
+    ap.add_argument("--compare", nargs=2, metavar=("COMMITTED", "OTHER"), help="where two censuses differ")
     args = ap.parse_args(argv)
     if args.calibrate:
         nvcc = find_nvcc(args.nvcc)
@@ -388,6 +409,14 @@ def main(argv=None):
             print("MISMATCH", b)
         print("calibration: %d kernels, %d mismatches" % (len(CALIBRATION), len(bad)))
         return 1 if bad else 0
+    if args.compare:
+        texts = []
+        for path in args.compare:
+            with open(path, encoding="utf-8") as f:
+                texts.append(f.read())
+        differ, lines = compare(*texts)
+        print("\n".join(lines))
+        return 1 if differ else 0
     if args.check_decoder:
         with open(args.check_decoder, encoding="utf-8", errors="replace") as f:
             checked, bad = decoder_mismatches(f.read())

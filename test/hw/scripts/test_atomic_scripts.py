@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Unit tests for atomic_sass_census.py (and, with nvcc, the committed census) on samples in
-cuobjdump's format (testdata/). Run: python3 -m unittest discover -s test/hw/scripts
+"""Unit tests for atomic_sass_census.py (and, with nvcc, the committed census) and
+atomics_to_records.py, on samples in cuobjdump's and ncu's formats (testdata/).
+Run: python3 -m unittest discover -s test/hw/scripts
 """
 import csv
 import io
+import json
 import os
 import re
 import shutil
@@ -17,6 +19,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import atomic_sass_census as census  # noqa: E402
+import atomics_to_records as a2r  # noqa: E402
+import microbench_to_records as m2r  # noqa: E402
 
 DATA = os.path.join(HERE, "testdata")
 HW = os.path.normpath(os.path.join(HERE, ".."))
@@ -72,6 +76,20 @@ class Census(unittest.TestCase):
         with self.assertRaises(KeyError):
             census.census_rows(list_rows(), {}, "cuobjdump")
 
+    def test_compare(self):
+        instrs = census.instructions_from_sass(read("atomic_sass_sample.txt"))
+        out = io.StringIO()
+        census.write_csv(census.census_rows(list_rows(), instrs, "cuobjdump"), out)
+        text = out.getvalue()
+        self.assertEqual(census.compare(text, text)[0], 0)
+        respelled = text.replace("REDG.E.ADD.F32.FTZ.RN.STRONG.GPU", "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU.X")
+        differ, lines = census.compare(text, respelled)
+        self.assertEqual(differ, 0)
+        self.assertTrue(lines[0].startswith("spelling f32_add_zero_k"))
+        differ, lines = census.compare(text, text.replace(",yes,", ",no,"))
+        self.assertEqual(differ, 1)
+        self.assertTrue(lines[0].startswith("DIFFERS i32_add_zero_k"))
+
     def test_ptx(self):
         ptx = (".visible .entry h2_add_zero_k(\n\t.param .u64 p\n)\n{\n"
                "\t{ atom.add.noftz.f16x2 %r4,[%rd1],%r3; }\n\tret;\n}\n"
@@ -104,6 +122,77 @@ class Decoder(unittest.TestCase):
     @unittest.skipUnless(census.find_nvcc(), "no nvcc")
     def test_calibration(self):
         self.assertEqual(census.calibrate(census.find_nvcc()), [])
+
+
+def sample_census():
+    instrs = census.instructions_from_sass(read("atomic_sass_sample.txt"))
+    rows = census.census_rows(list_rows(), instrs, "cuobjdump")
+    # as read back from the CSV: every field a string
+    return {r["kernel"]: {k: str(v) for k, v in r.items()} for r in rows}
+
+
+class Records(unittest.TestCase):
+    def records(self, census_rows=None):
+        launches = m2r.parse_ncu_csv(read("atomic_ncu_sample.csv"))
+        return {r["kernel"]: r for r in a2r.build_records(list_rows(), launches, census_rows)}
+
+    def test_counts(self):
+        recs = self.records(sample_census())
+        r = recs["i32_add_zero_k"]
+        self.assertEqual((r["requests"], r["sectors"], r["instructions"]), (1, 1, 1))
+        self.assertEqual(r["red"], {"requests": 1, "sectors": 1, "instructions": 1})
+        self.assertEqual(r["atom"], {"requests": 0, "sectors": 0, "instructions": 0})
+        self.assertEqual((r["aggregated"], r["bytes"], r["active_mask"]), ("yes", 4, "0xffffffff"))
+        self.assertTrue(r["as_expected"] and r["clean"])
+        self.assertEqual(r["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"], 1)
+        # the full-warp case: the predicated-off per-lane ATOMG is an instruction without a request
+        r = recs["i32_add_zero_var_ret"]
+        self.assertEqual((r["requests"], r["sectors"], r["instructions"]), (1, 1, 2))
+        self.assertTrue(r["as_expected"])
+        self.assertEqual(recs["f32_add_zero_k"]["sectors"], 32)
+        self.assertEqual(recs["i32_add_lane_k_rtmask"]["sectors"], 2)
+        self.assertTrue(all(r["as_expected"] for r in recs.values()))
+
+    def test_without_census(self):
+        r = self.records()["f32_add_zero_k"]
+        self.assertIsNone(r["aggregated"])
+        self.assertIsNone(r["as_expected"])
+
+    def test_not_as_expected(self):
+        c = sample_census()
+        c["f32_add_zero_k"]["expected_sectors"] = "1"
+        self.assertFalse(self.records(c)["f32_add_zero_k"]["as_expected"])
+
+    def test_name_mismatch(self):
+        rows = list_rows()
+        rows[2]["kernel"] = "f64_add_zero_k"
+        with self.assertRaises(m2r.JoinError):
+            a2r.build_records(rows, m2r.parse_ncu_csv(read("atomic_ncu_sample.csv")))
+
+    def test_main(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            shutil.copy(os.path.join(DATA, "atomic_list_sample.csv"), os.path.join(tmp, "atomic_patterns.csv"))
+            shutil.copy(os.path.join(DATA, "atomic_ncu_sample.csv"), os.path.join(tmp, "atomic_ncu.csv"))
+            out = os.path.join(tmp, "atomic_patterns.json")
+            self.assertEqual(a2r.main(["x", tmp, out]), 0)
+            with open(out) as f:
+                recs = json.load(f)
+            self.assertEqual([r["kernel"] for r in recs], [r["kernel"] for r in list_rows()])
+            # no census beside the raw files: the committed one
+            self.assertEqual(recs[0]["aggregated"], "yes")
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_known_metrics(self):
+        query = ("Metric Name   Metric Type   Metric Unit   Metric Description\n"
+                 "l1tex__t_requests_pipe_lsu_mem_global_op_atom        Counter   # of requests\n"
+                 "smsp__sass_inst_executed_op_global_atom              Counter   inst   # of warp instructions\n")
+        self.assertEqual(a2r.known_metrics(query, ["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+                                                   "smsp__inst_executed_op_global_atom.sum",
+                                                   "smsp__sass_inst_executed_op_global_atom.sum"]),
+                         ["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+                          "smsp__sass_inst_executed_op_global_atom.sum"])
 
 
 def nvcc_release(nvcc):
