@@ -116,7 +116,7 @@ struct SiteKey {
 /// Running totals of one access site over the simulated warps.
 struct SiteTotals {
   AccessSite Site;
-  unsigned Requests = 0, UnknownRequests = 0;
+  unsigned Requests = 0, UnknownRequests = 0, AggregatedRequests = 0;
   double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;
   double Wavefronts = 0, IdealWavefronts = 0;
   bool Uncertain = false, StructCopy = false;
@@ -158,9 +158,16 @@ public:
         T.WorstShared = C;
       }
     } else {
-      const model::GlobalRequestCost &C = globalCost(
-          *R.Addresses, R.Site.Op == AccessOp::Atomic ? model::GlobalAccessKind::Atomic
-                                                      : model::GlobalAccessKind::LoadOrStore);
+      // An atomic the compiler aggregates is one lane's request (cheap, not
+      // cached); any other is costed per shape.
+      bool Aggregated = R.Site.Op == AccessOp::Atomic &&
+                        model::isAggregatedRequest(*R.Addresses, R.Site.Atomic);
+      T.AggregatedRequests += Aggregated;
+      const model::GlobalRequestCost &C =
+          Aggregated ? (OneLane = model::computeAtomicRequestCost(*R.Addresses, R.Site.Atomic))
+                     : globalCost(*R.Addresses, R.Site.Op == AccessOp::Atomic
+                                                    ? model::GlobalAccessKind::Atomic
+                                                    : model::GlobalAccessKind::LoadOrStore);
       T.Sectors += C.Sectors;
       T.IdealSectors += C.IdealSectors;
       T.Lines += C.Lines;
@@ -224,6 +231,7 @@ private:
   }
 
   const model::SharedMemoryGeometry &Geometry;
+  model::GlobalRequestCost OneLane;
   std::unordered_map<std::string, model::SharedRequestCost> SharedCosts;
   std::unordered_map<std::string, model::GlobalRequestCost> GlobalCosts;
 };
@@ -577,6 +585,7 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
       A.WorstGlobal = T.WorstGlobal;
       A.WorstShared = T.WorstShared;
       A.WorstRequest = T.Worst;
+      A.AggregatedRequests = T.AggregatedRequests;
       if (T.Worst)
         A.LaneStrideBytes = laneStride(*T.Worst);
       if (T.UnknownRequests > 0 || T.Requests == 0) {
