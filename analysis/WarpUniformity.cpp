@@ -242,18 +242,22 @@ const WarpUniformity::FunctionDefs &WarpUniformity::defsOf(const FunctionDecl *F
   return Out;
 }
 
-bool WarpUniformity::argumentOf(const ParmVarDecl *P, llvm::ArrayRef<InlinedCall> Calls,
-                                bool AsLValue) {
+const Expr *WarpUniformity::argumentFor(const ParmVarDecl *P, llvm::ArrayRef<InlinedCall> Calls) {
   const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
   if (!F || Calls.empty() || !Calls[0].Call)
-    return false;
+    return nullptr;
   const FunctionDecl *Callee = Calls[0].Call->getDirectCallee();
   if (!Callee || Callee->getCanonicalDecl() != F->getCanonicalDecl())
-    return false;
+    return nullptr;
   unsigned I = P->getFunctionScopeIndex() + Calls[0].ArgOffset;
-  if (I >= Calls[0].Call->getNumArgs())
+  return I < Calls[0].Call->getNumArgs() ? Calls[0].Call->getArg(I) : nullptr;
+}
+
+bool WarpUniformity::argumentOf(const ParmVarDecl *P, llvm::ArrayRef<InlinedCall> Calls,
+                                bool AsLValue) {
+  const Expr *Arg = argumentFor(P, Calls);
+  if (!Arg)
     return false;
-  const Expr *Arg = Calls[0].Call->getArg(I);
   return AsLValue ? storedValue(Arg, Calls.drop_front(), Arg) : value(Arg, Calls.drop_front(), Arg);
 }
 
@@ -330,10 +334,8 @@ bool WarpUniformity::address(const Expr *L, llvm::ArrayRef<InlinedCall> Calls, c
     if (!V || !V->getType()->isReferenceType())
       return true; // a variable's own storage
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
-      if (!argumentOf(P, Calls, false)) // the argument's address, to be exact
-        return false;
-      const Expr *Arg = Calls[0].Call->getArg(P->getFunctionScopeIndex() + Calls[0].ArgOffset);
-      return address(Arg, Calls.drop_front(), Arg);
+      const Expr *Arg = argumentFor(P, Calls); // the object the caller binds
+      return Arg && address(Arg, Calls.drop_front(), Arg);
     }
     return V->getInit() && address(V->getInit(), Calls, Use);
   }

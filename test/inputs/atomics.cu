@@ -34,6 +34,10 @@ __global__ void blockMax(int *m) { atomicMax(&m[blockIdx.x], (int)threadIdx.x); 
 __device__ void bump(unsigned long long *counter) { atomicAdd(counter, 1ull); }
 __global__ void viaHelper(unsigned long long *counters) { bump(&counters[blockIdx.x]); }
 
+// Through a reference: the element the call binds.
+__device__ void increment(int &counter) { atomicAdd(&counter, 1); }
+__global__ void viaReference(int *counts) { increment(counts[blockIdx.x]); }
+
 // Odd lanes only, a uniform operand.
 __global__ void oddLanes(unsigned *c, unsigned k) {
   if (threadIdx.x & 1)
@@ -121,6 +125,7 @@ int main() {
   tickets<<<4, 128>>>(ints, out);
   blockMax<<<4, 128>>>(ints);
   viaHelper<<<4, 128>>>(longs);
+  viaReference<<<4, 128>>>(ints + 64);
   oddLanes<<<4, 128>>>(uints, 3u);
   allocate<<<4, 128>>>(ints, ints + 1024, out);
   sumFloats<<<4, 128>>>(x, sum);

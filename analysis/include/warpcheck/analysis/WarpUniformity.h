@@ -81,6 +81,8 @@ private:
   bool address(const clang::Expr *LValue, llvm::ArrayRef<InlinedCall> Calls,
                const clang::Stmt *Use);
   bool variable(const clang::VarDecl *V, llvm::ArrayRef<InlinedCall> Calls, const clang::Stmt *Use);
+  /// The argument that binds P at the innermost inlined call, if that call is P's.
+  const clang::Expr *argumentFor(const clang::ParmVarDecl *P, llvm::ArrayRef<InlinedCall> Calls);
   bool argumentOf(const clang::ParmVarDecl *P, llvm::ArrayRef<InlinedCall> Calls, bool AsLValue);
   bool call(const clang::CallExpr *CE, llvm::ArrayRef<InlinedCall> Calls, const clang::Stmt *Use);
   /// Defs under a condition that is not uniform, or in a loop whose exits
