@@ -1,6 +1,8 @@
 //===- KernelAnalysis.cpp - simulate warps, cost every access -------------===//
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "Simulation.h"
+#include "ValueSweep.h"
 #include "interp/WarpInterpreter.h"
 
 #include "warpcheck/model/GlobalMemory.h"
@@ -14,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -62,8 +65,10 @@ std::string AnalysisOptions::fingerprint() const {
 }
 
 bool isAnalysableKernel(const FunctionDecl *FD) {
+  // An invalid kernel is analysable in this sense: it is reported, with
+  // the error that stops it (SourceErrors.h), never silently left out.
   if (!FD || !FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
-      FD->isDependentContext() || FD->isInvalidDecl())
+      FD->isDependentContext())
     return false;
   // Library kernels (CUB, Thrust) are not the user's code: the report leaves
   // them out, and clang-tidy would not show a diagnostic in a system header,
@@ -105,157 +110,41 @@ std::string sourceText(const Expr *E, const ASTContext &Ctx) {
 
 namespace {
 
-struct SiteKey {
-  const Expr *E;
-  AccessOp Op;
-  bool operator<(const SiteKey &O) const {
-    return E != O.E ? E < O.E : static_cast<int>(Op) < static_cast<int>(O.Op);
-  }
-};
+/// Lane-steps all the runs of one launch's value sweep may take together
+/// (on top of the primary): eight launch budgets, a few tens of
+/// milliseconds of simulation (bench/analysis_overhead.py).
+constexpr std::uint64_t SweepStepBudget = 16'000'000;
 
-/// Running totals of one access site over the simulated warps.
-struct SiteTotals {
-  AccessSite Site;
-  unsigned Requests = 0, UnknownRequests = 0, AggregatedRequests = 0;
-  double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;
-  double Wavefronts = 0, IdealWavefronts = 0;
-  bool Uncertain = false, StructCopy = false;
-  std::optional<model::WarpAddressSet> Worst;
-  model::GlobalRequestCost WorstGlobal;
-  model::SharedRequestCost WorstShared;
-  double WorstScore = -1;
-};
-
-class Aggregator {
-public:
-  explicit Aggregator(const model::SharedMemoryGeometry &G) : Geometry(G) {}
-
-  void add(const RecordedRequest &R) {
-    SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
-    if (T.Requests == 0 && T.UnknownRequests == 0)
-      T.Site = R.Site;
-    T.Site.BytesPerLane = std::max(T.Site.BytesPerLane, R.Site.BytesPerLane);
-    if (R.Site.SharedVar)
-      T.Site.SharedVar = R.Site.SharedVar;
-    T.Uncertain |= R.UnderUncertainMask;
-    T.StructCopy |= R.StructCopy;
-    if (!R.Addresses) {
-      ++T.UnknownRequests;
-      return;
-    }
-    ++T.Requests;
-    if (R.Site.Space == MemorySpace::Shared) {
-      model::SharedAccessKind Kind = R.Site.Op == AccessOp::Load    ? model::SharedAccessKind::Load
-                                     : R.Site.Op == AccessOp::Store ? model::SharedAccessKind::Store
-                                                                    : model::SharedAccessKind::Atomic;
-      const model::SharedRequestCost &C = sharedCost(*R.Addresses, Kind);
-      T.Wavefronts += C.Wavefronts;
-      T.IdealWavefronts += C.IdealWavefronts;
-      double Score = double(C.Wavefronts) - C.IdealWavefronts;
-      if (Score > T.WorstScore) {
-        T.WorstScore = Score;
-        T.Worst = *R.Addresses;
-        T.WorstShared = C;
-      }
-    } else {
-      // An atomic the compiler aggregates is one lane's request (cheap, not
-      // cached); any other is costed per shape.
-      bool Aggregated = R.Site.Op == AccessOp::Atomic &&
-                        model::isAggregatedRequest(*R.Addresses, R.Site.Atomic);
-      T.AggregatedRequests += Aggregated;
-      const model::GlobalRequestCost &C =
-          Aggregated ? (OneLane = model::computeAtomicRequestCost(*R.Addresses, R.Site.Atomic))
-                     : globalCost(*R.Addresses, R.Site.Op == AccessOp::Atomic
-                                                    ? model::GlobalAccessKind::Atomic
-                                                    : model::GlobalAccessKind::LoadOrStore);
-      T.Sectors += C.Sectors;
-      T.IdealSectors += C.IdealSectors;
-      T.Lines += C.Lines;
-      T.IdealLines += C.IdealLines;
-      double Score = double(C.Sectors) - C.IdealSectors;
-      if (Score > T.WorstScore) {
-        T.WorstScore = Score;
-        T.Worst = *R.Addresses;
-        T.WorstGlobal = C;
-      }
-    }
-  }
-
-  std::map<SiteKey, SiteTotals> Sites;
-
-private:
-  /// The costs depend on the addresses only up to a shift by a multiple of
-  /// 4096 bytes (a multiple of every sector, line and bank row), and loops
-  /// repeat the same request shapes: they are computed once per shape.
-  static std::string shapeKey(const model::WarpAddressSet &S, int Kind) {
-    std::uint64_t Base = ~std::uint64_t(0);
-    for (unsigned L = 0; L < model::WarpSize; ++L)
-      if (S.isActive(L))
-        Base = std::min(Base, S.address(L));
-    Base &= ~std::uint64_t(4095);
-    std::string Key;
-    Key.reserve(12 + 8 * model::WarpSize);
-    auto Put = [&Key](std::uint64_t V, unsigned Bytes) {
-      for (unsigned I = 0; I < Bytes; ++I)
-        Key.push_back(static_cast<char>((V >> (8 * I)) & 0xff));
-    };
-    Put(S.activeMask(), 4);
-    Put(S.bytesPerLane(), 4);
-    Put(static_cast<std::uint64_t>(Kind), 1);
-    for (unsigned L = 0; L < model::WarpSize; ++L)
-      if (S.isActive(L))
-        Put(S.address(L) - Base, 8);
-    return Key;
-  }
-  static constexpr std::size_t MaxCachedShapes = 1 << 16;
-
-  const model::SharedRequestCost &sharedCost(const model::WarpAddressSet &S,
-                                             model::SharedAccessKind Kind) {
-    std::string Key = shapeKey(S, static_cast<int>(Kind));
-    auto It = SharedCosts.find(Key);
-    if (It != SharedCosts.end())
-      return It->second;
-    if (SharedCosts.size() >= MaxCachedShapes)
-      SharedCosts.clear();
-    return SharedCosts[Key] = model::computeSharedRequestCost(S, Geometry, Kind);
-  }
-  const model::GlobalRequestCost &globalCost(const model::WarpAddressSet &S,
-                                             model::GlobalAccessKind Kind) {
-    std::string Key = shapeKey(S, 16 + static_cast<int>(Kind));
-    auto It = GlobalCosts.find(Key);
-    if (It != GlobalCosts.end())
-      return It->second;
-    if (GlobalCosts.size() >= MaxCachedShapes)
-      GlobalCosts.clear();
-    return GlobalCosts[Key] = model::computeGlobalRequestCost(S, {}, Kind);
-  }
-
-  const model::SharedMemoryGeometry &Geometry;
-  model::GlobalRequestCost OneLane;
-  std::unordered_map<std::string, model::SharedRequestCost> SharedCosts;
-  std::unordered_map<std::string, model::GlobalRequestCost> GlobalCosts;
-};
-
-AccessCost costOf(const SiteTotals &T) {
-  AccessCost C;
-  C.Requests = T.Requests;
-  if (T.Requests == 0)
-    return C;
-  double N = T.Requests;
-  C.SectorsPerRequest = T.Sectors / N;
-  C.IdealSectorsPerRequest = T.IdealSectors / N;
-  C.LinesPerRequest = T.Lines / N;
-  C.IdealLinesPerRequest = T.IdealLines / N;
-  C.WavefrontsPerRequest = T.Wavefronts / N;
-  C.IdealWavefrontsPerRequest = T.IdealWavefronts / N;
-  return C;
-}
-
-bool sameCost(const AccessCost &A, const AccessCost &B) {
-  auto Eq = [](double X, double Y) { return std::fabs(X - Y) < 1e-9; };
-  return Eq(A.SectorsPerRequest, B.SectorsPerRequest) &&
-         Eq(A.LinesPerRequest, B.LinesPerRequest) &&
-         Eq(A.WavefrontsPerRequest, B.WavefrontsPerRequest);
+/// "the numbers depend on 'size', not known at a launch site: 2 wavefronts
+/// per request when 'size' <= 16, 1 otherwise (values 1 to 65536 tried)".
+std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
+                               const SampleValues &Primary) {
+  std::string Names;
+  for (size_t I = 0; I < D.Symbols.size(); ++I)
+    Names += (I ? (I + 1 == D.Symbols.size() ? " and '" : ", '") : "'") + D.Symbols[I] + "'";
+  const char *Unit = Space == MemorySpace::Shared ? " wavefronts" : " sectors";
+  auto Number = [](double V) {
+    std::string S = std::to_string(std::round(V * 100) / 100);
+    S.erase(S.find_last_not_of('0') + 1);
+    if (!S.empty() && S.back() == '.')
+      S.pop_back();
+    return S;
+  };
+  bool Everywhere = D.WorstCondition == "for every value tried";
+  std::string Range =
+      D.Best < D.Worst - 1e-9 ? Number(D.Best) + " to " + Number(D.Worst) + Unit + " per request"
+                              : Number(D.Worst) + Unit + " per request";
+  if (Everywhere)
+    Range += ", the same efficiency for every value";
+  else if (llvm::StringRef(D.WorstCondition).starts_with("reached only"))
+    Range += ", " + D.WorstCondition;
+  else
+    Range += ", the lowest efficiency " + D.WorstCondition;
+  std::int64_t Lo = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.front().Value;
+  std::int64_t Hi = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.back().Value;
+  return "the numbers depend on " + Names + ", not known at a launch site: " + Range +
+         " (values " + std::to_string(Lo) + " to " + std::to_string(Hi) + " tried" +
+         (D.Truncated ? ", the sweep cut short" : "") + ")";
 }
 
 std::optional<std::int64_t> laneStride(const model::WarpAddressSet &S) {
@@ -340,135 +229,6 @@ std::string findSpreadingTerm(
   return "";
 }
 
-/// Blocks to simulate: all when the launch is small, else evenly spaced ones
-/// including the first and the last.
-std::vector<std::uint64_t> chooseBlocks(std::uint64_t TotalBlocks,
-                                        unsigned WarpsPerBlock, unsigned MaxWarps) {
-  std::vector<std::uint64_t> Blocks;
-  std::uint64_t Budget = std::max<std::uint64_t>(1, MaxWarps / std::max(1u, WarpsPerBlock));
-  if (TotalBlocks <= Budget) {
-    for (std::uint64_t B = 0; B < TotalBlocks; ++B)
-      Blocks.push_back(B);
-    return Blocks;
-  }
-  if (Budget == 1)
-    return {0};
-  for (std::uint64_t K = 0; K < Budget; ++K) {
-    std::uint64_t B = static_cast<std::uint64_t>(
-        (static_cast<unsigned __int128>(K) * (TotalBlocks - 1) + (Budget - 1) / 2) /
-        (Budget - 1));
-    if (Blocks.empty() || Blocks.back() != B)
-      Blocks.push_back(B);
-  }
-  return Blocks;
-}
-
-/// Warps of one block to simulate: all of them, or evenly spaced ones with
-/// the first and the last when a block alone has more than MaxWarps.
-std::vector<unsigned> chooseWarps(std::uint64_t WarpsPerBlock, unsigned MaxWarps) {
-  std::vector<unsigned> Warps;
-  for (std::uint64_t B : chooseBlocks(WarpsPerBlock, 1, std::max(1u, MaxWarps)))
-    Warps.push_back(static_cast<unsigned>(B));
-  return Warps;
-}
-
-/// Lane-steps all the warps of one launch may take in one simulation. A
-/// warp alone may take InterpreterLimits::MaxSteps; kernels whose warps
-/// each need many (unrolled loops, nested loops bounded by sampled
-/// parameters, each cut at MaxLoopIterations) are simulated on fewer
-/// blocks, evenly spread with the first and the last, so that the analysis
-/// of a unit stays in proportion to its parsing (the interpreter runs about
-/// 400 million lane-steps a second; parsing a CUDA unit takes 0.5 s or
-/// more: bench/analysis_overhead.py). Every warp of the first block is
-/// always simulated, up to LaunchStepLimit.
-constexpr std::uint64_t LaunchStepBudget = 2'000'000;
-/// Where the simulation of a launch stops even inside its first block.
-constexpr std::uint64_t LaunchStepLimit = 8 * LaunchStepBudget;
-
-/// One simulation of a launch under one set of sampled values.
-struct Simulation {
-  std::map<SiteKey, SiteTotals> Sites;
-  unsigned SimulatedWarps = 0;
-  std::uint64_t TotalWarps = 0;
-  std::vector<std::string> SampledSymbols, Limitations;
-  std::map<const Expr *, std::map<const Expr *, std::vector<std::int64_t>>> Captured;
-  std::vector<SourceRange> TruncatedLoops, BudgetTruncatedLoops;
-  bool UndefinedArithmetic = false;
-};
-
-std::uint64_t saturatingCount(const Dim3 &D) {
-  unsigned __int128 N = static_cast<unsigned __int128>(D.X) * D.Y * D.Z;
-  constexpr std::uint64_t Max = std::uint64_t(1) << 56;
-  return N > Max ? Max : static_cast<std::uint64_t>(N);
-}
-
-Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch,
-                          const SampleValues &Samples, const InterpreterLimits &Limits,
-                          const std::map<const VarDecl *, ArrayLayout> &Layouts,
-                          const AnalysisOptions &Options) {
-  Simulation Out;
-  Aggregator Agg(Options.SharedGeometry);
-  WarpInterpreter Interp(Kernel->getASTContext(), Launch, Samples, Limits, Layouts,
-                         [&Agg](const RecordedRequest &Req) { Agg.add(Req); });
-  Dim3 Grid = Launch.GridKnown ? Launch.Grid : Samples.AssumedGrid;
-  std::uint64_t TotalBlocks = std::max<std::uint64_t>(1, saturatingCount(Grid));
-  std::uint64_t WarpsPerBlock = std::max<std::uint64_t>(
-      1, (saturatingCount(Launch.Block) + model::WarpSize - 1) / model::WarpSize);
-  unsigned MaxWarps = std::max(1u, Options.MaxSimulatedWarps);
-  std::vector<unsigned> Warps = chooseWarps(WarpsPerBlock, MaxWarps);
-  std::vector<std::uint64_t> Blocks =
-      chooseBlocks(TotalBlocks, static_cast<unsigned>(Warps.size()), MaxWarps);
-  std::uint64_t Steps = 0;
-  std::size_t Planned = Blocks.size() * Warps.size();
-  bool Reduced = false, Cut = false;
-  for (std::size_t I = 0; I < Blocks.size(); ++I) {
-    std::uint64_t B = Blocks[I];
-    WarpPosition Where;
-    Where.BlockIdx.X = static_cast<std::uint32_t>(B % Grid.X);
-    Where.BlockIdx.Y = static_cast<std::uint32_t>((B / Grid.X) % Grid.Y);
-    Where.BlockIdx.Z = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(B / (std::uint64_t(Grid.X) * Grid.Y), Grid.Z - 1));
-    for (unsigned W : Warps) {
-      Where.WarpInBlock = W;
-      Interp.runWarp(Kernel, Where);
-      Steps += Interp.stepsOfLastWarp();
-      ++Out.SimulatedWarps;
-      if (Steps > LaunchStepLimit) {
-        Cut = true;
-        break;
-      }
-    }
-    if (Cut)
-      break;
-    if (I == 0 && Blocks.size() > 1 && Steps > 0) {
-      // What the first block cost says how many blocks the budget allows;
-      // they are spread over the grid again (block 0 is always the first).
-      // At least the first and the last block: a partial last block (an
-      // `if (i < n)` tail) is where a grid's warps differ most.
-      std::uint64_t Affordable = std::max<std::uint64_t>(2, LaunchStepBudget / Steps);
-      if (Affordable < Blocks.size()) {
-        Blocks = chooseBlocks(TotalBlocks, 1, static_cast<unsigned>(Affordable));
-        Reduced = true;
-      }
-    }
-  }
-  Out.Sites = std::move(Agg.Sites);
-  Out.TotalWarps = TotalBlocks * WarpsPerBlock;
-  Out.SampledSymbols.assign(Interp.sampledSymbolsRead().begin(),
-                            Interp.sampledSymbolsRead().end());
-  Out.Limitations.assign(Interp.limitations().begin(), Interp.limitations().end());
-  if (Reduced || Cut)
-    Out.Limitations.push_back(
-        "the simulation budget of the launch allowed " +
-        std::to_string(Out.SimulatedWarps) + " of the " + std::to_string(Planned) +
-        " warps otherwise sampled; the numbers average those");
-  Out.Captured = Interp.capturedSubexpressions();
-  Out.TruncatedLoops = Interp.truncatedLoops();
-  Out.BudgetTruncatedLoops = Interp.budgetTruncatedLoops();
-  Out.UndefinedArithmetic = Interp.sawUndefinedArithmetic();
-  return Out;
-}
-
 } // namespace
 
 TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Ctx)
@@ -534,8 +294,8 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
     R.Kernel = Kernel;
     R.Launch = Launch;
 
-    auto Simulate = [&](const SampleValues &Samples) {
-      return simulateLaunch(Kernel, Launch, Samples, Limits, Layouts, Options);
+    auto Simulate = [&](const SampleValues &Samples, const SimulationPlan *Plan) {
+      return simulateLaunch(Kernel, Launch, Samples, Limits, Layouts, Options, Plan);
     };
 
     // Integer parameters no launch site fixes are sampled (4096). When that
@@ -546,12 +306,12 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
     // keeps the arithmetic defined is used.
     static const std::int64_t SampleLadder[] = {4096, 256, 32, 8};
     SampleValues PrimarySamples;
-    Simulation Primary = Simulate(PrimarySamples);
+    Simulation Primary = Simulate(PrimarySamples, nullptr);
     if (Primary.UndefinedArithmetic && !Primary.SampledSymbols.empty()) {
       for (std::int64_t Smaller : llvm::ArrayRef(SampleLadder).drop_front()) {
         SampleValues Try;
         Try.UnboundInteger = Smaller;
-        Simulation Retry = Simulate(Try);
+        Simulation Retry = Simulate(Try, nullptr);
         if (!Retry.UndefinedArithmetic) {
           Primary = std::move(Retry);
           PrimarySamples = Try;
@@ -563,22 +323,89 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
     R.TotalWarps = Primary.TotalWarps;
     R.SampledSymbols = Primary.SampledSymbols;
     R.Limitations = Primary.Limitations;
-    Captured = std::move(Primary.Captured);
-    TruncatedLoops = std::move(Primary.TruncatedLoops);
-    std::vector<SourceRange> BudgetTruncatedLoops = std::move(Primary.BudgetTruncatedLoops);
 
-    // What the source leaves open was sampled; a second run with other
-    // values tells whether the numbers depend on it.
-    std::map<SiteKey, SiteTotals> AlternateSites;
-    if (!R.SampledSymbols.empty()) {
-      SampleValues Other;
-      // odd: breaks any alignment a power of two gave
-      Other.UnboundInteger = PrimarySamples.UnboundInteger + 3;
-      Other.AssumedGrid = Dim3{61, 67, 1};
-      AlternateSites = std::move(Simulate(Other).Sites);
+    // What the source leaves open is swept: every unbound integer takes
+    // each value of the sweep, on the primary's warps; an unknown grid is
+    // tried once more with another shape.
+    Sweep Values;
+    bool GridSampled = false;
+    for (const std::string &S : R.SampledSymbols) {
+      if (S == "gridDim")
+        GridSampled = true;
+      else
+        Values.Symbols.push_back(S);
     }
+    Values.PrimaryValue = PrimarySamples.UnboundInteger;
+    if (!Values.Symbols.empty()) {
+      std::uint64_t Steps = Primary.Steps;
+      for (std::int64_t V : sweepValues()) {
+        if (V == PrimarySamples.UnboundInteger)
+          continue;
+        if (Steps > SweepStepBudget) {
+          Values.Truncated = true;
+          break;
+        }
+        SampleValues Try;
+        Try.UnboundInteger = V;
+        Simulation Run = Simulate(Try, &Primary.Plan);
+        Steps += Run.Steps;
+        if (!Run.UndefinedArithmetic)
+          Values.Runs.push_back({V, std::move(Run)});
+      }
+      if (Values.Truncated)
+        R.Limitations.push_back("the sweep over the values of the unbound parameters stopped "
+                                "at " + std::to_string(Values.Runs.size() + 1) + " of " +
+                                std::to_string(sweepValues().size()) +
+                                " values, to stay within the simulation budget");
+    }
+    std::map<SiteKey, std::uint64_t> GridDigests;
+    bool GridRun = false;
+    if (GridSampled) {
+      SampleValues Other = PrimarySamples;
+      Other.AssumedGrid = Dim3{61, 67, 1};
+      for (auto &[Key, T] : Simulate(Other, nullptr).Sites)
+        GridDigests[Key] = T.AddressDigest;
+      GridRun = true;
+    }
+    // The primary is one of the runs, at its value, in value order.
+    std::int64_t PrimaryValue = PrimarySamples.UnboundInteger;
+    if (!Values.Symbols.empty()) {
+      auto At = std::find_if(Values.Runs.begin(), Values.Runs.end(),
+                             [&](const SweepRun &X) { return X.Value > PrimaryValue; });
+      Values.Runs.insert(At, SweepRun{PrimaryValue, Simulation()});
+    }
+    auto PrimaryIndex = [&]() -> std::size_t {
+      for (std::size_t I = 0; I < Values.Runs.size(); ++I)
+        if (Values.Runs[I].Value == PrimaryValue)
+          return I;
+      return 0;
+    };
+    // The run a site's numbers come from (the primary, or the sweep's
+    // worst case) and the primary's own simulation.
+    auto RunOf = [&](std::size_t I) -> const Simulation & {
+      return Values.Runs.empty() || I == PrimaryIndex() ? Primary : Values.Runs[I].Sim;
+    };
+    if (!Values.Runs.empty())
+      Values.Runs[PrimaryIndex()].Sim.Sites = Primary.Sites; // for the comparisons
 
-    for (auto &[Key, T] : Primary.Sites) {
+    // Every site any run reached.
+    std::set<SiteKey> Keys;
+    for (const auto &[Key, T] : Primary.Sites)
+      Keys.insert(Key);
+    for (const SweepRun &Run : Values.Runs)
+      for (const auto &[Key, T] : Run.Sim.Sites)
+        Keys.insert(Key);
+
+    for (const SiteKey &Key : Keys) {
+      std::size_t From = Values.Runs.empty() ? 0 : PrimaryIndex();
+      std::optional<ValueDependence> Dependence;
+      if (!Values.Symbols.empty())
+        Dependence = dependenceOf(Key, Values, From);
+      const Simulation &Sim = RunOf(From);
+      auto Found = Sim.Sites.find(Key);
+      if (Found == Sim.Sites.end())
+        continue;
+      const SiteTotals &T = Found->second;
       AccessResult A;
       A.Site = T.Site;
       A.Cost = costOf(T);
@@ -596,21 +423,15 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
             Launch.Source == LaunchSource::LaunchBounds)
           A.Assumptions.push_back("the block shape " + Launch.Block.str() +
                                   " is assumed from " + Launch.Description);
-        if (!R.SampledSymbols.empty()) {
-          auto Alt = AlternateSites.find(Key);
-          if (Alt == AlternateSites.end() || !sameCost(costOf(Alt->second), A.Cost)) {
-            std::string Names;
-            for (const std::string &S : R.SampledSymbols)
-              Names += (Names.empty() ? "" : ", ") + S;
-            A.Assumptions.push_back(
-                "the numbers depend on " + Names + ", not known at a launch site (" +
-                "assumed " + std::to_string(PrimarySamples.UnboundInteger) +
-                " for integer parameters" +
-                (PrimarySamples.UnboundInteger != SampleValues().UnboundInteger
-                     ? std::string(", as larger values overflow its arithmetic")
-                     : std::string()) +
-                (Launch.GridKnown ? std::string() : std::string(", grid (64, 64, 1)")) + ")");
-          }
+        if (Dependence)
+          A.Assumptions.push_back(dependenceSentence(*Dependence, T.Site.Space, PrimarySamples));
+        if (GridRun) {
+          auto G = GridDigests.find(Key);
+          auto P = Primary.Sites.find(Key);
+          if (G == GridDigests.end() || P == Primary.Sites.end() ||
+              G->second != P->second.AddressDigest)
+            A.Assumptions.push_back("the numbers depend on gridDim, not known at a launch "
+                                    "site (assumed (64, 64, 1))");
         }
         if (T.Uncertain)
           A.Assumptions.push_back("the access is under a data-dependent condition; "
@@ -623,19 +444,21 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
           return SM.isPointWithin(Loc, SM.getFileLoc(Loop.getBegin()),
                                   SM.getFileLoc(Loop.getEnd()));
         };
-        if (std::any_of(BudgetTruncatedLoops.begin(), BudgetTruncatedLoops.end(), Within))
+        if (std::any_of(Sim.BudgetTruncatedLoops.begin(), Sim.BudgetTruncatedLoops.end(),
+                        Within))
           A.Assumptions.push_back("an enclosing loop was simulated for fewer than " +
                                   std::to_string(Options.MaxLoopIterations) +
                                   " iterations, to stay within the simulation budget");
-        else if (std::any_of(TruncatedLoops.begin(), TruncatedLoops.end(), Within))
+        else if (std::any_of(Sim.TruncatedLoops.begin(), Sim.TruncatedLoops.end(), Within))
           A.Assumptions.push_back("the enclosing loop was simulated for its first " +
                                   std::to_string(Options.MaxLoopIterations) +
                                   " iterations");
         A.Status = A.Assumptions.empty() ? AccessStatus::Exact : AccessStatus::Assumed;
       }
+      A.Dependence = std::move(Dependence);
       // Name the index term that spreads the lanes.
-      auto CapIt = Captured.find(T.Site.Expr);
-      if (CapIt != Captured.end())
+      auto CapIt = Sim.Captured.find(T.Site.Expr);
+      if (CapIt != Sim.Captured.end())
         if (const auto *AS = dyn_cast<ArraySubscriptExpr>(T.Site.Expr))
           A.SpreadingTerm = findSpreadingTerm(AS->getIdx(), CapIt->second, Ctx);
       R.Accesses.push_back(std::move(A));

@@ -4,6 +4,7 @@
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <vector>
@@ -156,7 +157,54 @@ std::optional<std::string> respellSpacedLaunches(llvm::StringRef Source) {
   return Out;
 }
 
-bool respellSpacedLaunchesInMainFile(SourceManager &SM) {
+std::optional<std::string> respellAlignasAfterSpaceQualifier(llvm::StringRef Source) {
+  if (!Source.contains("alignas"))
+    return std::nullopt;
+  std::vector<RawToken> Toks = rawTokens(Source);
+  std::string Out = Source.str();
+  bool Changed = false;
+  for (size_t I = 0; I + 2 < Toks.size(); ++I) {
+    if (Toks[I].Kind != tok::raw_identifier ||
+        !llvm::is_contained({"__shared__", "__device__", "__constant__", "__managed__"},
+                            Toks[I].Text))
+      continue;
+    if (Toks[I + 1].Kind != tok::raw_identifier || Toks[I + 1].Text != "alignas" ||
+        Toks[I + 2].Kind != tok::l_paren)
+      continue;
+    // The matching parenthesis of alignas( ... ).
+    size_t J = I + 2;
+    int Depth = 0;
+    for (; J < Toks.size(); ++J) {
+      Depth += Toks[J].Kind == tok::l_paren ? 1 : Toks[J].Kind == tok::r_paren ? -1 : 0;
+      if (Depth == 0)
+        break;
+    }
+    if (J == Toks.size())
+      break;
+    // `__shared__ alignas(16)` -> `alignas(16) __shared__`: the same
+    // characters, the gap between them kept in the middle.
+    size_t QBegin = Toks[I].Offset, QEnd = QBegin + Toks[I].Length;
+    size_t ABegin = Toks[I + 1].Offset, AEnd = Toks[J].Offset + Toks[J].Length;
+    std::string Qualifier = Out.substr(QBegin, QEnd - QBegin);
+    std::string Gap = Out.substr(QEnd, ABegin - QEnd);
+    std::string Alignas = Out.substr(ABegin, AEnd - ABegin);
+    Out.replace(QBegin, AEnd - QBegin, Alignas + Gap + Qualifier);
+    Changed = true;
+    I = J;
+  }
+  if (!Changed)
+    return std::nullopt;
+  return Out;
+}
+
+std::optional<std::string> respellNvccDialect(llvm::StringRef Source) {
+  std::optional<std::string> Launches = respellSpacedLaunches(Source);
+  std::optional<std::string> Attributes =
+      respellAlignasAfterSpaceQualifier(Launches ? llvm::StringRef(*Launches) : Source);
+  return Attributes ? Attributes : Launches;
+}
+
+bool respellNvccDialectInMainFile(SourceManager &SM) {
   FileID Main = SM.getMainFileID();
   if (Main.isInvalid())
     return false;
@@ -167,7 +215,7 @@ bool respellSpacedLaunchesInMainFile(SourceManager &SM) {
   llvm::StringRef Text = SM.getBufferData(Main, &Invalid);
   if (Invalid)
     return false;
-  std::optional<std::string> Respelled = respellSpacedLaunches(Text);
+  std::optional<std::string> Respelled = respellNvccDialect(Text);
   if (!Respelled)
     return false;
   SM.overrideFileContents(*Entry, llvm::MemoryBuffer::getMemBufferCopy(

@@ -10,6 +10,7 @@
 #include "llvm/Support/Path.h"
 
 #include <deque>
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -34,7 +35,9 @@ namespace {
 /// functions the body refers to.
 class BodyWalker : public RecursiveASTVisitor<BodyWalker> {
 public:
-  explicit BodyWalker(std::vector<const FunctionDecl *> &Callees) : Callees(Callees) {}
+  BodyWalker(std::vector<const FunctionDecl *> &Callees,
+             std::function<bool(const Decl *)> Accepted)
+      : Callees(Callees), Accepted(std::move(Accepted)) {}
 
   // Implicit constructor and destructor calls are calls too.
   bool shouldVisitImplicitCode() const { return true; }
@@ -45,7 +48,7 @@ public:
     return true;
   }
   bool VisitDecl(Decl *D) {
-    if (D->isInvalidDecl())
+    if (D->isInvalidDecl() && !Accepted(D))
       return found(D->getLocation());
     return true;
   }
@@ -78,9 +81,27 @@ private:
       Callees.push_back(FD);
   }
   std::vector<const FunctionDecl *> &Callees;
+  /// An invalid declaration whose only error nvcc does not make.
+  std::function<bool(const Decl *)> Accepted;
 };
 
 } // namespace
+
+/// Errors clang reports for device code nvcc compiles, which leave what
+/// the analysis needs whole:
+///  - a kernel launched from device code (dynamic parallelism; nvcc takes
+///    it with -rdc=true, clang 19 not at all: the callee and its launch
+///    configuration call are "references" it refuses); the launch from
+///    device code is not followed;
+///  - a __shared__ object with a constructor (`__shared__ cuda::barrier<...>
+///    bar;`: nvcc warns that it does not initialise it, clang refuses and
+///    marks the declaration invalid); the variable is still a __shared__
+///    object of a known type.
+static bool isNvccAcceptedDeviceError(llvm::StringRef Message) {
+  return Message.starts_with("reference to __global__ function") ||
+         Message.starts_with("reference to __host__ function '__cudaPushCallConfiguration'") ||
+         Message.starts_with("initialization is not supported for __shared__ variables");
+}
 
 std::optional<KernelError> firstErrorIn(const FunctionDecl *Kernel,
                                         const std::vector<CompilerError> &Reported) {
@@ -119,11 +140,21 @@ std::optional<KernelError> firstErrorIn(const FunctionDecl *Kernel,
     SourceLocation End = SM.getFileLoc(Body->getEndLoc());
     for (const CompilerError &E : Reported) {
       SourceLocation At = SM.getFileLoc(E.Loc);
-      if (At.isValid() && SM.isPointWithin(At, Begin, End))
+      if (At.isValid() && SM.isPointWithin(At, Begin, End) &&
+          !isNvccAcceptedDeviceError(E.Message))
         return KernelError{At, Def, E.Message};
     }
     std::vector<const FunctionDecl *> Callees;
-    BodyWalker Walker(Callees);
+    BodyWalker Walker(Callees, [&](const Decl *D) {
+      SourceLocation At = SM.getFileLoc(D->getLocation());
+      bool Any = false, AllAccepted = true;
+      for (const CompilerError &E : Reported)
+        if (SM.getFileLoc(E.Loc) == At) {
+          Any = true;
+          AllAccepted &= isNvccAcceptedDeviceError(E.Message);
+        }
+      return Any && AllAccepted;
+    });
     Walker.TraverseStmt(const_cast<Stmt *>(Body));
     if (Walker.Error)
       return KernelError{SM.getFileLoc(*Walker.Error), Def,

@@ -21,7 +21,7 @@ std::string resolveArch(llvm::StringRef ArchOption, const ASTContext &Ctx) {
   std::string Arch = FromTarget(&Ctx.getTargetInfo());
   if (Arch.empty())
     Arch = FromTarget(Ctx.getAuxTargetInfo());
-  return Arch.empty() ? "sm_90" : Arch;
+  return Arch.empty() ? std::string(warpcheck::model::DefaultArchName) : Arch;
 }
 
 warpcheck::analysis::AnalysisOptions
@@ -79,6 +79,35 @@ RegisterCountOptions::registerOptions(llvm::StringRef Arch, const Preprocessor *
       warpcheck::analysis::parseRegisterMode(Mode).value_or(
           warpcheck::analysis::RegisterMode::Auto),
       MaxRegisterCount);
+}
+
+std::string worstCaseClause(const warpcheck::analysis::AccessResult &A) {
+  if (!A.Dependence || A.Dependence->WorstCondition == "for every value tried")
+    return "";
+  const std::string &C = A.Dependence->WorstCondition;
+  return (llvm::StringRef(C).starts_with("reached") ? ", " : " ") + C;
+}
+
+std::string otherwiseClause(const warpcheck::analysis::AccessResult &A) {
+  using warpcheck::analysis::MemorySpace;
+  if (!A.Dependence || worstCaseClause(A).empty() ||
+      llvm::StringRef(A.Dependence->WorstCondition).starts_with("reached"))
+    return "";
+  // The metric of the samples outside the worst case.
+  bool Shared = A.Site.Space == MemorySpace::Shared;
+  double Worst = A.Cost.efficiency(A.Site.Space);
+  std::optional<double> Lo, Hi;
+  for (const auto &S : A.Dependence->Samples) {
+    if (!S.Reached || std::fabs(S.Cost.efficiency(A.Site.Space) - Worst) < 1e-9)
+      continue;
+    double M = Shared ? S.Cost.WavefrontsPerRequest : S.Cost.SectorsPerRequest;
+    Lo = Lo ? std::min(*Lo, M) : M;
+    Hi = Hi ? std::max(*Hi, M) : M;
+  }
+  if (!Lo)
+    return "";
+  return "; " + formatCount(*Lo) +
+         (*Hi - *Lo > 0.005 ? " to " + formatCount(*Hi) : std::string()) + " otherwise";
 }
 
 std::string formatCount(double Value) {

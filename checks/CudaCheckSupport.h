@@ -69,6 +69,15 @@ private:
   const std::string DefaultDynamicShared;
 };
 
+/// Where the numbers of an access that depends on unbound parameters are
+/// the ones said (its worst case): " when 'size' <= 16", " unless 'offset'
+/// is a multiple of 8", ", reached only when 'n' <= 15"; empty for an
+/// access with no such dependence or the same efficiency for every value.
+std::string worstCaseClause(const warpcheck::analysis::AccessResult &A);
+/// What the other values give: "; 1 otherwise", "; 1 to 1.5 otherwise";
+/// empty when nothing else or when the access is only sometimes reached.
+std::string otherwiseClause(const warpcheck::analysis::AccessResult &A);
+
 /// 32 -> "32", 4.5 -> "4.5", 4.333 -> "4.33".
 std::string formatCount(double Value);
 /// 0.125 -> "12.5%".

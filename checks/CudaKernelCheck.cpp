@@ -41,11 +41,11 @@ void CudaKernelCheck::registerMatchers(MatchFinder *Finder) {
 void CudaKernelCheck::registerPPCallbacks(const SourceManager &SM, Preprocessor *P,
                                           Preprocessor *) {
   PP = P;
-  // Before the main file is lexed: `k << < g, b >> > (...)` as nvcc reads
-  // it. The respelled text has the original's length, so every location
-  // stays valid (the first check of the unit does it; the others find
-  // nothing left to respell).
-  respellSpacedLaunchesInMainFile(const_cast<SourceManager &>(SM));
+  // Before the main file is lexed: `k << < g, b >> > (...)` and
+  // `__shared__ alignas(16)` as nvcc reads them. The respelled text has the
+  // original's length, so every location stays valid (the first check of
+  // the unit does it; the others find nothing left to respell).
+  respellNvccDialectInMainFile(const_cast<SourceManager &>(SM));
   // A missing header must not hide the kernels after it, nor stop the
   // instantiation of template kernels (clang instantiates nothing after a
   // fatal error).

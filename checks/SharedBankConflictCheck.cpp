@@ -351,9 +351,10 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
       P.Kernel = Kernel;
       P.Launch = Launch.Launch;
       P.Message = std::to_string(W.ConflictDegree) + "-way bank conflict " + Verb + " '" +
-                  sourceText(A.Site.Expr, Ctx) + "': " + Who + " (" +
+                  sourceText(A.Site.Expr, Ctx) + "'" + worstCaseClause(A) + ": " + Who + " (" +
                   formatCount(A.Cost.WavefrontsPerRequest) + " wavefronts per request, ideal " +
-                  formatCount(A.Cost.IdealWavefrontsPerRequest) + ") with block " +
+                  formatCount(A.Cost.IdealWavefrontsPerRequest) + otherwiseClause(A) +
+                  ") with block " +
                   Launch.Launch.Block.str() + " from " + Launch.Launch.Description;
       if (Padding) {
         llvm::StringRef OldText = Lexer::getSourceText(DimRange, SM, Ctx.getLangOpts()).trim();

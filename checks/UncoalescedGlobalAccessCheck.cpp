@@ -4,6 +4,7 @@
 #include "CudaCheckSupport.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/model/GlobalMemory.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -78,19 +79,21 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
       std::string Numbers = formatCount(A.Cost.SectorsPerRequest) +
                             " sectors per warp request (ideal " +
                             formatCount(A.Cost.IdealSectorsPerRequest) + ", " +
-                            formatPercent(Efficiency) + " efficiency)";
+                            formatPercent(Efficiency) + " efficiency" + otherwiseClause(A) +
+                            ")" + worstCaseClause(A);
       std::string Shape = "with block " + Launch.Launch.Block.str() + " from " +
                           Launch.Launch.Description;
       SourceLocation Loc = A.Site.Expr->getBeginLoc();
       if (Misaligned && !A.SpreadingTerm.size()) {
         diag(Loc, "%0 '%1' is misaligned: it touches %2 %3")
             << What << Text << Numbers << Shape;
-        std::uint64_t Offset = firstAddress(*A.WorstRequest) % 32;
-        diag(Loc, "the warp's first address is %0 bytes past a 32-byte sector "
+        const unsigned Sector = warpcheck::model::GlobalMemoryGeometry().SectorBytes;
+        std::uint64_t Offset = firstAddress(*A.WorstRequest) % Sector;
+        diag(Loc, "the warp's first address is %0 bytes past a %1-byte sector "
                   "boundary (assuming a 256-byte aligned allocation); align the "
-                  "start of the accessed range to 32 bytes or more",
+                  "start of the accessed range to %1 bytes or more",
              DiagnosticIDs::Note)
-            << static_cast<unsigned>(Offset);
+            << static_cast<unsigned>(Offset) << Sector;
       } else {
         diag(Loc, "%0 '%1' touches %2 %3") << What << Text << Numbers << Shape;
         std::string Remedy;

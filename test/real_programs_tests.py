@@ -200,6 +200,14 @@ def entry_cases(wc, tmp):
     write(root, "newer.cu", kernel)
     write(root, "mixed.cu", kernel)
     write(root, "native.cu", kernel)
+    write(root, "nested.cu", """\
+        __global__ void child(float *a) { a[threadIdx.x * 2] = 0; }
+        __global__ void parent(float *a) {
+          a[threadIdx.x * 32] = 1;
+          if (threadIdx.x == 0) child<<<1, 32>>>(a);
+        }
+        int main() { parent<<<1, 64>>>(0); }
+        """)
     entries = [
         {"directory": root, "file": "as_cuda.cpp",
          "arguments": ["nvcc", "-x", "cu", "-arch=sm_90", "-c", "as_cuda.cpp"]},
@@ -209,6 +217,8 @@ def entry_cases(wc, tmp):
         {"directory": root, "file": "mixed.cu",
          "arguments": ["nvcc", "-arch=sm_121", "-arch=sm_86", "-c", "mixed.cu"]},
         {"directory": root, "file": "native.cu", "arguments": ["nvcc", "-arch=native", "-c", "native.cu"]},
+        {"directory": root, "file": "nested.cu",
+         "arguments": ["nvcc", "-arch=sm_90", "-rdc=true", "-c", "nested.cu"]},
     ]
     with open(os.path.join(root, "compile_commands.json"), "w") as f:
         json.dump(entries, f)
@@ -231,6 +241,10 @@ def entry_cases(wc, tmp):
           native.get("status") == "analysed" and any("-arch=native" in n and "sm_90" in n
                                                      for n in native.get("notes", [])), json.dumps(native))
     if doc:
+        parent = [k for k in doc["kernels"] if k["name"] == "parent"]
+        check("a kernel that launches another from device code (-rdc=true) is analysed",
+              len(parent) == 1 and parent[0]["status"] == "analysed" and
+              any(a["sectors_per_request"] == 32 for a in parent[0]["accesses"]), json.dumps(parent))
         arches = {os.path.basename(k["file"]): k.get("occupancy", {}) for k in doc["kernels"] if k.get("occupancy")}
         check("the model's architecture follows the build: sm_86 for the mixed entry",
               arches.get("mixed.cu", {}).get("arch") == "sm_86", json.dumps(arches))

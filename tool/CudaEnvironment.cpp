@@ -196,6 +196,11 @@ bool cudaToolkitNeedsDevicePropertiesShim(const CudaToolkit &Toolkit) {
 /// `-include <the compatibility header>`: after clang's CUDA wrapper and
 /// the bundled declarations (the driver puts its own forced include first).
 static void addNvccCompatibility(std::vector<std::string> &Args, StringRef BundledIncludeRoot) {
+  // nvcc accepts the `register` storage class in C++17 (clang: an error
+  // since C++17), and narrowing in braced initialisers (nvcc: warning
+  // 2361; clang: an error).
+  Args.push_back("-Wno-register");
+  Args.push_back("-Wno-c++11-narrowing");
   Args.push_back("-include");
   Args.push_back(joinPath(BundledIncludeRoot, "nvcc-compat", "warpcheck_nvcc_compat.h"));
 }

@@ -153,6 +153,29 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
     for (const std::string &S : A.Assumptions)
       Assumptions.push_back(S);
     O["assumptions"] = std::move(Assumptions);
+    if (A.Dependence) {
+      // The numbers above are the sweep's worst case; this says where it is
+      // and what the other values give.
+      const ValueDependence &D = *A.Dependence;
+      const char *Metric = Global ? "sectors_per_request" : "wavefronts_per_request";
+      llvm::json::Array Symbols, Samples;
+      for (const std::string &S : D.Symbols)
+        Symbols.push_back(S);
+      for (const ValueDependence::Sample &X : D.Samples)
+        Samples.push_back(llvm::json::Object{
+            {"value", X.Value},
+            {"reached", X.Reached},
+            {Metric, X.Reached ? llvm::json::Value(rounded(Global ? X.Cost.SectorsPerRequest
+                                                                  : X.Cost.WavefrontsPerRequest))
+                               : llvm::json::Value(nullptr)}});
+      O["value_dependence"] = llvm::json::Object{{"symbols", std::move(Symbols)},
+                                                 {"metric", Metric},
+                                                 {"worst", rounded(D.Worst)},
+                                                 {"best", rounded(D.Best)},
+                                                 {"condition", D.WorstCondition},
+                                                 {"truncated", D.Truncated},
+                                                 {"samples", std::move(Samples)}};
+    }
     Accesses.push_back(std::move(O));
   }
   Kernel["accesses"] = std::move(Accesses);

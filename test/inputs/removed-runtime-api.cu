@@ -1,8 +1,9 @@
 // Test input for host code written for CUDA 12 that CUDA 13's headers no
 // longer accept: the cudaThread* functions (deprecated since CUDA 4.0,
 // removed in 13), the cudaDeviceProp members CUDA 13 removed (clockRate,
-// memoryClockRate, computeMode ...), and the device-number forms of
-// cudaMemPrefetchAsync and cudaMemAdvise. warpcheck declares them for the
+// memoryClockRate, computeMode ...), the device-number forms of
+// cudaMemPrefetchAsync and cudaMemAdvise, and texture references
+// (texture<float, 1> with tex1Dfetch and cudaBindTexture, removed in 12). warpcheck declares them for the
 // parse (tool/include/nvcc-compat), so the file is analysed cleanly, with
 // the toolkit and with the bundled declarations.
 //
@@ -22,6 +23,21 @@ __global__ void readColumn(const float *in, float *out, int width) {
 // Coalesced: no finding.
 __global__ void scale(float *data, float factor) {
   data[blockIdx.x * blockDim.x + threadIdx.x] *= factor;
+}
+
+#ifndef WARPCHECK_HW_MEASUREMENT
+texture<float, 1, cudaReadModeElementType> rowTexture;
+#define FETCH(i) tex1Dfetch(rowTexture, (i))
+#else
+#define FETCH(i) ((i) * 0.5f)
+#endif
+
+// A fetch through a texture reference (a value read from memory to the
+// analysis), stored 64 bytes apart: 32 sectors per request.
+__global__ void gatherRows(float *out) {
+  out[threadIdx.x * 16] = FETCH(threadIdx.x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: global store 'out[threadIdx.x * 16]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at removed-runtime-api.cu:{{[0-9]+}} [cuda-uncoalesced-global-access]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: 'threadIdx.x' (which differs between adjacent lanes) is multiplied by '16': adjacent lanes are 64 bytes apart
 }
 
 static void describeDevice(int device) {
@@ -48,6 +64,10 @@ int main() {
 #endif
   readColumn<<<4, 256>>>(in, out, width);
   scale<<<4, 256>>>(out, 2.0f);
+#ifndef WARPCHECK_HW_MEASUREMENT
+  cudaBindTexture(0, rowTexture, in, width * sizeof(float));
+#endif
+  gatherRows<<<1, 32>>>(out);
 #ifndef WARPCHECK_HW_MEASUREMENT
   cudaThreadSynchronize();
 #else

@@ -422,7 +422,7 @@ TEST(CudaParseArgumentsTest, ToolkitThatClangSupports) {
   std::vector<std::string> Args =
       cudaParseArguments(inspectCudaToolkit(T.path(), Why), "/opt/wc/include");
   std::vector<std::string> Expected = {
-      "--cuda-path=" + T.path(), "-Wno-unknown-cuda-version", "-include",
+      "--cuda-path=" + T.path(), "-Wno-unknown-cuda-version", "-Wno-register", "-Wno-c++11-narrowing", "-include",
       "/opt/wc/include/nvcc-compat/warpcheck_nvcc_compat.h"};
   EXPECT_EQ(Args, Expected);
 }
@@ -447,6 +447,8 @@ TEST(CudaParseArgumentsTest, Cuda13NeedsShimAndCCCL) {
                                        "/opt/wc/include/nvcc-compat/device-properties",
                                        "-isystem",
                                        join(T.path(), "include", "cccl"),
+                                       "-Wno-register",
+                                       "-Wno-c++11-narrowing",
                                        "-include",
                                        "/opt/wc/include/nvcc-compat/warpcheck_nvcc_compat.h"};
   EXPECT_EQ(Args, Expected);
@@ -493,7 +495,7 @@ TEST(CudaParseArgumentsTest, NoToolkit) {
       "/opt/wc/include/cuda-minimal/warpcheck_cuda_minimal.h",
       "-isystem",
       "/opt/wc/include/cuda-minimal",
-      "-include",
+      "-Wno-register", "-Wno-c++11-narrowing", "-include",
       "/opt/wc/include/nvcc-compat/warpcheck_nvcc_compat.h"};
   EXPECT_EQ(Args, Expected);
 }

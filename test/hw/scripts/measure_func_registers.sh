@@ -20,7 +20,7 @@ cubins=()
 for src in test/inputs/*.cu test/inputs/*/*.cu "$@"; do
   [ -f "$src" ] || continue
   unit=$(echo "$src" | tr '/' '_')
-  # As warpcheck compiles for ptxas's count (analysis/RegisterUsage.cpp):
+  # As warpcheck compiles for ptxas's count (analysis/registers/NvccRunner.cpp):
   # lambdas and constexpr as clang accepts them, -rdc=true when the device
   # code calls other translation units (the device runtime).
   flags=(-O3 -cubin -arch=sm_90 -Xptxas -v --extended-lambda --expt-relaxed-constexpr)

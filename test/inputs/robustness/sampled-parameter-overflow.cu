@@ -2,7 +2,7 @@
 // four integer parameters that no launch site fixes. With the sampled value
 // 4096 the product overflows int (undefined behaviour no valid launch
 // executes), the guard was false for every lane and the kernel was reported
-// with no access at all. The simulation now retries with smaller values.
+// with no access at all. It now retries smaller values; the sweep skips them.
 __global__ void attention_query_key(float *preatt, const float *inp, int B,
                                     int T, int C, int NH) {
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
@@ -25,7 +25,7 @@ __global__ void attention_query_key(float *preatt, const float *inp, int B,
 // EXPECT-ACCESS: preatt[idx] | store | global | sectors_per_request=4
 // EXPECT-ACCESS: query_t[i] | load | global
 // EXPECT-ACCESS: key_t2[i] | load | global
-// EXPECT-ASSUMPTION: query_t[i] | assumed 32 for integer parameters
+// EXPECT-ASSUMPTION: query_t[i] | the numbers depend on 'B', 'C', 'NH' and 'T', not known at a launch site
 
 // A shift by a sampled parameter: 1 << 4096 is undefined, and N was unknown.
 __global__ void shift_by_parameter(float *d_Output, const float *d_Input,

@@ -249,6 +249,68 @@ typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUfunc_st *cudaFunction_t;
 typedef unsigned long long cudaTextureObject_t;
+// Textures, surfaces and arrays: the types host code and the texture-
+// reference declarations (nvcc-compat/warpcheck_nvcc_compat.h) name. The
+// bundled declarations model no texture memory.
+enum cudaChannelFormatKind {
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3
+};
+struct cudaChannelFormatDesc {
+  int x, y, z, w;
+  enum cudaChannelFormatKind f;
+};
+enum cudaTextureAddressMode {
+  cudaAddressModeWrap = 0,
+  cudaAddressModeClamp = 1,
+  cudaAddressModeMirror = 2,
+  cudaAddressModeBorder = 3
+};
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+enum cudaSurfaceBoundaryMode {
+  cudaBoundaryModeZero = 0,
+  cudaBoundaryModeClamp = 1,
+  cudaBoundaryModeTrap = 2
+};
+struct cudaArray;
+typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+#define cudaArrayDefault 0x00
+#define cudaArraySurfaceLoadStore 0x02
+enum cudaResourceType {
+  cudaResourceTypeArray = 0,
+  cudaResourceTypeMipmappedArray = 1,
+  cudaResourceTypeLinear = 2,
+  cudaResourceTypePitch2D = 3
+};
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct { cudaArray_t array; } array;
+    struct { void *mipmap; } mipmap;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct {
+      void *devPtr;
+      struct cudaChannelFormatDesc desc;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+  } res;
+};
+struct cudaTextureDesc {
+  enum cudaTextureAddressMode addressMode[3];
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization, seamlessCubemap;
+};
 typedef unsigned long long cudaSurfaceObject_t;
 
 struct CUuuid_st {
@@ -540,6 +602,25 @@ __host__ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int 
                                           cudaStream_t stream = 0);
 __host__ cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
                                    enum cudaMemoryAdvise advice, int device);
+// Arrays, texture and surface objects.
+__host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                            enum cudaChannelFormatKind f);
+__host__ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                     size_t width, size_t height = 0, unsigned int flags = 0);
+__host__ cudaError_t cudaFreeArray(cudaArray_t array);
+__host__ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                         const void *src, size_t spitch, size_t width,
+                                         size_t height, enum cudaMemcpyKind kind);
+__host__ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                       const void *src, size_t count, enum cudaMemcpyKind kind);
+__host__ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                             const struct cudaResourceDesc *pResDesc,
+                                             const struct cudaTextureDesc *pTexDesc,
+                                             const void *pResViewDesc);
+__host__ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+__host__ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                             const struct cudaResourceDesc *pResDesc);
+__host__ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
 
 // Streams and events.
 __host__ cudaError_t cudaStreamCreate(cudaStream_t *pStream);
@@ -593,6 +674,12 @@ __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 template <class T>
 static __inline__ __host__ cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return ::cudaMalloc((void **)(void *)devPtr, size);
+}
+// The channel of a texture or array element type (its kind and widths are
+// not modelled: the bundled declarations follow no texture memory).
+template <class T>
+static __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc() {
+  return cudaCreateChannelDesc(8 * (int)sizeof(T), 0, 0, 0, cudaChannelFormatKindNone);
 }
 template <class T>
 static __inline__ __host__ cudaError_t

@@ -20,10 +20,12 @@ enum class MemorySpace { Global, Shared };
 enum class AccessOp { Load, Store, Atomic };
 
 /// exact: every value the addresses depend on is known from the source and
-/// the launch site (bases assumed 256-byte aligned, as cudaMalloc returns);
-/// assumed: the numbers rest on an assumption listed with them (a sampled
-/// parameter value, a default launch shape, a data-dependent branch, a
-/// truncated loop); unknown: an address depends on data read from memory.
+/// the launch site (bases assumed 256-byte aligned, as cudaMalloc returns):
+/// an access whose addresses differ for any value of an unbound parameter
+/// is never exact; assumed: the numbers rest on an assumption listed with
+/// them (a parameter no launch binds, swept over a range of values, a
+/// default launch shape, a data-dependent branch, a truncated loop);
+/// unknown: an address depends on data read from memory.
 enum class AccessStatus { Exact, Assumed, Unknown };
 
 const char *spaceName(MemorySpace S);
@@ -56,6 +58,35 @@ struct AccessCost {
   }
 };
 
+/// How an access's numbers vary with values the source leaves open (kernel
+/// parameters no launch site binds): the launch is simulated once per value
+/// of a sweep, every unbound integer parameter taking that value, and an
+/// access whose addresses differ between two values depends on them.
+struct ValueDependence {
+  /// The unbound parameters the kernel read ("size", "n").
+  std::vector<std::string> Symbols;
+  struct Sample {
+    std::int64_t Value = 0;
+    /// The access was executed under this value.
+    bool Reached = false;
+    AccessCost Cost;
+  };
+  /// Ascending by Value; values under which the kernel's arithmetic
+  /// overflows are left out (no valid program executes them).
+  std::vector<Sample> Samples;
+  /// The access's metric (sectors per request for a global access,
+  /// wavefronts for a shared one): its largest and smallest value over the
+  /// samples that reached it.
+  double Worst = 0, Best = 0;
+  /// Where the worst case, the lowest efficiency, is: "when 'size' <= 16",
+  /// "unless 'offset' is a multiple of 8", "when 'n' is 4, 8 or 16", "for
+  /// every value tried"; "reached only when ..." when some values do not
+  /// reach the access. The access's Cost is that of the worst case.
+  std::string WorstCondition;
+  /// The sweep stopped early (its budget of lane-steps).
+  bool Truncated = false;
+};
+
 struct AccessResult {
   AccessSite Site;
   AccessStatus Status = AccessStatus::Exact;
@@ -75,6 +106,10 @@ struct AccessResult {
   /// The index term that spreads lanes apart, e.g. "'x' (which varies with
   /// threadIdx.x) is multiplied by 'N' (= 4096)"; empty when not found.
   std::string SpreadingTerm;
+  /// Set when the access depends on values the source leaves open: Cost
+  /// and the worst request are then the worst case of the sweep, and the
+  /// status is assumed.
+  std::optional<ValueDependence> Dependence;
 };
 
 struct KernelLaunchAnalysis {

@@ -82,10 +82,6 @@ private:
   std::map<std::pair<const clang::FunctionDecl *, std::string>,
            std::vector<KernelLaunchAnalysis>>
       Cache;
-  // Side results of the last simulation, used while building its report.
-  std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>>
-      Captured;
-  std::vector<clang::SourceRange> TruncatedLoops;
   std::vector<CompilerError> CompilerErrors;
   std::map<const clang::FunctionDecl *, std::optional<KernelError>> Errors;
 };

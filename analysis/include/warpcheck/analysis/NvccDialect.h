@@ -32,11 +32,21 @@ namespace warpcheck::analysis {
 /// The result has exactly Source's length.
 std::optional<std::string> respellSpacedLaunches(llvm::StringRef Source);
 
-/// Respells the spaced launches of the main file of SM before it is lexed
-/// (its buffer is replaced by one of the same length). Call it before
+/// `__shared__ alignas(16) float a[64];` (nvcc accepts it; clang: "an
+/// attribute list cannot appear here", since __shared__ is a GNU attribute
+/// and C++11 attributes must come first) respelled `alignas(16) __shared__
+/// float a[64];`: the same characters, so the same length. Also for
+/// __device__, __constant__ and __managed__. nullopt when there is none.
+std::optional<std::string> respellAlignasAfterSpaceQualifier(llvm::StringRef Source);
+
+/// Both respellings above.
+std::optional<std::string> respellNvccDialect(llvm::StringRef Source);
+
+/// Respells the main file of SM as respellNvccDialect() does, before it is
+/// lexed (its buffer is replaced by one of the same length). Call it before
 /// parsing starts: from FrontendAction::BeginSourceFileAction or a
 /// clang-tidy check's registerPPCallbacks. True when something changed.
-bool respellSpacedLaunchesInMainFile(clang::SourceManager &SM);
+bool respellNvccDialectInMainFile(clang::SourceManager &SM);
 
 } // namespace warpcheck::analysis
 

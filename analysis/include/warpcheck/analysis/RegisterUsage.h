@@ -26,6 +26,16 @@
 // through `#include "<path>"` in a wrapper file in a private temporary
 // folder, so its name never appears on a command line.
 //
+// Implemented in analysis/registers/, one file per part: RegisterNames.cpp
+// (names, options, kernel names), Guards.cpp (characters, flags, the
+// trusted toolkit), NvccRunner.cpp (nvcc's argument vector, runPtxas),
+// PtxasOutput.cpp (the ptxas -v parser), PtxasCache.cpp (the disk cache),
+// DeviceCodeGen.cpp (clang CodeGen to optimized NVPTX IR),
+// NvptxInstructions.cpp, PressureModel.cpp and PressureModelValues.cpp (the
+// live values), Estimate.cpp (the estimate, its caps, the device reparse;
+// the calibrated formula is model/RegisterEstimate.h) and RegisterUsage.cpp
+// (the per-AST cache).
+//
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_REGISTERUSAGE_H
 #define WARPCHECK_ANALYSIS_REGISTERUSAGE_H
@@ -258,7 +268,7 @@ bool isShortLibdeviceFunction(llvm::StringRef Name);
 /// kernel's __launch_bounds__ thread count, if any: ptxas spends spare
 /// registers on scheduling only up to the count that keeps as many blocks
 /// of that size resident. The count is even below those caps, as ptxas's
-/// nearly always is.
+/// nearly always is. (model::estimateRegisterCount, on the two counts.)
 unsigned estimateRegisterCount(const LiveValueMeasures &Live,
                                std::optional<unsigned> MaxThreads = std::nullopt);
 

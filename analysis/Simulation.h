@@ -1,0 +1,93 @@
+//===- Simulation.h - one launch simulated, its accesses totalled ---------===//
+//
+// Private to analysis/. A launch is simulated warp by warp (the warp
+// interpreter records each request), on a plan of blocks and warps chosen
+// so that the first and the last block are always there and the whole
+// launch stays within a budget of lane-steps; the Aggregator costs every
+// request with the hardware model (model/) and totals them per access site.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_SIMULATION_H
+#define WARPCHECK_ANALYSIS_SIMULATION_H
+
+#include "interp/WarpInterpreter.h"
+
+#include "warpcheck/analysis/AccessReport.h"
+#include "warpcheck/analysis/ArrayLayout.h"
+#include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/model/GlobalMemory.h"
+#include "warpcheck/model/SharedMemory.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+/// An access site: its expression and what it does there.
+struct SiteKey {
+  const clang::Expr *E;
+  AccessOp Op;
+  bool operator<(const SiteKey &O) const {
+    return E != O.E ? E < O.E : static_cast<int>(Op) < static_cast<int>(O.Op);
+  }
+};
+
+/// Running totals of one access site over the simulated warps.
+struct SiteTotals {
+  AccessSite Site;
+  unsigned Requests = 0, UnknownRequests = 0;
+  /// Global atomics the compiler aggregates (one lane's request), of Requests.
+  unsigned AggregatedRequests = 0;
+  double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;
+  double Wavefronts = 0, IdealWavefronts = 0;
+  bool Uncertain = false, StructCopy = false;
+  std::optional<model::WarpAddressSet> Worst;
+  model::GlobalRequestCost WorstGlobal;
+  model::SharedRequestCost WorstShared;
+  double WorstScore = -1;
+  /// Every request's lanes and addresses, in order, folded into one
+  /// number: two simulations of the same warps give the same digest exactly
+  /// when the site saw the same addresses (a test of whether its addresses
+  /// depend on a value that differed between them).
+  std::uint64_t AddressDigest = 0;
+};
+
+/// Per-request averages of a site's totals.
+AccessCost costOf(const SiteTotals &T);
+
+/// Which blocks (linear index) and which warps of each block are simulated.
+struct SimulationPlan {
+  std::vector<std::uint64_t> Blocks;
+  std::vector<unsigned> Warps;
+};
+
+/// One simulation of a launch under one set of sampled values.
+struct Simulation {
+  std::map<SiteKey, SiteTotals> Sites;
+  unsigned SimulatedWarps = 0;
+  std::uint64_t TotalWarps = 0;
+  /// Lane-steps the simulation took.
+  std::uint64_t Steps = 0;
+  /// The blocks and warps simulated (a fixed plan given, or the one chosen).
+  SimulationPlan Plan;
+  std::vector<std::string> SampledSymbols, Limitations;
+  std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>> Captured;
+  std::vector<clang::SourceRange> TruncatedLoops, BudgetTruncatedLoops;
+  bool UndefinedArithmetic = false;
+};
+
+/// Simulates Launch of Kernel. With FixedPlan, exactly those blocks and
+/// warps (the value sweep compares simulations warp for warp); otherwise a
+/// plan within the launch's budget.
+Simulation simulateLaunch(const clang::FunctionDecl *Kernel, const LaunchConfig &Launch,
+                          const SampleValues &Samples, const InterpreterLimits &Limits,
+                          const std::map<const clang::VarDecl *, ArrayLayout> &Layouts,
+                          const AnalysisOptions &Options,
+                          const SimulationPlan *FixedPlan = nullptr);
+
+} // namespace warpcheck::analysis
+
+#endif

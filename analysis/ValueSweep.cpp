@@ -1,0 +1,186 @@
+//===- ValueSweep.cpp - numbers under every value the source leaves open --===//
+
+#include "ValueSweep.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpcheck::analysis {
+
+const std::vector<std::int64_t> &sweepValues() {
+  static const std::vector<std::int64_t> Values = [] {
+    std::vector<std::int64_t> V;
+    for (std::int64_t P = 1; P <= 65536; P *= 2)
+      for (std::int64_t X : {P - 1, P, P + 1})
+        if (X >= 1 && (V.empty() || X > V.back()))
+          V.push_back(X);
+    return V;
+  }();
+  return Values;
+}
+
+namespace {
+
+/// The names as a message says them: 'n', 'n' and 'm', 'a', 'b' and 'c'.
+std::string quotedNames(const std::vector<std::string> &Symbols) {
+  std::string Out;
+  for (size_t I = 0; I < Symbols.size(); ++I) {
+    if (I > 0)
+      Out += I + 1 == Symbols.size() ? " and " : ", ";
+    Out += "'" + Symbols[I] + "'";
+  }
+  return Out;
+}
+
+double metricOf(const AccessCost &C, MemorySpace Space) {
+  return Space == MemorySpace::Shared ? C.WavefrontsPerRequest : C.SectorsPerRequest;
+}
+
+} // namespace
+
+std::string describeValues(const std::vector<std::string> &Symbols,
+                           const std::vector<std::int64_t> &Worst,
+                           const std::vector<std::int64_t> &All) {
+  if (Worst.size() == All.size())
+    return "for every value tried";
+  std::string Names = quotedNames(Symbols);
+  bool One = Symbols.size() == 1;
+  std::string Is = One ? " is " : " are ";
+  std::string Each = One ? "" : " all";
+  auto IsPrefix = [](const std::vector<std::int64_t> &Part, const std::vector<std::int64_t> &Of) {
+    return !Part.empty() && Part.size() <= Of.size() && std::equal(Part.begin(), Part.end(), Of.begin());
+  };
+  auto IsSuffix = [](const std::vector<std::int64_t> &Part, const std::vector<std::int64_t> &Of) {
+    return !Part.empty() && Part.size() <= Of.size() &&
+           std::equal(Part.rbegin(), Part.rend(), Of.rbegin());
+  };
+  auto Select = [&](auto Pred) {
+    std::vector<std::int64_t> Out;
+    for (std::int64_t V : All)
+      if (Pred(V))
+        Out.push_back(V);
+    return Out;
+  };
+  // A threshold.
+  if (IsPrefix(Worst, All))
+    return "when " + Names + Each + " <= " + std::to_string(Worst.back());
+  if (IsSuffix(Worst, All))
+    return "when " + Names + Each + " >= " + std::to_string(Worst.front());
+  // Alignment: the worst case is exactly the values that are (or are not)
+  // multiples of some power of two, the largest that fits.
+  for (std::int64_t M = 65536; M >= 2; M /= 2) {
+    std::vector<std::int64_t> Multiples = Select([M](std::int64_t V) { return V % M == 0; });
+    std::vector<std::int64_t> Others = Select([M](std::int64_t V) { return V % M != 0; });
+    if (Multiples.empty() || Others.empty())
+      continue;
+    if (Worst == Others)
+      return "unless " + Names + Is + (One ? "a multiple" : "multiples") + " of " +
+             std::to_string(M);
+    if (Worst == Multiples)
+      return "when " + Names + Is + (One ? "a multiple" : "multiples") + " of " +
+             std::to_string(M);
+  }
+  // Powers of two up to or from a threshold (a loop doubling a size).
+  auto IsPow2 = [](std::int64_t V) { return V > 0 && (V & (V - 1)) == 0; };
+  std::vector<std::int64_t> Pow2 = Select(IsPow2);
+  std::vector<std::int64_t> WorstPow2, WorstOther;
+  for (std::int64_t V : Worst)
+    (IsPow2(V) ? WorstPow2 : WorstOther).push_back(V);
+  std::vector<std::int64_t> Other = Select([&](std::int64_t V) { return !IsPow2(V); });
+  if (WorstOther.empty() || WorstOther == Other) {
+    std::string Rest = WorstOther.empty() ? "" : " or not a power of two";
+    std::string Pow = WorstOther.empty() ? " a power of two" : "";
+    if (IsPrefix(WorstPow2, Pow2))
+      return "when " + Names + Is + (Pow.empty() ? "" : Pow.substr(1) + " ") + "<= " +
+             std::to_string(WorstPow2.back()) + Rest;
+    if (IsSuffix(WorstPow2, Pow2))
+      return "when " + Names + Is + (Pow.empty() ? "" : Pow.substr(1) + " ") + ">= " +
+             std::to_string(WorstPow2.front()) + Rest;
+  }
+  std::vector<std::string> Texts;
+  for (std::int64_t V : Worst)
+    Texts.push_back(std::to_string(V));
+  if (Worst.size() <= 3) {
+    std::string List = Texts.size() == 1 ? Texts[0]
+                                         : llvm::join(llvm::ArrayRef(Texts).drop_back(), ", ") +
+                                               " or " + Texts.back();
+    return "when " + Names + Is + List;
+  }
+  return "for some values of " + Names + " (such as " + Texts[0] + " and " + Texts[1] + ")";
+}
+
+std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
+                                            std::size_t &WorstRun) {
+  ValueDependence D;
+  D.Symbols = S.Symbols;
+  D.Truncated = S.Truncated;
+  std::optional<std::uint64_t> Digest;
+  bool Differs = false, AnyReached = false, AllReached = true;
+  MemorySpace Space = MemorySpace::Global;
+  for (const SweepRun &Run : S.Runs) {
+    ValueDependence::Sample Sample;
+    Sample.Value = Run.Value;
+    auto It = Run.Sim.Sites.find(Site);
+    if (It != Run.Sim.Sites.end() && (It->second.Requests || It->second.UnknownRequests)) {
+      Sample.Reached = true;
+      Sample.Cost = costOf(It->second);
+      Space = It->second.Site.Space;
+      if (Digest && *Digest != It->second.AddressDigest)
+        Differs = true;
+      Digest = It->second.AddressDigest;
+      AnyReached = true;
+    } else {
+      AllReached = false;
+    }
+    D.Samples.push_back(Sample);
+  }
+  if (!AnyReached || (!Differs && AllReached))
+    return std::nullopt;
+  // The worst case is the lowest efficiency (what the checks report on);
+  // Worst and Best give the metric's range.
+  std::vector<std::int64_t> Reached, WorstValues;
+  D.Worst = -1;
+  D.Best = 1e300;
+  double LowestEfficiency = 2;
+  for (size_t I = 0; I < D.Samples.size(); ++I) {
+    if (!D.Samples[I].Reached)
+      continue;
+    double M = metricOf(D.Samples[I].Cost, Space);
+    double E = D.Samples[I].Cost.efficiency(Space);
+    Reached.push_back(D.Samples[I].Value);
+    if (E < LowestEfficiency - 1e-9) {
+      LowestEfficiency = E;
+      WorstRun = I;
+    }
+    D.Worst = std::max(D.Worst, M);
+    D.Best = std::min(D.Best, M);
+  }
+  // Of the runs equally worst: the primary's, else the one moving the most.
+  double Largest = -1;
+  for (size_t I = 0; I < D.Samples.size(); ++I) {
+    const ValueDependence::Sample &Sample = D.Samples[I];
+    if (!Sample.Reached || std::fabs(Sample.Cost.efficiency(Space) - LowestEfficiency) >= 1e-9)
+      continue;
+    WorstValues.push_back(Sample.Value);
+    double M = Sample.Value == S.PrimaryValue ? 1e300 : metricOf(Sample.Cost, Space);
+    if (M > Largest) {
+      Largest = M;
+      WorstRun = I;
+    }
+  }
+  std::vector<std::int64_t> All;
+  for (const ValueDependence::Sample &Sample : D.Samples)
+    All.push_back(Sample.Value);
+  if (!AllReached)
+    D.WorstCondition = "reached only " + describeValues(D.Symbols, Reached, All) +
+                       (WorstValues.size() == Reached.size()
+                            ? std::string()
+                            : ", worst " + describeValues(D.Symbols, WorstValues, All));
+  else
+    D.WorstCondition = describeValues(D.Symbols, WorstValues, All);
+  return D;
+}
+
+} // namespace warpcheck::analysis

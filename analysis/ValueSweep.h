@@ -1,0 +1,64 @@
+//===- ValueSweep.h - numbers under every value the source leaves open ----===//
+//
+// Private to analysis/. A kernel parameter no launch site binds has no one
+// value; sampling one (4096, say) and calling the result exact is wrong
+// for code such as `2 * tid - (tid & (size - 1))`, which has one wavefront
+// at 4096 and a 2-way conflict at 4. The sweep simulates the launch once
+// per value of a fixed set (powers of two up to 65536 and their
+// neighbours), on the same warps, and per access: whether its addresses
+// change with the value (then it is not exact), the range of its numbers
+// and the values that give the worst case, said in words.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_VALUESWEEP_H
+#define WARPCHECK_ANALYSIS_VALUESWEEP_H
+
+#include "Simulation.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+/// The values every unbound integer parameter takes, one simulation each:
+/// 1 to 65536, the powers of two and their neighbours (alignment and bank
+/// patterns change at powers of two; an odd neighbour breaks them).
+const std::vector<std::int64_t> &sweepValues();
+
+/// One simulation of the sweep.
+struct SweepRun {
+  std::int64_t Value = 0;
+  Simulation Sim;
+};
+
+/// The primary simulation's value and the sweep's runs (the primary among
+/// them, at its value). Runs whose arithmetic overflowed are not in Runs.
+struct Sweep {
+  std::vector<std::string> Symbols;
+  /// The primary simulation's value: of runs equally worst, its numbers
+  /// are the ones reported.
+  std::int64_t PrimaryValue = 0;
+  std::vector<SweepRun> Runs;
+  bool Truncated = false;
+};
+
+/// How Site's numbers vary over the sweep; nullopt when its addresses are
+/// the same under every value (it does not depend on them). The worst case
+/// is the lowest efficiency; WorstRun is the index in S.Runs of the run
+/// that gives it.
+std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
+                                            std::size_t &WorstRun);
+
+/// Words for the values in Worst among All (both ascending): "when 'size'
+/// <= 16" (a threshold), "unless 'offset' is a multiple of 8" (an
+/// alignment), "when 'size' is a power of two <= 16", "when 'size' is 4, 8
+/// or 16", "for some values of 'size' (such as 4 and 8)", or "for every
+/// value tried".
+std::string describeValues(const std::vector<std::string> &Symbols,
+                           const std::vector<std::int64_t> &Worst,
+                           const std::vector<std::int64_t> &All);
+
+} // namespace warpcheck::analysis
+
+#endif

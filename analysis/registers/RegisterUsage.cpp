@@ -1,0 +1,181 @@
+//===- RegisterUsage.cpp - registers per kernel, once per AST and options -===//
+//
+// The per-AST cache: one RegisterUsage per ASTContext, shared by every
+// check and the JSON report; ptxas's results per options, the estimate as
+// the fallback where ptxas was not used or has no entry for a kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Options.h"
+#include "PtxasCache.h"
+
+#include "warpcheck/analysis/RegisterUsage.h"
+
+#include "clang/Basic/SourceManager.h"
+
+#include "llvm/Support/SHA256.h"
+
+#include <algorithm>
+#include <utility>
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+using registers::hexDigest;
+
+namespace {
+struct RegistryEntry {
+  const TranslationUnitDecl *TU = nullptr;
+  std::unique_ptr<RegisterUsage> Usage;
+};
+std::mutex RegistryMutex;
+std::map<const ASTContext *, RegistryEntry> &registry() {
+  static std::map<const ASTContext *, RegistryEntry> M;
+  return M;
+}
+
+/// Path and contents of every file the parse read, for the cache key.
+std::string loadedFilesKey(const SourceManager &SM) {
+  std::vector<std::pair<std::string, llvm::StringRef>> Files;
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    if (!It->second)
+      continue;
+    std::optional<llvm::StringRef> Data = It->second->getBufferDataIfLoaded();
+    if (!Data)
+      continue;
+    Files.emplace_back(It->first.getName().str(), *Data);
+  }
+  std::sort(Files.begin(), Files.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
+  llvm::SHA256 Hash;
+  for (const auto &[Name, Data] : Files) {
+    Hash.update(Name);
+    Hash.update(llvm::StringRef("\0", 1));
+    Hash.update(Data);
+    Hash.update(llvm::StringRef("\0", 1));
+  }
+  return hexDigest(Hash);
+}
+} // namespace
+
+RegisterUsage::RegisterUsage(ASTContext &Ctx) : Ctx(Ctx) {}
+
+RegisterUsage &RegisterUsage::get(ASTContext &Ctx) {
+  std::lock_guard<std::mutex> Lock(RegistryMutex);
+  RegistryEntry &E = registry()[&Ctx];
+  if (!E.Usage || E.TU != Ctx.getTranslationUnitDecl()) {
+    E.TU = Ctx.getTranslationUnitDecl();
+    E.Usage = std::make_unique<RegisterUsage>(Ctx);
+  }
+  return *E.Usage;
+}
+
+void RegisterUsage::release(ASTContext &Ctx) {
+  std::lock_guard<std::mutex> Lock(RegistryMutex);
+  registry().erase(&Ctx);
+}
+
+RegisterOptions RegisterUsage::resolve(const RegisterOptions &Options) {
+  RegisterOptions O = Options;
+  O.Arch = registers::archOrDefault(O.Arch);
+  if (!O.ToolkitRoot.empty())
+    if (auto Real = validateToolkitRoot(O.ToolkitRoot))
+      O.ToolkitRoot = *Real;
+  if (O.Mode == RegisterMode::Auto)
+    O.Mode = O.ToolkitRoot.empty() ? RegisterMode::Estimate : RegisterMode::Ptxas;
+  return O;
+}
+
+const TranslationUnitRegisters &RegisterUsage::estimate(const RegisterOptions &O) {
+  // The estimate does not depend on the mode; one per remaining options.
+  RegisterOptions Key = O;
+  Key.Mode = RegisterMode::Estimate;
+  auto &Slot = Estimates[Key.fingerprint()];
+  if (!Slot)
+    Slot = std::make_unique<TranslationUnitRegisters>(estimateRegisters(Ctx, O, PP));
+  return *Slot;
+}
+
+const TranslationUnitRegisters &RegisterUsage::translationUnit(const RegisterOptions &Options) {
+  RegisterOptions O = resolve(Options);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::string Key = O.fingerprint();
+  auto &Slot = Results[Key];
+  if (Slot)
+    return *Slot;
+  if (O.Mode == RegisterMode::Estimate) {
+    Slot = std::make_unique<TranslationUnitRegisters>(estimate(O));
+    return *Slot;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Source = O.SourceFile;
+  if (Source.empty())
+    if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID())) {
+      llvm::StringRef Real = Main->getFileEntry().tryGetRealPathName();
+      Source = Real.empty() ? Main->getName().str() : Real.str();
+    }
+  TranslationUnitRegisters R = runPtxas(O, Source, loadedFilesKey(SM));
+  if (!R.FallbackReason.empty()) {
+    TranslationUnitRegisters E = estimate(O);
+    E.FallbackReason = "ptxas was not used (" + R.FallbackReason + ")" +
+                       (E.FallbackReason.empty() ? "" : "; the estimate: " + E.FallbackReason);
+    E.DroppedFlags = R.DroppedFlags;
+    R = std::move(E);
+  }
+  Slot = std::make_unique<TranslationUnitRegisters>(std::move(R));
+  return *Slot;
+}
+
+std::optional<FunctionRegisters> RegisterUsage::lookup(const FunctionDecl *Kernel,
+                                                      const RegisterOptions &Options,
+                                                      std::string *Note) {
+  const TranslationUnitRegisters &TU = translationUnit(Options);
+  std::string Mangled = deviceMangledName(Kernel, Ctx);
+  auto Find = [&](const TranslationUnitRegisters &R,
+                  const std::string &Key) -> std::optional<FunctionRegisters> {
+    auto It = R.ByMangledName.find(Mangled);
+    if (It != R.ByMangledName.end())
+      return It->second;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto &Index = Normalized[Key];
+    if (Index.empty()) {
+      std::map<std::string, unsigned> Count;
+      for (const auto &Entry : R.ByMangledName)
+        ++Count[normalizedKernelName(Entry.first)];
+      for (const auto &Entry : R.ByMangledName) {
+        std::string N = normalizedKernelName(Entry.first);
+        if (Count[N] == 1)
+          Index[N] = Entry.first;
+      }
+      Index[""] = ""; // computed
+    }
+    auto N = Index.find(normalizedKernelName(Mangled));
+    if (N == Index.end() || N->second.empty())
+      return std::nullopt;
+    return R.ByMangledName.at(N->second);
+  };
+  RegisterOptions O = resolve(Options);
+  std::optional<FunctionRegisters> F = Find(TU, O.fingerprint() + "\x1d" + registerSourceName(TU.Source));
+  if (F) {
+    if (Note)
+      *Note = TU.FallbackReason;
+    return F;
+  }
+  if (TU.Source == RegisterSource::Ptxas) {
+    const TranslationUnitRegisters *E;
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      E = &estimate(O);
+    }
+    F = Find(*E, O.fingerprint() + "\x1d" + "estimate");
+    if (F && Note)
+      *Note = "ptxas reported no kernel named '" + Mangled + "'";
+    return F;
+  }
+  if (Note)
+    *Note = TU.FallbackReason;
+  return std::nullopt;
+}
+
+} // namespace warpcheck::analysis

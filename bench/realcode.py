@@ -1,0 +1,835 @@
+#!/usr/bin/env python3
+"""How many kernels of real, third-party CUDA programs does warpcheck reach?
+
+bench/corpus.json names public CUDA programs (repository, commit, the
+translation units a build compiles, their include directories, defines and
+nvcc flags). The sources themselves are not part of this repository: fetch
+each repository at the commit named and unpack it under --corpus/<dir>.
+
+For every translation unit of every program the bench measures:
+
+  ground truth  nvcc compiles the unit's device code for sm_90
+                (nvcc -cubin -arch=sm_90 -Xptxas=-v, with the unit's flags
+                and, where the manifest names one, a build-only fix-up
+                header given with -include; see FIXUPS). The entry functions
+                ptxas reports ("Compiling entry function ...") are the
+                unit's kernels, demangled with cu++filt (c++filt if the
+                toolkit has none). A unit nvcc cannot compile is reported
+                and left out of the goal. nvcc's answers are cached under
+                --cache-dir, keyed by the unit's content, the command and
+                nvcc's version.
+  warpcheck     a compile_commands.json for the program is written to a
+                scratch directory, as CMake or bear write one for CUDA: the
+                nvcc path, the unit's flags, relative -I paths, "-c unit -o
+                obj", "directory" the program's build directory (relative
+                paths are relative to it) and "file" absolute (relative with
+                --relative-file). warpcheck runs on each unit of it
+                (warpcheck -p <scratch> --format=json -o <unit>.json <unit>),
+                one unit a run so that every kernel and every error belongs
+                to one unit. Never with the fix-ups: warpcheck has to cope
+                with the code as it is. The bench runs a copy of
+                <build>/bin/warpcheck and <build>/share taken at its start
+                (--in-place: the build itself), so a rebuild meanwhile
+                does not mix two builds.
+  match         warpcheck's "kernels" (one entry per kernel and launch
+                shape) against nvcc's list, by qualified name with template
+                arguments (spaces and integer-literal suffixes ignored),
+                then, for what is left, by the name without template
+                arguments, instance for instance. warpcheck's entries are
+                one kernel per (name, file, line): launch shapes share one,
+                overloads do not. A kernel is "reached" when warpcheck
+                reports it analysed; one listed with "status": "error" (it
+                does not compile) is missed, its error the reason, and
+                counted as "listed, not compiling". Kernels of the toolkit's
+                libraries (namespaces cub, thrust, cuda, ...) are counted
+                apart and are not part of the goal.
+
+A unit is "clean", "with errors" or "not analysed" as the JSON's "inputs"
+entry for it says (analysed, analysed_with_errors, not_analysed). Builds
+without "inputs": "clean" when the JSON has no error, "with errors" when its
+"errors" array names a file, "not analysed" when no JSON came back, the run
+crashed or timed out, or every error is a driver error that names no file.
+The first error naming a file is the reason given for the unit's missed
+kernels.
+
+Headers a real build tree would hold (configure's config.h; CL/cl.h of a
+toolkit's OpenCL component) are generated under the scratch directory
+(GENERATED) and given to nvcc and warpcheck alike. A kernel defined in a
+header counts once for every unit that compiles it, as nvcc lists it.
+
+Prints one line per program and a TOTAL line; --json writes the same numbers
+and the per-unit detail (nvcc's verdict, warpcheck's exit code, summary
+line, status and errors, each kernel with its match or the reason it was
+missed). --list-repos prints what to fetch and where to unpack it. It is a bench, not a test: the exit status is 0
+whatever warpcheck does (2 for a usage error of the bench itself).
+
+Usage:
+  bench/realcode.py --corpus /work/corpus --build <warpcheck build dir>
+      [--program NAME|GLOB ...] [--json OUT] [--verbose] [--jobs N]
+      [--cache-dir DIR] [--scratch DIR] [--nvcc PATH] [--relative-file]
+      [--timeout S] [--warpcheck-arg ARG ...] [--manifest FILE] [--in-place]
+  bench/realcode.py --list-repos
+"""
+import argparse
+import concurrent.futures
+import fnmatch
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CACHE_VERSION = 1
+ARCH = "sm_90"
+
+# Build-only fix-ups, passed to nvcc (never to warpcheck) with -include, for
+# old code that uses what CUDA 12 and 13 removed. Our own declarations: each
+# maps a removed name onto what replaced it, or onto something of the same
+# type where only compiling matters (the kernels' list does not depend on
+# it).
+FIXUPS = {
+    "thread-api": (
+        "the cudaThread* runtime calls (removed in CUDA 12) as their "
+        "cudaDevice* successors",
+        """// warpcheck bench fix-up: cudaThread* calls removed in CUDA 12.
+#pragma once
+#include <cuda_runtime_api.h>
+static inline cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+static inline cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
+static inline cudaError_t cudaThreadSetCacheConfig(cudaFuncCache c) { return cudaDeviceSetCacheConfig(c); }
+static inline cudaError_t cudaThreadGetCacheConfig(cudaFuncCache *c) { return cudaDeviceGetCacheConfig(c); }
+static inline cudaError_t cudaThreadSetLimit(cudaLimit l, size_t v) { return cudaDeviceSetLimit(l, v); }
+static inline cudaError_t cudaThreadGetLimit(size_t *v, cudaLimit l) { return cudaDeviceGetLimit(v, l); }
+"""),
+    "device-prop-13": (
+        "cudaDeviceProp fields removed in CUDA 13 read as another int field "
+        "(compiling only; the value is wrong)",
+        """// warpcheck bench fix-up: cudaDeviceProp fields removed in CUDA 13.
+#pragma once
+#define clockRate major
+#define memoryClockRate major
+#define deviceOverlap major
+#define kernelExecTimeoutEnabled major
+#define computeMode major
+#define maxTexture1DLinear major
+#define cooperativeMultiDeviceLaunch major
+"""),
+    "mem-advise-13": (
+        "cudaMemAdvise and cudaMemPrefetchAsync with a device number (CUDA 13 "
+        "takes a cudaMemLocation)",
+        """// warpcheck bench fix-up: the device-number forms CUDA 13 removed.
+#pragma once
+#include <cuda_runtime_api.h>
+static inline struct cudaMemLocation warpcheck_bench_location(int device) {
+  struct cudaMemLocation l;
+  l.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+  l.id = device;
+  return l;
+}
+static inline cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise a, int device) {
+  return cudaMemAdvise(p, n, a, warpcheck_bench_location(device));
+}
+static inline cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s = 0) {
+  return cudaMemPrefetchAsync(p, n, warpcheck_bench_location(device), 0, s);
+}
+"""),
+    "texture-references": (
+        "texture<T, dim, mode> references (removed in CUDA 12): a plain "
+        "struct, the fetches a value of the texel type, the bind calls "
+        "no-ops (compiling only)",
+        """// warpcheck bench fix-up: texture references, removed in CUDA 12.
+// Enough to compile: a fetch yields a default texel, binding does nothing.
+#pragma once
+#include <cuda_runtime.h>
+#include <type_traits>
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct texture {
+  typedef T value_type;
+  int normalized;
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureAddressMode addressMode[3];
+  struct cudaChannelFormatDesc channelDesc;
+};
+#define WARPCHECK_BENCH_TEXEL(t) (typename std::remove_reference<decltype(t)>::type::value_type{})
+#define tex1Dfetch(t, ...) WARPCHECK_BENCH_TEXEL(t)
+#define tex1D(t, ...) WARPCHECK_BENCH_TEXEL(t)
+#define tex2D(t, ...) WARPCHECK_BENCH_TEXEL(t)
+#define tex3D(t, ...) WARPCHECK_BENCH_TEXEL(t)
+#define WARPCHECK_BENCH_TEXREF template <class T, int d, enum cudaTextureReadMode m> static inline cudaError_t
+WARPCHECK_BENCH_TEXREF cudaBindTexture(size_t *, const texture<T, d, m> &, const void *, size_t = ~(size_t)0) { return cudaSuccess; }
+WARPCHECK_BENCH_TEXREF cudaBindTexture(size_t *, const texture<T, d, m> &, const void *, const struct cudaChannelFormatDesc &, size_t = ~(size_t)0) { return cudaSuccess; }
+WARPCHECK_BENCH_TEXREF cudaBindTexture2D(size_t *, const texture<T, d, m> &, const void *, const struct cudaChannelFormatDesc &, size_t, size_t, size_t) { return cudaSuccess; }
+WARPCHECK_BENCH_TEXREF cudaBindTexture2D(size_t *, const texture<T, d, m> &, const void *, size_t, size_t, size_t) { return cudaSuccess; }
+WARPCHECK_BENCH_TEXREF cudaBindTextureToArray(const texture<T, d, m> &, cudaArray_const_t) { return cudaSuccess; }
+WARPCHECK_BENCH_TEXREF cudaBindTextureToArray(const texture<T, d, m> &, cudaArray_const_t, const struct cudaChannelFormatDesc &) { return cudaSuccess; }
+WARPCHECK_BENCH_TEXREF cudaUnbindTexture(const texture<T, d, m> &) { return cudaSuccess; }
+"""),
+}
+
+# Headers a real build generates (configure's config.h): written to
+# <scratch>/<program>/gen/ and found through a "$GEN/..." include directory,
+# for nvcc and warpcheck alike, as a build tree would hold them.
+GENERATED = {
+    "shoc-config": """/* config.h as configure finds a Linux system (warpcheck bench) */
+#define HAVE_CLOCK_GETTIME 1
+#define HAVE_CLOCK_PROCESS_CPUTIME_ID 1
+#define HAVE_GETTIMEOFDAY 1
+#define HAVE_SYS_TIME_H 1
+#define HAVE_STDLIB_H 1
+#define HAVE_STRING_H 1
+#define HAVE_UNISTD_H 1
+#define restrict __restrict
+""",
+    # Parboil's parboil.h includes <CL/cl.h> (a toolkit with its OpenCL
+    # component has one); this toolkit has none. The few types it names.
+    "opencl-types": """/* CL/cl.h: the types parboil.h names (warpcheck bench stand-in) */
+#ifndef WARPCHECK_BENCH_CL_H
+#define WARPCHECK_BENCH_CL_H
+#include <stdint.h>
+typedef int32_t cl_int;
+typedef uint32_t cl_uint;
+typedef struct _cl_command_queue *cl_command_queue;
+typedef struct _cl_kernel *cl_kernel;
+typedef struct _cl_event *cl_event;
+typedef struct _cl_mem *cl_mem;
+#endif
+""",
+}
+
+# Top-level namespaces of the toolkit's libraries: kernels there are counted
+# apart (instantiated by a Thrust or CUB call, not written by the program).
+LIBRARY_NAMESPACES = {"cub", "thrust", "cuda", "cooperative_groups", "nvcuda",
+                      "cutlass", "cute", "cudnn_frontend", "curand"}
+
+
+def run(cmd, cwd=None, timeout=None, stdin=None):
+    """(exit code, stdout, stderr, seconds); exit code None on time-out."""
+    start = time.time()
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, input=stdin, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, errors="replace",
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "", "timed out after %d s" % timeout, time.time() - start
+    except OSError as e:
+        return 127, "", str(e), time.time() - start
+    return proc.returncode, proc.stdout, proc.stderr, time.time() - start
+
+
+# --------------------------------------------------------------------------
+# Names
+
+def _matching_open(s, end, open_c, close_c):
+    """Index of the bracket opening the one that closes at s[end]."""
+    depth = 0
+    for i in range(end, -1, -1):
+        if s[i] == close_c:
+            depth += 1
+        elif s[i] == open_c:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def strip_template_args(name):
+    """ns::k<8, float> -> ns::k (every balanced <...>, operator names aside)."""
+    out, depth = [], 0
+    for i, c in enumerate(name):
+        if c == "<" and not name[:i].endswith("operator"):
+            depth += 1
+        elif c == ">" and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+    return "".join(out)
+
+
+def qualified_name(demangled):
+    """The qualified name with template arguments of a demangled function
+    signature: 'void ns::k<8, int>(int*)' -> 'ns::k<8, int>'."""
+    s = demangled.strip()
+    if s.endswith(")"):
+        i = _matching_open(s, len(s) - 1, "(", ")")
+        if i > 0:
+            s = s[:i]
+    depth, cut = 0, 0
+    for j, c in enumerate(s):
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+        elif c == " " and depth == 0:
+            cut = j + 1
+    return s[cut:]
+
+
+def normalise(name):
+    """Spaces and integer-literal suffixes (8u, 8U, 8ul) do not count."""
+    name = re.sub(r"\b(\d+)(?:[uU]|[lL]{1,2}|[uU][lL]{1,2}|[lL]{1,2}[uU])\b", r"\1", name)
+    return name.replace(" ", "")
+
+
+def is_library(qname):
+    top = strip_template_args(qname).split("::")[0]
+    return top in LIBRARY_NAMESPACES
+
+
+# With -rdc=true nvcc gives a kernel of internal linkage (static, or in an
+# anonymous namespace) a unit-unique prefix:
+# __nv_static_25__a78ce3ac_8_clock_cu_main__Z14timedReductionPKfPfPl.
+NV_STATIC = re.compile(r"^__nv_static_\d+__.*?_(_Z.*)$")
+
+
+def demangle(names, tool):
+    """Demangled forms of names, one call of the demangler for all."""
+    names = sorted(names)
+    if not names:
+        return {}
+    plain = [NV_STATIC.sub(r"\1", n) for n in names]
+    rc, out, _, _ = run([tool], stdin="\n".join(plain) + "\n")
+    lines = out.splitlines() if rc == 0 else []
+    if len(lines) != len(names):
+        lines = plain
+    return dict(zip(names, lines))
+
+
+# --------------------------------------------------------------------------
+# Manifest and compile commands
+
+def load_manifest(path):
+    with open(path) as f:
+        manifest = json.load(f)
+    for p in manifest["programs"]:
+        for fx in p.get("fixups", []):
+            if fx not in FIXUPS:
+                sys.exit("realcode: %s: unknown fix-up %r" % (p["name"], fx))
+        for gen in p.get("generated", {}).values():
+            if gen not in GENERATED:
+                sys.exit("realcode: %s: unknown generated header %r" % (p["name"], gen))
+    return manifest
+
+
+def safe_name(name):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+class Program:
+    """One manifest entry, resolved against the corpus and a scratch dir."""
+
+    def __init__(self, entry, corpus, scratch):
+        self.entry = entry
+        self.name = entry["name"]
+        self.root = os.path.join(corpus, entry["dir"])
+        self.directory = os.path.normpath(os.path.join(self.root, entry["directory"]))
+        self.scratch = os.path.join(scratch, safe_name(self.name))
+        self.gen = os.path.join(self.scratch, "gen")
+
+    def include_dir(self, inc):
+        """An include directory as the build passes it: relative to the
+        build directory, or absolute inside the scratch tree ($GEN)."""
+        if inc.startswith("$GEN"):
+            return os.path.normpath(self.gen + inc[len("$GEN"):])
+        return os.path.relpath(os.path.join(self.root, inc), self.directory)
+
+    def unit_path(self, unit):
+        return os.path.normpath(os.path.join(self.root, unit))
+
+    def object_path(self, unit):
+        return os.path.join("obj", safe_name(unit) + ".o")
+
+    def arguments(self, unit, nvcc):
+        """nvcc's arguments for unit, as the build runs it."""
+        e = self.entry
+        args = [nvcc]
+        args += ["-D" + d for d in e.get("defines", [])]
+        args += ["-I" + self.include_dir(i) for i in e.get("include_dirs", [])]
+        args += list(e.get("flags", []))
+        args += ["-c", os.path.relpath(self.unit_path(unit), self.directory),
+                 "-o", self.object_path(unit)]
+        return args
+
+    def write_generated(self):
+        for rel, key in self.entry.get("generated", {}).items():
+            path = os.path.join(self.gen, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(GENERATED[key])
+
+    def write_database(self, nvcc, relative_file):
+        os.makedirs(self.scratch, exist_ok=True)
+        db = []
+        for unit in self.entry["units"]:
+            path = self.unit_path(unit)
+            db.append({"directory": self.directory,
+                       "arguments": self.arguments(unit, nvcc),
+                       "file": os.path.relpath(path, self.directory) if relative_file else path,
+                       "output": self.object_path(unit)})
+        with open(os.path.join(self.scratch, "compile_commands.json"), "w") as f:
+            json.dump(db, f, indent=2)
+
+
+# --------------------------------------------------------------------------
+# Ground truth: nvcc
+
+ARCH_FLAGS_WITH_VALUE = {"-arch", "--gpu-architecture", "-code", "--gpu-code",
+                         "-gencode", "--generate-code", "-o", "--output-file"}
+ARCH_FLAG_PREFIXES = ("-arch=", "--gpu-architecture=", "-code=", "--gpu-code=",
+                      "-gencode=", "--generate-code=", "-o=", "--output-file=")
+DROPPED = {"-c", "--compile", "-dc", "--device-c", "-cubin", "--cubin"}
+
+
+def ground_truth_command(prog, unit, nvcc, cubin):
+    """nvcc -cubin for sm_90 with the unit's own flags and the fix-ups."""
+    args = prog.arguments(unit, nvcc)[1:]
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a in ARCH_FLAGS_WITH_VALUE:
+            skip = True
+            continue
+        if a.startswith(ARCH_FLAG_PREFIXES) or a in DROPPED:
+            continue
+        out.append(a)
+    fix = []
+    for f in prog.entry.get("fixups", []):
+        fix += ["-include", os.path.join(prog.scratch, "fixup-%s.h" % f)]
+    return [nvcc, "-cubin", "-arch=" + ARCH, "-Xptxas=-v"] + fix + out + ["-o", cubin]
+
+
+ENTRY = re.compile(r"Compiling entry function '([^']+)' for '%s'" % ARCH)
+
+
+def nvcc_version(nvcc):
+    rc, out, _, _ = run([nvcc, "--version"])
+    return out.strip().splitlines()[-1] if rc == 0 and out.strip() else "unknown"
+
+
+def compile_unit(prog, unit, nvcc, version, cache_dir):
+    """{'ok', 'kernels' (mangled), 'error', 'seconds', 'cached'}."""
+    path = prog.unit_path(unit)
+    try:
+        with open(path, "rb") as f:
+            content = f.read()
+    except OSError as e:
+        return {"ok": False, "kernels": [], "error": "cannot read: %s" % e,
+                "seconds": 0, "cached": False}
+    cubin = os.path.join(prog.scratch, "obj", safe_name(unit) + ".cubin")
+    cmd = ground_truth_command(prog, unit, nvcc, cubin)
+    key_cmd = [a.replace(prog.scratch, "$SCRATCH") for a in cmd]
+    h = hashlib.sha256()
+    for part in [str(CACHE_VERSION), version, prog.directory.replace(prog.root, "$ROOT"),
+                 json.dumps(key_cmd)]:
+        h.update(part.encode() + b"\0")
+    h.update(content)
+    for fx in prog.entry.get("fixups", []):
+        h.update(FIXUPS[fx][1].encode())
+    for key in sorted(prog.entry.get("generated", {}).values()):
+        h.update(GENERATED[key].encode())
+    cache_file = os.path.join(cache_dir, h.hexdigest() + ".json")
+    if os.path.exists(cache_file):
+        try:
+            with open(cache_file) as f:
+                result = json.load(f)
+            result["cached"] = True
+            return result
+        except (OSError, ValueError):
+            pass
+    os.makedirs(os.path.dirname(cubin), exist_ok=True)
+    rc, out, err, seconds = run(cmd, cwd=prog.directory, timeout=1800)
+    text = out + err
+    kernels = ENTRY.findall(text)
+    errors = [l.strip() for l in text.splitlines() if re.search(r"\berror\b", l)]
+    result = {"ok": rc == 0, "kernels": sorted(set(kernels)),
+              "error": None if rc == 0 else (errors[0] if errors else
+                                             "nvcc exit code %s" % rc),
+              "errors": errors[:20] if rc else [],
+              "seconds": round(seconds, 2)}
+    if os.path.exists(cubin):
+        os.remove(cubin)
+    if rc is not None:
+        os.makedirs(cache_dir, exist_ok=True)
+        tmp = cache_file + ".tmp%d" % os.getpid()
+        with open(tmp, "w") as f:
+            json.dump(result, f)
+        os.replace(tmp, cache_file)
+    result["cached"] = False
+    return result
+
+
+# --------------------------------------------------------------------------
+# warpcheck
+
+NOT_ANALYSED = ("the analysis crashed", "the analysis timed out",
+                "the analysis produced", "no such file or directory",
+                "cannot create a temporary file")
+
+
+# Newer builds state each input's outcome in the JSON's "inputs".
+INPUT_STATUS = {"analysed": "clean", "analysed_with_errors": "with errors",
+                "not_analysed": "not analysed"}
+
+
+def run_warpcheck(prog, unit, warpcheck, timeout, extra):
+    """{'status', 'rc', 'summary', 'errors', 'kernels' (JSON entries)}."""
+    out_json = os.path.join(prog.scratch, "out", safe_name(unit) + ".json")
+    os.makedirs(os.path.dirname(out_json), exist_ok=True)
+    if os.path.exists(out_json):
+        os.remove(out_json)
+    cmd = [warpcheck, "-p", prog.scratch, "--format=json", "-o", out_json,
+           "--timeout=%d" % timeout] + list(extra) + [prog.unit_path(unit)]
+    rc, _, err, seconds = run(cmd, timeout=timeout + 60)
+    lines = [l for l in err.splitlines() if l.strip()]
+    summary = lines[-1].strip() if lines else ""
+    res = {"rc": rc, "summary": summary, "seconds": round(seconds, 2),
+           "errors": [], "kernels": []}
+    try:
+        with open(out_json) as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        res["status"] = "not analysed"
+        res["errors"] = [{"file": None, "message": summary or "no JSON report (exit code %s)" % rc}]
+        return res
+    res["errors"] = report.get("errors", [])
+    res["kernels"] = report.get("kernels", [])
+    unit_path = prog.unit_path(unit)
+    stated = [i.get("status") for i in report.get("inputs", [])
+              if i.get("file") and os.path.normpath(i["file"]) == unit_path]
+    if stated and stated[0] in INPUT_STATUS:
+        res["status"] = INPUT_STATUS[stated[0]]
+    elif not res["errors"] and rc in (0, 1):
+        res["status"] = "clean"
+    elif rc == 2 or any(str(e.get("message", "")).lower().startswith(NOT_ANALYSED)
+                        for e in res["errors"]) \
+            or (res["errors"] and all(not e.get("file") for e in res["errors"])):
+        res["status"] = "not analysed"
+    else:
+        res["status"] = "with errors"
+    return res
+
+
+def first_error(errors):
+    for e in errors:
+        if e.get("file"):
+            loc = "%s:%s" % (os.path.basename(e["file"]), e.get("line") or "?")
+            return "%s: %s" % (loc, e.get("message", ""))
+    for e in errors:
+        return e.get("message", "")
+    return ""
+
+
+# --------------------------------------------------------------------------
+# Matching
+
+def kernel_identities(wc_kernels):
+    """warpcheck's entries, one per kernel (name, file, line): launch shapes
+    of a kernel share one, overloads of a name do not. 'error' is the
+    message when every entry of the kernel has "status": "error" (listed,
+    but it does not compile)."""
+    ids = {}
+    for k in wc_kernels:
+        key = (k.get("name", ""), k.get("file"), k.get("line"))
+        d = ids.setdefault(key, {"name": key[0], "file": key[1], "line": key[2],
+                                 "analysed": False, "error": None})
+        if k.get("status") == "error":
+            err = k.get("error") or {}
+            d["error"] = d["error"] or "%s:%s: %s" % (
+                os.path.basename(err.get("file") or "?"), err.get("line") or "?",
+                err.get("message", "does not compile"))
+        else:
+            d["analysed"] = True
+    for d in ids.values():
+        if d["analysed"]:
+            d["error"] = None
+    return list(ids.values())
+
+
+def match_unit(nvcc_kernels, wc_kernels):
+    """nvcc_kernels: [(mangled, demangled)]; wc_kernels: warpcheck's entries.
+    Returns ([kernel rows], [warpcheck's kernels that match none of nvcc's])."""
+    left = kernel_identities(wc_kernels)
+    rows = []
+    for mangled, dem in nvcc_kernels:
+        q = qualified_name(dem)
+        rows.append({"name": q, "mangled": mangled, "demangled": dem,
+                     "library": is_library(q), "reached": False, "match": None})
+    keys = [lambda n: normalise(n), lambda n: normalise(strip_template_args(n))]
+    for key in keys:
+        for r in rows:
+            if r["match"] is not None:
+                continue
+            for d in left:
+                if key(d["name"]) == key(r["name"]):
+                    r["match"] = d["name"]
+                    r["reached"] = d["analysed"]
+                    if d["error"]:
+                        r["listed_with_error"] = d["error"]
+                    left.remove(d)
+                    break
+    extra = sorted(d["name"] for d in left)
+    return rows, extra
+
+
+# --------------------------------------------------------------------------
+
+def measure_program(prog, args, version, demangler, pool):
+    prog.write_generated()
+    for fx in prog.entry.get("fixups", []):
+        os.makedirs(prog.scratch, exist_ok=True)
+        with open(os.path.join(prog.scratch, "fixup-%s.h" % fx), "w") as f:
+            f.write(FIXUPS[fx][1])
+    prog.write_database(args.nvcc, args.relative_file)
+    units = prog.entry["units"]
+    truth = list(pool.map(lambda u: compile_unit(prog, u, args.nvcc, version,
+                                                 args.cache_dir), units))
+    compiled = [u for u, t in zip(units, truth) if t["ok"]]
+    wc = dict(zip(compiled, pool.map(
+        lambda u: run_warpcheck(prog, u, args.warpcheck, args.timeout,
+                                args.warpcheck_arg), compiled)))
+    names = demangle({k for t in truth for k in t["kernels"]}, demangler)
+    out_units = []
+    for unit, t in zip(units, truth):
+        entry = {"path": unit, "nvcc": {"ok": t["ok"], "error": t["error"],
+                                        "cached": t["cached"], "seconds": t["seconds"]}}
+        if not t["ok"]:
+            entry["nvcc"]["errors"] = t.get("errors", [])
+            out_units.append(entry)
+            continue
+        w = wc[unit]
+        rows, extra = match_unit([(k, names.get(k, k)) for k in t["kernels"]],
+                                 w["kernels"])
+        reason = None
+        if w["status"] != "clean":
+            reason = "%s: %s" % (w["status"], first_error(w["errors"]))
+        else:
+            reason = "not in warpcheck's kernels (its JSON gives no reason)"
+        for r in rows:
+            if r.get("listed_with_error"):
+                r["reason"] = "listed, does not compile: " + r["listed_with_error"]
+            elif not r["reached"]:
+                r["reason"] = reason
+        entry["warpcheck"] = {"status": w["status"], "rc": w["rc"],
+                              "summary": w["summary"], "seconds": w["seconds"],
+                              "errors": w["errors"][:50],
+                              "errors_total": len(w["errors"]),
+                              "kernel_entries": len(w["kernels"])}
+        entry["kernels"] = rows
+        entry["extra"] = extra
+        out_units.append(entry)
+    return summarise(prog.name, prog.entry, out_units)
+
+
+def summarise(name, entry, units):
+    s = {"name": name, "repo": entry["repo"], "commit": entry["commit"],
+         "units_listed": len(units),
+         "units_compiled": sum(1 for u in units if u["nvcc"]["ok"]),
+         "files_clean": 0, "files_with_errors": 0, "files_not_analysed": 0,
+         "kernels": 0, "reached": 0, "listed_with_error": 0, "library_kernels": 0, "library_reached": 0,
+         "extra": 0, "units": units}
+    key = {"clean": "files_clean", "with errors": "files_with_errors",
+           "not analysed": "files_not_analysed"}
+    for u in units:
+        if "warpcheck" not in u:
+            continue
+        s[key[u["warpcheck"]["status"]]] += 1
+        s["extra"] += len(u["extra"])
+        for k in u["kernels"]:
+            if k["library"]:
+                s["library_kernels"] += 1
+                s["library_reached"] += k["reached"]
+            else:
+                s["kernels"] += 1
+                s["reached"] += k["reached"]
+                s["listed_with_error"] += bool(k.get("listed_with_error"))
+    return s
+
+
+def pct(a, b):
+    return "%d%%" % round(100.0 * a / b) if b else "-"
+
+
+def line(s, width):
+    text = "%-*s  units %d/%d  kernels reached %d of %d (%s)  files: %d clean, %d with errors, %d not analysed" % (
+        width, s["name"], s["units_compiled"], s["units_listed"], s["reached"],
+        s["kernels"], pct(s["reached"], s["kernels"]), s["files_clean"],
+        s["files_with_errors"], s["files_not_analysed"])
+    if s["listed_with_error"]:
+        text += "  (%d more listed, not compiling)" % s["listed_with_error"]
+    if s["library_kernels"]:
+        text += "  (+%d library kernels, %d reached)" % (s["library_kernels"],
+                                                         s["library_reached"])
+    return text
+
+
+def binary_stamp(warpcheck):
+    """What identifies the warpcheck build: path, --version, modification time."""
+    rc, out, _, _ = run([warpcheck, "--version"])
+    try:
+        mtime = os.stat(warpcheck).st_mtime
+    except OSError:
+        mtime = None
+    stamp = {"path": warpcheck, "version": out.strip() if rc == 0 else None,
+             "mtime": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime)) if mtime else None}
+    # The source tree the build came from, and its commit (uncommitted
+    # changes may be in the build too: "dirty").
+    cache = os.path.join(os.path.dirname(os.path.dirname(warpcheck)), "CMakeCache.txt")
+    try:
+        with open(cache) as f:
+            src = next((l.split("=", 1)[1].strip() for l in f
+                        if l.startswith("CMAKE_HOME_DIRECTORY:")), None)
+    except OSError:
+        src = None
+    if src:
+        rc, out, _, _ = run(["git", "-C", src, "rev-parse", "HEAD"])
+        rc2, out2, _, _ = run(["git", "-C", src, "status", "--porcelain", "--untracked-files=no"])
+        if rc == 0:
+            stamp["source"] = src
+            stamp["commit"] = out.strip()
+            stamp["dirty"] = rc2 == 0 and bool(out2.strip())
+    return stamp
+
+
+def snapshot_build(build, dest):
+    """A copy of warpcheck's binary and its share/ (the headers it finds next
+    to itself), so that a rebuild during the run changes nothing. Retries
+    while the build is being relinked."""
+    for attempt in range(30):
+        try:
+            before = os.stat(os.path.join(build, "bin", "warpcheck")).st_mtime
+            shutil.rmtree(dest, ignore_errors=True)
+            os.makedirs(os.path.join(dest, "bin"))
+            shutil.copy2(os.path.join(build, "bin", "warpcheck"), os.path.join(dest, "bin"))
+            if os.path.isdir(os.path.join(build, "share")):
+                shutil.copytree(os.path.join(build, "share"), os.path.join(dest, "share"))
+            if os.stat(os.path.join(build, "bin", "warpcheck")).st_mtime == before:
+                return os.path.join(dest, "bin", "warpcheck")
+        except OSError:
+            pass
+        time.sleep(10)
+    sys.exit("realcode: cannot copy a stable warpcheck from %s" % build)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", help="where the repositories are unpacked")
+    ap.add_argument("--build", help="warpcheck's build directory")
+    ap.add_argument("--list-repos", action="store_true",
+                    help="print repository, commit and --corpus subdirectory, and exit")
+    ap.add_argument("--manifest", default=os.path.join(HERE, "corpus.json"))
+    ap.add_argument("--program", action="append", default=[],
+                    help="a program's name or a glob (repeatable); default all")
+    ap.add_argument("--json", help="write the numbers and the detail here")
+    ap.add_argument("--verbose", action="store_true",
+                    help="list the missed kernels and the units nvcc rejects")
+    ap.add_argument("--jobs", type=int, default=1, help="nvcc/warpcheck runs at once (1)")
+    ap.add_argument("--cache-dir", default=os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
+        "warpcheck-realcode"))
+    ap.add_argument("--scratch", help="keep the compile databases and reports here")
+    ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--relative-file", action="store_true",
+                    help='write "file" relative to "directory" in the database')
+    ap.add_argument("--timeout", type=int, default=300,
+                    help="warpcheck's --timeout for one unit (300)")
+    ap.add_argument("--in-place", action="store_true",
+                    help="run <build>/bin/warpcheck itself, not a copy taken at the start")
+    ap.add_argument("--warpcheck-arg", action="append", default=[],
+                    help="an extra warpcheck argument (repeatable)")
+    args = ap.parse_args()
+    if args.list_repos:
+        seen = []
+        for e in load_manifest(args.manifest)["programs"]:
+            if (e["repo"], e["commit"], e["dir"]) not in seen:
+                seen.append((e["repo"], e["commit"], e["dir"]))
+        for repo, commit, d in seen:
+            print("%s %s %s" % (repo, commit, d))
+        return 0
+    if not args.corpus or not args.build:
+        ap.error("--corpus and --build are required")
+
+    args.warpcheck = os.path.join(args.build, "bin", "warpcheck")
+    if not os.access(args.warpcheck, os.X_OK):
+        ap.error("no warpcheck at %s" % args.warpcheck)
+    if not os.access(args.nvcc, os.X_OK):
+        ap.error("no nvcc at %s" % args.nvcc)
+    demangler = next((t for t in [os.path.join(os.path.dirname(args.nvcc), "cu++filt"),
+                                  shutil.which("cu++filt") or "", shutil.which("c++filt") or "",
+                                  shutil.which("llvm-cxxfilt") or ""]
+                      if t and os.access(t, os.X_OK)), None)
+    if not demangler:
+        ap.error("no demangler (cu++filt, c++filt or llvm-cxxfilt)")
+    args.corpus = os.path.abspath(args.corpus)
+    manifest = load_manifest(args.manifest)
+    entries = manifest["programs"]
+    if args.program:
+        entries = [e for e in entries
+                   if any(fnmatch.fnmatchcase(e["name"], p) for p in args.program)]
+        if not entries:
+            ap.error("no program matches %s" % " ".join(args.program))
+    missing = sorted({e["dir"] for e in entries
+                      if not os.path.isdir(os.path.join(args.corpus, e["dir"]))})
+    if missing:
+        ap.error("not unpacked under %s: %s" % (args.corpus, ", ".join(missing)))
+
+    start = time.time()
+    scratch = args.scratch or tempfile.mkdtemp(prefix="warpcheck-realcode-")
+    binary = binary_stamp(args.warpcheck)
+    if not args.in_place:
+        args.warpcheck = snapshot_build(args.build, os.path.join(scratch, "warpcheck-build"))
+        binary["snapshot"] = args.warpcheck
+    version = nvcc_version(args.nvcc)
+    width = max(len(e["name"]) for e in entries)
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        for e in entries:
+            prog = Program(e, args.corpus, scratch)
+            s = measure_program(prog, args, version, demangler, pool)
+            results.append(s)
+            print(line(s, width), flush=True)
+            if args.verbose:
+                for u in s["units"]:
+                    if not u["nvcc"]["ok"]:
+                        print("    nvcc cannot compile %s: %s" % (u["path"], u["nvcc"]["error"]))
+                        continue
+                    for k in u["kernels"]:
+                        if not k["reached"]:
+                            print("    missed %s (%s): %s" % (k["name"], u["path"], k["reason"]))
+                    for x in u["extra"]:
+                        print("    reported, not in nvcc's list: %s (%s)" % (x, u["path"]))
+    total = summarise("TOTAL", {"repo": None, "commit": None},
+                      [u for s in results for u in s["units"]])
+    print(line(total, width))
+    elapsed = time.time() - start
+    units = [u for s in results for u in s["units"]]
+    cached = sum(1 for u in units if u["nvcc"]["cached"])
+    print("warpcheck: %s%s" % (binary.get("version"), " (%s%s, built %s)" % (
+        binary["commit"][:12], ", uncommitted changes in the tree" if binary.get("dirty") else "",
+        binary["mtime"]) if binary.get("commit") else ""), file=sys.stderr)
+    print("%d programs, %d units (nvcc: %d cached, %d compiled) in %.0f s" % (
+        len(results), len(units), cached, len(units) - cached, elapsed), file=sys.stderr)
+    if args.in_place and binary_stamp(args.warpcheck) != binary:
+        print("realcode: warning: %s changed during the run; the numbers mix two builds"
+              % args.warpcheck, file=sys.stderr)
+        binary["changed_during_run"] = True
+    if not args.scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if args.json:
+        total.pop("units")
+        for k in ("name", "repo", "commit"):
+            total.pop(k)
+        with open(args.json, "w") as f:
+            json.dump({"version": 1, "arch": ARCH, "nvcc": version,
+                       "warpcheck": binary, "seconds": round(elapsed, 1),
+                       "programs": results, "total": total}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
