@@ -416,6 +416,7 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
       A.WorstGlobal = T.WorstGlobal;
       A.WorstShared = T.WorstShared;
       A.WorstRequest = T.Worst;
+      A.AggregatedRequests = T.AggregatedRequests;
       if (T.Worst)
         A.LaneStrideBytes = laneStride(*T.Worst);
       if (T.UnknownRequests > 0 || T.Requests == 0) {

@@ -51,9 +51,16 @@ public:
         T.WorstShared = C;
       }
     } else {
-      const model::GlobalRequestCost &C = globalCost(
-          *R.Addresses, R.Site.Op == AccessOp::Atomic ? model::GlobalAccessKind::Atomic
-                                                      : model::GlobalAccessKind::LoadOrStore);
+      // An atomic the compiler aggregates is one lane's request (cheap, not
+      // cached); any other is costed per shape.
+      bool Aggregated = R.Site.Op == AccessOp::Atomic &&
+                        model::isAggregatedRequest(*R.Addresses, R.Site.Atomic);
+      T.AggregatedRequests += Aggregated;
+      const model::GlobalRequestCost &C =
+          Aggregated ? (OneLane = model::computeAtomicRequestCost(*R.Addresses, R.Site.Atomic))
+                     : globalCost(*R.Addresses, R.Site.Op == AccessOp::Atomic
+                                                    ? model::GlobalAccessKind::Atomic
+                                                    : model::GlobalAccessKind::LoadOrStore);
       T.Sectors += C.Sectors;
       T.IdealSectors += C.IdealSectors;
       T.Lines += C.Lines;
@@ -127,6 +134,7 @@ private:
   }
 
   const model::SharedMemoryGeometry &Geometry;
+  model::GlobalRequestCost OneLane;
   std::unordered_map<std::string, model::SharedRequestCost> SharedCosts;
   std::unordered_map<std::string, model::GlobalRequestCost> GlobalCosts;
 };

@@ -39,6 +39,8 @@ struct SiteKey {
 struct SiteTotals {
   AccessSite Site;
   unsigned Requests = 0, UnknownRequests = 0;
+  /// Global atomics the compiler aggregates (one lane's request), of Requests.
+  unsigned AggregatedRequests = 0;
   double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;
   double Wavefronts = 0, IdealWavefronts = 0;
   bool Uncertain = false, StructCopy = false;

@@ -10,6 +10,9 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
+#include <algorithm>
+#include <map>
+
 using namespace clang::ast_matchers;
 using namespace warpcheck::analysis;
 
@@ -36,6 +39,17 @@ static bool isMisalignedContiguous(const AccessResult &A) {
          A.WorstGlobal.Sectors > A.WorstGlobal.IdealSectors;
 }
 
+/// The most lanes of the request that name one address: the rounds an
+/// atomic's lanes are served in (1 for a load, store or distinct addresses).
+static unsigned lanesPerAddress(const warpcheck::model::WarpAddressSet &S) {
+  std::map<std::uint64_t, unsigned> Count;
+  unsigned Most = 0;
+  for (unsigned L = 0; L < warpcheck::model::WarpSize; ++L)
+    if (S.isActive(L))
+      Most = std::max(Most, ++Count[S.address(L)]);
+  return Most;
+}
+
 static std::uint64_t firstAddress(const warpcheck::model::WarpAddressSet &S) {
   for (unsigned L = 0; L < warpcheck::model::WarpSize; ++L)
     if (S.isActive(L))
@@ -50,6 +64,10 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
     for (const AccessResult &A : Launch.Accesses) {
       if (A.Site.Space != MemorySpace::Global || A.Status == AccessStatus::Unknown ||
           A.Cost.Requests == 0)
+        continue;
+      // An atomic the compiler turns into one lane's request per warp costs
+      // one sector, however many lanes name the address.
+      if (A.Site.Op == AccessOp::Atomic && A.AggregatedRequests == A.Cost.Requests)
         continue;
       double Efficiency = A.Cost.efficiency(MemorySpace::Global);
       bool Misaligned = isMisalignedContiguous(A);
@@ -80,8 +98,20 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
         diag(Loc, "%0 '%1' touches %2 %3") << What << Text << Numbers << Shape;
         std::string Remedy;
         const Expr *Inner = A.Site.Expr->IgnoreParenImpCasts();
-        if (const auto *ME = dyn_cast<MemberExpr>(Inner);
-            ME && ME->getBase()->getType()->isRecordType()) {
+        unsigned Rounds = A.Site.Op == AccessOp::Atomic && A.WorstRequest
+                              ? lanesPerAddress(*A.WorstRequest)
+                              : 1;
+        if (Rounds > 1) {
+          // Lanes updating one address wait for each other; no layout helps.
+          const char *Why = warpcheck::model::whyNotAggregated(A.Site.Atomic);
+          Remedy = "up to " + std::to_string(Rounds) +
+                   " lanes update the same address, one after another" +
+                   (Why ? std::string(" (the compiler does not combine them: ") + Why + ")"
+                        : std::string()) +
+                   "; combine the warp's values first (__reduce_add_sync, or "
+                   "__shfl_down_sync steps) and let one lane update memory";
+        } else if (const auto *ME = dyn_cast<MemberExpr>(Inner);
+                   ME && ME->getBase()->getType()->isRecordType()) {
           QualType Rec = ME->getBase()->getType();
           Remedy = "each lane reads " + std::to_string(A.Site.BytesPerLane) +
                    " bytes of a " + std::to_string(Ctx.getTypeSizeInChars(Rec).getQuantity()) +

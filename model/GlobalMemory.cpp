@@ -1,6 +1,7 @@
 #include "warpcheck/model/GlobalMemory.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -60,6 +61,89 @@ GlobalRequestCost computeGlobalRequestCost(const WarpAddressSet &Request,
   Cost.IdealSectors = ceilDiv(Cost.UsefulBytes, Geometry.SectorBytes);
   Cost.IdealLines = ceilDiv(Cost.UsefulBytes, Geometry.LineBytes);
   return Cost;
+}
+
+AtomicAggregation atomicAggregation(const AtomicTraits &T) {
+  if (!T.UniformAddress)
+    return AtomicAggregation::None;
+  bool AddOrSub = T.Operation == AtomicOperation::Add || T.Operation == AtomicOperation::Sub;
+  bool Bitwise = T.Operation == AtomicOperation::Min || T.Operation == AtomicOperation::Max ||
+                 T.Operation == AtomicOperation::And || T.Operation == AtomicOperation::Or ||
+                 T.Operation == AtomicOperation::Xor;
+  switch (T.Type) {
+  case AtomicValueType::Int32:
+    if (AddOrSub)
+      return !T.ResultUsed || T.UniformOperand ? AtomicAggregation::Warp
+                                               : AtomicAggregation::FullWarpOnly;
+    return Bitwise && !T.ResultUsed ? AtomicAggregation::Warp : AtomicAggregation::None;
+  case AtomicValueType::Int64:
+    return T.Operation == AtomicOperation::Add && T.UniformOperand ? AtomicAggregation::Warp
+                                                                   : AtomicAggregation::None;
+  default:
+    return AtomicAggregation::None;
+  }
+}
+
+const char *whyNotAggregated(const AtomicTraits &T) {
+  AtomicAggregation A = atomicAggregation(T);
+  if (A == AtomicAggregation::Warp)
+    return nullptr;
+  if (A == AtomicAggregation::FullWarpOnly)
+    return "an add whose old value is used with an operand that differs between lanes is "
+           "combined only when all 32 lanes are active";
+  if (!T.UniformAddress)
+    return "the compiler cannot prove that the lanes name one address";
+  switch (T.Operation) {
+  case AtomicOperation::Exchange:
+  case AtomicOperation::CompareAndSwap:
+  case AtomicOperation::Increment:
+  case AtomicOperation::Decrement:
+  case AtomicOperation::Other:
+    return "exchange, compare-and-swap, inc and dec are never combined";
+  default:
+    break;
+  }
+  if (T.Type == AtomicValueType::FloatingPoint)
+    return "floating-point atomics are never combined";
+  if (T.Type == AtomicValueType::Int64)
+    return "of 64-bit atomics only an add of a warp-uniform operand is combined";
+  if (T.Type == AtomicValueType::Int32)
+    return "a min, max, and, or or xor whose old value is used is not combined";
+  return "atomics on this type are not combined";
+}
+
+bool isAggregatedRequest(const WarpAddressSet &Request, const AtomicTraits &T) {
+  if (Request.empty())
+    return false;
+  AtomicAggregation A = atomicAggregation(T);
+  if (A == AtomicAggregation::None ||
+      (A == AtomicAggregation::FullWarpOnly && Request.activeLanes() != WarpSize))
+    return false;
+  // The compiler proved the address uniform; a request whose lanes differ
+  // means the proof was wrong: cost it as it is.
+  std::optional<std::uint64_t> Address;
+  for (unsigned Lane = 0; Lane < WarpSize; ++Lane) {
+    if (!Request.isActive(Lane))
+      continue;
+    if (Address && *Address != Request.address(Lane))
+      return false;
+    Address = Request.address(Lane);
+  }
+  return true;
+}
+
+GlobalRequestCost computeAtomicRequestCost(const WarpAddressSet &Request, const AtomicTraits &T,
+                                           const GlobalMemoryGeometry &Geometry) {
+  if (!isAggregatedRequest(Request, T))
+    return computeGlobalRequestCost(Request, Geometry, GlobalAccessKind::Atomic);
+  // One lane (the elected leader; which one does not change the cost).
+  WarpAddressSet Leader(Request.bytesPerLane());
+  for (unsigned Lane = WarpSize; Lane-- > 0;)
+    if (Request.isActive(Lane)) {
+      Leader.setLane(Lane, Request.address(Lane));
+      break;
+    }
+  return computeGlobalRequestCost(Leader, Geometry);
 }
 
 } // namespace warpcheck::model

@@ -90,6 +90,7 @@ def main():
             ok = ok and acc["status"] == "exact" and acc["space"] == "global" and acc["bytes_per_lane"] == 4
             ok = ok and abs(acc["efficiency"] - 0.125) < 1e-9
             ok = ok and all(key in acc for key in ("file", "line", "column"))
+            ok = ok and "aggregated" in acc and acc["aggregated"] is None
             f = doc["findings"][0]
             ok = ok and f["check"] == "cuda-uncoalesced-global-access" and f["severity"] == "warning"
             ok = ok and f["line"] == 3 and f["column"] == 12
@@ -97,6 +98,19 @@ def main():
             ok = False
             out += "\n" + repr(e)
         check("json contract fields and numbers", ok, out + err)
+
+        # Global atomics say whether the compiler aggregates them per warp.
+        atomics = os.path.join(args.source, "test", "inputs", "atomics.cu")
+        rc, out, err = run([wc, "--format=json", atomics], cwd=tmp)
+        try:
+            acc = {k["name"]: a for k in json.loads(out)["kernels"] for a in k["accesses"]
+                   if a["op"] == "atomic"}
+            ok = (acc["countAll"]["aggregated"] is True and acc["countAll"]["sectors_per_request"] == 1
+                  and acc["sumFloats"]["aggregated"] is False and acc["sumFloats"]["sectors_per_request"] == 32)
+        except Exception as e:  # noqa: BLE001
+            ok = False
+            out += "\n" + repr(e)
+        check("json: aggregated atomics", rc == 0 and ok, out + err)
 
         # -o writes the report to a file.
         rep = os.path.join(tmp, "report.json")

@@ -147,6 +147,12 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
     O["wavefronts_per_request"] = Metric(!Global, A.Cost.WavefrontsPerRequest);
     O["ideal_wavefronts_per_request"] = Metric(!Global, A.Cost.IdealWavefrontsPerRequest);
     O["efficiency"] = Metric(true, A.Cost.efficiency(A.Site.Space));
+    // Global atomics: whether the compiler issues each warp's as one lane's
+    // request (docs/hardware-model.md, "Atomics the compiler aggregates").
+    if (Known && Global && A.Site.Op == AccessOp::Atomic)
+      O["aggregated"] = A.AggregatedRequests == A.Cost.Requests;
+    else
+      O["aggregated"] = nullptr;
     if (A.Site.SharedVar)
       O["shared_variable"] = A.Site.SharedVar->getNameAsString();
     if (!Global && Known) {

@@ -55,7 +55,8 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
                                           const Lanes &Addr, QualType AccessType,
                                           bool StructCopy,
                                           std::uint64_t ExtraOffset,
-                                          unsigned Bytes) {
+                                          unsigned Bytes,
+                                          const model::AtomicTraits *Atomic) {
   if (!Active || Aborted)
     return;
   if (!Bytes)
@@ -64,6 +65,8 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
   R.Site.Expr = SiteExpr;
   R.Site.Op = Op;
   R.Site.BytesPerLane = Bytes;
+  if (Atomic)
+    R.Site.Atomic = *Atomic;
   R.UnderUncertainMask = Uncertain > 0 || (Active & uncertainLiveLanes()) != 0;
   R.StructCopy = StructCopy;
   // Which memory: the region of the first known lane.

@@ -183,6 +183,7 @@ Lanes WarpInterpreter::Impl::inlineCall(const FunctionDecl *FD, const CallExpr *
   if (IsInstance)
     Callee.This = Object->Addr;
   Callee.ReturnsReference = Def->getReturnType()->isReferenceType();
+  Callee.Call = {CE, ArgOffset};
   for (unsigned I = ArgOffset; I < CE->getNumArgs() && I - ArgOffset < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I - ArgOffset);
     Slot S;

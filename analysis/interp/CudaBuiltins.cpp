@@ -244,7 +244,16 @@ std::optional<Lanes> WarpInterpreter::Impl::atomicCall(const CallExpr *CE,
   Lanes Ptr = eval(CE->getArg(0));
   for (unsigned I = 1; I < CE->getNumArgs(); ++I)
     eval(CE->getArg(I));
-  recordAccess(CE, AccessOp::Atomic, Ptr, pointeeOfFirstArgument(CE));
+  // Whether the compiler aggregates it per warp: its operation, type, use,
+  // and what it proves uniform through the calls run inline to get here.
+  std::vector<InlinedCall> Calls;
+  for (auto F = Frames.rbegin(); F != Frames.rend(); ++F)
+    if (F->Call.Call)
+      Calls.push_back(F->Call);
+  if (!Uniformity)
+    Uniformity = std::make_unique<WarpUniformity>(Ctx);
+  model::AtomicTraits Traits = Uniformity->atomicTraits(CE, CE->getDirectCallee(), Calls);
+  recordAccess(CE, AccessOp::Atomic, Ptr, pointeeOfFirstArgument(CE), false, 0, 0, &Traits);
   return Lanes{};
 }
 

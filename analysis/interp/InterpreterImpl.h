@@ -13,6 +13,8 @@
 #include "LaneValue.h"
 #include "WarpInterpreter.h"
 
+#include "warpcheck/analysis/WarpUniformity.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -20,6 +22,7 @@
 
 #include <bitset>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -90,6 +93,8 @@ private:
     std::optional<Lanes> This;
     /// The function returns a reference: Returned holds addresses.
     bool ReturnsReference = false;
+    /// The call being run inline (none for the kernel).
+    InlinedCall Call;
     std::vector<LoopState> Loops;
   };
 
@@ -114,6 +119,8 @@ private:
   WarpPosition Where;
   std::array<std::uint32_t, WarpSize> Tx{}, Ty{}, Tz{};
   std::map<const clang::Expr *, std::vector<std::int64_t>> *CaptureInto = nullptr;
+  /// What the compiler proves warp-uniform (for atomics), made on first use.
+  std::unique_ptr<WarpUniformity> Uniformity;
 
   // ---- helpers ----
   Frame &frame() { return Frames.back(); }
@@ -186,7 +193,8 @@ private:
   int regionFor(const void *Key, RegionKind Kind, const clang::VarDecl *Var);
   void recordAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
                     clang::QualType AccessType, bool StructCopy = false,
-                    std::uint64_t ExtraOffset = 0, unsigned Bytes = 0);
+                    std::uint64_t ExtraOffset = 0, unsigned Bytes = 0,
+                    const model::AtomicTraits *Atomic = nullptr);
   void recordTypedAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
                          clang::QualType T);
 

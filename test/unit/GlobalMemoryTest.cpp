@@ -84,3 +84,93 @@ TEST(GlobalMemory, WideAccessesAndPartialWarps) {
   // No active lane: no request.
   EXPECT_EQ(computeGlobalRequestCost(WarpAddressSet(4)).Sectors, 0u);
 }
+
+// Warp aggregation of global atomics (test/hw/atomics/sass_census.csv: the
+// SASS nvcc 13.0 emits for sm_90; HardwareRecordsTest checks every census
+// case).
+namespace {
+AtomicTraits atomicOn(AtomicValueType Type, AtomicOperation Op, bool ResultUsed,
+                      bool UniformOperand, bool UniformAddress = true) {
+  AtomicTraits T;
+  T.Type = Type;
+  T.Operation = Op;
+  T.ResultUsed = ResultUsed;
+  T.UniformOperand = UniformOperand;
+  T.UniformAddress = UniformAddress;
+  return T;
+}
+const WarpAddressSet OneWord = WarpAddressSet::strided(0x1000, 0, 4);
+} // namespace
+
+TEST(GlobalMemory, IntegerAddOnOneWordIsOneLanesRequest) {
+  // atomicAdd(&count[0], 1): VOTEU, UFLO, POPC, then one REDG: 1 sector,
+  // not the 32 rounds of the lanes served one by one.
+  AtomicTraits T = atomicOn(AtomicValueType::Int32, AtomicOperation::Add, false, true);
+  EXPECT_EQ(atomicAggregation(T), AtomicAggregation::Warp);
+  EXPECT_TRUE(isAggregatedRequest(OneWord, T));
+  GlobalRequestCost C = computeAtomicRequestCost(OneWord, T);
+  EXPECT_EQ(C.Sectors, 1u);
+  EXPECT_EQ(C.IdealSectors, 1u);
+  EXPECT_DOUBLE_EQ(C.sectorEfficiency(), 1.0);
+  EXPECT_EQ(whyNotAggregated(T), nullptr);
+  // A per-lane operand (REDUX), a used old value with a uniform operand
+  // (SHFL, POPC), min/max/and/or/xor ignored, 64-bit add of a uniform value.
+  EXPECT_EQ(atomicAggregation(atomicOn(AtomicValueType::Int32, AtomicOperation::Add, false, false)),
+            AtomicAggregation::Warp);
+  EXPECT_EQ(atomicAggregation(atomicOn(AtomicValueType::Int32, AtomicOperation::Sub, true, true)),
+            AtomicAggregation::Warp);
+  EXPECT_EQ(atomicAggregation(atomicOn(AtomicValueType::Int32, AtomicOperation::Max, false, false)),
+            AtomicAggregation::Warp);
+  EXPECT_EQ(atomicAggregation(atomicOn(AtomicValueType::Int64, AtomicOperation::Add, true, true)),
+            AtomicAggregation::Warp);
+  // Divergent lanes: the vote finds the active ones; still one request.
+  WarpAddressSet Half = WarpAddressSet::strided(0x1000, 0, 4, 16);
+  EXPECT_EQ(computeAtomicRequestCost(Half, T).Sectors, 1u);
+}
+
+TEST(GlobalMemory, FloatAndOtherAtomicsOnOneWordAreServedLaneByLane) {
+  for (AtomicTraits T :
+       {atomicOn(AtomicValueType::FloatingPoint, AtomicOperation::Add, false, true),
+        atomicOn(AtomicValueType::Int32, AtomicOperation::Exchange, false, true),
+        atomicOn(AtomicValueType::Int32, AtomicOperation::CompareAndSwap, true, true),
+        atomicOn(AtomicValueType::Int32, AtomicOperation::Increment, false, true),
+        atomicOn(AtomicValueType::Int32, AtomicOperation::Min, true, false),
+        atomicOn(AtomicValueType::Int64, AtomicOperation::Add, false, false),
+        atomicOn(AtomicValueType::Int64, AtomicOperation::Max, false, true),
+        // threadIdx.x / 32: one address at run time, not to the compiler
+        atomicOn(AtomicValueType::Int32, AtomicOperation::Add, false, true, false)}) {
+    EXPECT_EQ(atomicAggregation(T), AtomicAggregation::None);
+    EXPECT_NE(whyNotAggregated(T), nullptr);
+    GlobalRequestCost C = computeAtomicRequestCost(OneWord, T);
+    EXPECT_EQ(C.Sectors, 32u);
+    EXPECT_EQ(C.IdealSectors, 1u);
+  }
+  EXPECT_STREQ(whyNotAggregated(atomicOn(AtomicValueType::FloatingPoint, AtomicOperation::Add,
+                                         false, true)),
+               "floating-point atomics are never combined");
+}
+
+TEST(GlobalMemory, UsedAddOfPerLaneValuesIsAggregatedOnlyForFullWarps) {
+  // out[i] = atomicAdd(next, len[i]): an SHFL scan and one ATOMG by lane 31
+  // when all 32 lanes are active, else every lane its own ATOMG.
+  AtomicTraits T = atomicOn(AtomicValueType::Int32, AtomicOperation::Add, true, false);
+  EXPECT_EQ(atomicAggregation(T), AtomicAggregation::FullWarpOnly);
+  EXPECT_EQ(computeAtomicRequestCost(OneWord, T).Sectors, 1u);
+  WarpAddressSet Half = WarpAddressSet::strided(0x1000, 0, 4, 16);
+  EXPECT_FALSE(isAggregatedRequest(Half, T));
+  EXPECT_EQ(computeAtomicRequestCost(Half, T).Sectors, 16u);
+  EXPECT_NE(whyNotAggregated(T), nullptr);
+}
+
+TEST(GlobalMemory, PerLaneAddressesAreNeverAggregated) {
+  AtomicTraits T = atomicOn(AtomicValueType::Int32, AtomicOperation::Add, false, true);
+  // A proof of uniformity that the addresses contradict is not trusted.
+  WarpAddressSet Lanes = WarpAddressSet::strided(0x1000, 4, 4);
+  EXPECT_FALSE(isAggregatedRequest(Lanes, T));
+  EXPECT_EQ(computeAtomicRequestCost(Lanes, T).Sectors, 4u);
+  T.UniformAddress = false;
+  WarpAddressSet Groups(4); // 8 words, 4 lanes each: 4 rounds of one sector
+  for (unsigned L = 0; L < 32; ++L)
+    Groups.setLane(L, 0x1000 + 4 * (L / 4));
+  EXPECT_EQ(computeAtomicRequestCost(Groups, T).Sectors, 4u);
+}

@@ -8,12 +8,17 @@
 #include "warpcheck/model/GlobalMemory.h"
 #include "warpcheck/model/SharedMemory.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <string>
+#include <vector>
 
 using namespace warpcheck::model;
 
@@ -115,6 +120,128 @@ TEST(HardwareRecords, SharedWavefrontsPerRequestMatchTheH200) {
     ++Compared;
   }
   EXPECT_GT(Compared, 20u);
+}
+
+// Global atomics: which ones nvcc aggregates per warp (the SASS census of
+// test/hw/microbench/atomic_patterns.cu, test/hw/atomics/sass_census.csv)
+// and what each case's one warp request costs (the census's expectation,
+// and the H200's count in test/hw/atomic_patterns.json once measured).
+namespace {
+
+using Fields = std::map<std::string, std::string>;
+
+/// A case of atomic_patterns.cu: what the analysis would know of it, and
+/// its warp request (one block of one warp, 256-byte aligned buffer).
+struct AtomicCase {
+  AtomicTraits Traits;
+  WarpAddressSet Request{4};
+};
+
+AtomicCase atomicCase(const Fields &F) {
+  static const std::map<std::string, AtomicOperation> Ops = {
+      {"add", AtomicOperation::Add},       {"sub", AtomicOperation::Sub},
+      {"min", AtomicOperation::Min},       {"max", AtomicOperation::Max},
+      {"and", AtomicOperation::And},       {"or", AtomicOperation::Or},
+      {"xor", AtomicOperation::Xor},       {"exch", AtomicOperation::Exchange},
+      {"cas", AtomicOperation::CompareAndSwap}, {"inc", AtomicOperation::Increment},
+      {"dec", AtomicOperation::Decrement}};
+  AtomicCase C;
+  const std::string &Type = F.at("type");
+  C.Traits.Type = Type == "i32" || Type == "u32"   ? AtomicValueType::Int32
+                  : Type == "i64" || Type == "u64" ? AtomicValueType::Int64
+                                                   : AtomicValueType::FloatingPoint;
+  C.Traits.Operation = Ops.at(F.at("op"));
+  C.Traits.ResultUsed = F.at("result") == "used";
+  const std::string &Address = F.at("address");
+  // zero, block and gvar are uniform to the compiler; warp and param only
+  // at run time.
+  C.Traits.UniformAddress = Address == "zero" || Address == "block" || Address == "gvar";
+  C.Traits.UniformOperand = F.at("operand") != "var";
+  const std::string &Active = F.at("active");
+  std::uint32_t Mask = Active == "all" ? 0xffffffffu : Active == "odd" ? 0xaaaaaaaau : 0x0000ffffu;
+  unsigned Bytes = static_cast<unsigned>(std::stoul(F.at("bytes")));
+  C.Request = WarpAddressSet(Bytes);
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    unsigned Word = Address == "lane" ? L : Address == "grp4" ? L / 4 : 0;
+    if ((Mask >> L) & 1u)
+      C.Request.setLane(L, (1ull << 32) + std::uint64_t(Word) * Bytes);
+  }
+  return C;
+}
+
+std::vector<Fields> readCsv(const std::string &Name) {
+  std::vector<Fields> Rows;
+  auto Buffer = llvm::MemoryBuffer::getFile(std::string(WARPCHECK_HW_DIR) + "/" + Name);
+  if (!Buffer) {
+    ADD_FAILURE() << Name << ": cannot be read";
+    return Rows;
+  }
+  llvm::SmallVector<llvm::StringRef, 0> Lines, Header, Cells;
+  (*Buffer)->getBuffer().split(Lines, '\n', -1, false);
+  if (Lines.empty())
+    return Rows;
+  Lines[0].split(Header, ',');
+  for (size_t I = 1; I < Lines.size(); ++I) {
+    Cells.clear();
+    Lines[I].split(Cells, ',');
+    Fields F;
+    for (size_t C = 0; C < Header.size() && C < Cells.size(); ++C)
+      F[Header[C].str()] = Cells[C].str();
+    Rows.push_back(std::move(F));
+  }
+  return Rows;
+}
+
+const char *aggregationName(AtomicAggregation A) {
+  return A == AtomicAggregation::Warp ? "yes" : A == AtomicAggregation::FullWarpOnly ? "full_warp" : "no";
+}
+
+} // namespace
+
+TEST(HardwareRecords, AtomicAggregationMatchesTheSassCensus) {
+  std::vector<Fields> Rows = readCsv("atomics/sass_census.csv");
+  ASSERT_GT(Rows.size(), 100u);
+  unsigned Costed = 0;
+  for (const Fields &F : Rows) {
+    AtomicCase C = atomicCase(F);
+    EXPECT_STREQ(aggregationName(atomicAggregation(C.Traits)), F.at("aggregated").c_str())
+        << F.at("kernel");
+    EXPECT_EQ(whyNotAggregated(C.Traits) == nullptr, F.at("aggregated") == "yes") << F.at("kernel");
+    if (F.at("expected_sectors").empty()) // a CAS loop (__half)
+      continue;
+    EXPECT_EQ(computeAtomicRequestCost(C.Request, C.Traits).Sectors,
+              std::stoul(F.at("expected_sectors")))
+        << F.at("kernel");
+    ++Costed;
+  }
+  EXPECT_GT(Costed, 100u);
+}
+
+TEST(HardwareRecords, AtomicSectorsMatchTheH200) {
+  if (!llvm::sys::fs::exists(std::string(WARPCHECK_HW_DIR) + "/atomic_patterns.json"))
+    GTEST_SKIP() << "test/hw/atomic_patterns.json is not measured yet";
+  llvm::json::Array Records = loadRecords("atomic_patterns.json");
+  unsigned Compared = 0;
+  for (const llvm::json::Value &V : Records) {
+    const llvm::json::Object *R = V.getAsObject();
+    ASSERT_TRUE(R);
+    auto Requests = R->getInteger("requests");
+    auto Sectors = R->getInteger("sectors");
+    if (!Requests || !Sectors || *Requests != 1 || R->getString("type") == "f16")
+      continue; // a CAS loop is many requests of one call
+    Fields F;
+    for (const char *K : {"kernel", "type", "op", "bytes", "address", "operand", "result", "active"}) {
+      if (auto S = R->getString(K))
+        F[K] = S->str();
+      else if (auto I = R->getInteger(K))
+        F[K] = std::to_string(*I);
+    }
+    AtomicCase C = atomicCase(F);
+    EXPECT_EQ(computeAtomicRequestCost(C.Request, C.Traits).Sectors, std::uint64_t(*Sectors))
+        << describe(*R);
+    ++Compared;
+  }
+  EXPECT_GT(Compared, 90u);
 }
 
 // Nsight Compute's own occupancy limits for 23 launches

@@ -283,30 +283,12 @@ static std::vector<GlobalHostPattern> atomic_patterns() {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s OUT.csv\n", argv[0]);
-    return 1;
-  }
-  FILE* csv = std::fopen(argv[1], "w");
-  if (!csv) {
-    std::perror(argv[1]);
-    return 1;
-  }
-  // --list: write the pattern CSV without touching the GPU (for checks on machines without one).
-  const bool list_only = (argc > 2 && std::string(argv[2]) == "--list");
-  unsigned char* d_buf = nullptr;
-  unsigned* d_out = nullptr;
+  bool list_only = false;
+  FILE* csv = mb::open_output(argc, argv, list_only);
+  const mb::DeviceBuffers dev = mb::device_buffers(list_only, kBufBytes);
+  unsigned char* d_buf = dev.base;
+  unsigned* d_out = dev.out;
   if (!list_only) {
-    MB_CHECK(cudaSetDevice(0));
-    cudaDeviceProp prop;
-    MB_CHECK(cudaGetDeviceProperties(&prop, 0));
-    std::printf("# device %s sm_%d%d\n", prop.name, prop.major, prop.minor);
-    MB_CHECK(cudaMalloc(&d_buf, kBufBytes));
-    MB_CHECK(cudaMalloc(&d_out, 32 * sizeof(unsigned)));
-    if (reinterpret_cast<uintptr_t>(d_buf) % 256 != 0) {
-      std::fprintf(stderr, "cudaMalloc returned a pointer not 256-B aligned\n");
-      return 3;
-    }
     // Zero the buffer with a host copy (no memset kernel that a profiler could count as a launch).
     std::vector<unsigned char> zeros(kBufBytes, 0);
     MB_CHECK(cudaMemcpy(d_buf, zeros.data(), kBufBytes, cudaMemcpyHostToDevice));
@@ -367,11 +349,5 @@ int main(int argc, char** argv) {
   for (const GlobalHostPattern& gp : atomic_patterns()) {
     if (!run(red_w4, "red_w4", 4, "red", gp)) return 3;
   }
-  std::fclose(csv);
-  if (!list_only) {
-    MB_CHECK(cudaFree(d_buf));
-    MB_CHECK(cudaFree(d_out));
-  }
-  std::printf("# %d launches\n", launch);
-  return 0;
+  return mb::finish(csv, dev, launch);
 }

@@ -76,6 +76,63 @@ inline void random_offsets(Rng& rng, uint32_t region, uint32_t width, bool disti
   }
 }
 
+// The command line of every pattern program: OUT.csv [--list]. Opens OUT.csv for writing (exits
+// with the usage, or the reason, when it cannot) and sets list_only when --list is given: write the
+// CSV, launch nothing (for checks on machines without a GPU).
+inline FILE* open_output(int argc, char** argv, bool& list_only) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s OUT.csv [--list]\n", argv[0]);
+    std::exit(1);
+  }
+  FILE* csv = std::fopen(argv[1], "w");
+  if (!csv) {
+    std::perror(argv[1]);
+    std::exit(1);
+  }
+  list_only = argc > 2 && std::string(argv[2]) == "--list";
+  return csv;
+}
+
+// cudaMalloc'd memory, 256-byte aligned as the patterns assume (exits otherwise).
+template <class T>
+T* device_buffer(size_t bytes) {
+  void* p = nullptr;
+  MB_CHECK(cudaMalloc(&p, bytes));
+  if (reinterpret_cast<uintptr_t>(p) % 256 != 0) {
+    std::fprintf(stderr, "cudaMalloc returned a pointer not 256-B aligned\n");
+    std::exit(3);
+  }
+  return static_cast<T*>(p);
+}
+
+// What a pattern program launches on: the memory its patterns address (`bytes` of it, none for 0)
+// and 32 words for guarded results, on device 0 (its name printed for the log); both null with
+// --list, which touches no GPU.
+struct DeviceBuffers {
+  unsigned char* base = nullptr;
+  unsigned* out = nullptr;
+};
+inline DeviceBuffers device_buffers(bool list_only, size_t bytes) {
+  DeviceBuffers b;
+  if (list_only) return b;
+  MB_CHECK(cudaSetDevice(0));
+  cudaDeviceProp prop;
+  MB_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("# device %s sm_%d%d\n", prop.name, prop.major, prop.minor);
+  if (bytes) b.base = device_buffer<unsigned char>(bytes);
+  b.out = device_buffer<unsigned>(32 * sizeof(unsigned));
+  return b;
+}
+
+// The end of a pattern program: the CSV closed, the buffers freed, the count of launches printed.
+inline int finish(FILE* csv, const DeviceBuffers& b, int launches) {
+  std::fclose(csv);
+  if (b.base) MB_CHECK(cudaFree(b.base));
+  if (b.out) MB_CHECK(cudaFree(b.out));
+  std::printf("# %d launches\n", launches);
+  return 0;
+}
+
 inline std::string hex32(uint32_t v) {
   char b[16];
   std::snprintf(b, sizeof b, "0x%08x", v);

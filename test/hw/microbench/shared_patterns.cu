@@ -257,25 +257,10 @@ static std::vector<mb::HostPattern> patterns_for_width(uint32_t W) {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s OUT.csv\n", argv[0]);
-    return 1;
-  }
-  FILE* csv = std::fopen(argv[1], "w");
-  if (!csv) {
-    std::perror(argv[1]);
-    return 1;
-  }
-  // --list: write the pattern CSV without touching the GPU (for checks on machines without one).
-  const bool list_only = (argc > 2 && std::string(argv[2]) == "--list");
-  unsigned* d_out = nullptr;
-  if (!list_only) {
-    MB_CHECK(cudaSetDevice(0));
-    cudaDeviceProp prop;
-    MB_CHECK(cudaGetDeviceProperties(&prop, 0));
-    std::printf("# device %s sm_%d%d\n", prop.name, prop.major, prop.minor);
-    MB_CHECK(cudaMalloc(&d_out, 32 * sizeof(unsigned)));
-  }
+  bool list_only = false;
+  FILE* csv = mb::open_output(argc, argv, list_only);
+  const mb::DeviceBuffers dev = mb::device_buffers(list_only, 0);
+  unsigned* d_out = dev.out;
 
   std::fprintf(csv, "launch,kernel,pattern_id,width,op,active_mask");
   for (int i = 0; i < 32; ++i) std::fprintf(csv, ",off%d", i);
@@ -319,8 +304,5 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::fclose(csv);
-  if (!list_only) MB_CHECK(cudaFree(d_out));
-  std::printf("# %d launches\n", launch);
-  return 0;
+  return mb::finish(csv, dev, launch);
 }

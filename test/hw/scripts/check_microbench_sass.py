@@ -40,25 +40,27 @@ SASS_LINE = re.compile(r"/\*[0-9a-fA-F]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z
 FUNC_LINE = re.compile(r"^\s*Function\s*:\s*(\S+)")
 
 
-def parse_sass(text):
-    """Return {kernel: [mnemonic, ...]} with the memory-access mnemonics of each function."""
+def lines_by_function(text, header):
+    """{function: [line, ...]}: the lines of a listing after each line that the compiled regex header
+    matches (its group 1 names the function), in order; lines before the first are dropped."""
     funcs = {}
     cur = None
     for line in text.splitlines():
-        m = FUNC_LINE.match(line)
+        m = header.match(line)
         if m:
             cur = m.group(1)
             funcs.setdefault(cur, [])
-            continue
-        if cur is None:
-            continue
-        m = SASS_LINE.search(line)
-        if not m:
-            continue
-        mnem = m.group(1)
-        base = mnem.split(".")[0]
-        if base in MEM_OPS:
-            funcs[cur].append(mnem)
+        elif cur is not None:
+            funcs[cur].append(line)
+    return funcs
+
+
+def parse_sass(text):
+    """Return {kernel: [mnemonic, ...]} with the memory-access mnemonics of each function."""
+    funcs = {}
+    for cur, lines in lines_by_function(text, FUNC_LINE).items():
+        mnems = [m.group(1) for m in map(SASS_LINE.search, lines) if m]
+        funcs[cur] = [x for x in mnems if x.split(".")[0] in MEM_OPS]
     return funcs
 
 
@@ -124,21 +126,9 @@ PTX_WIDTH = {1: ("u8", "s8", "b8"), 2: ("u16", "s16", "b16"), 4: ("u32", "s32", 
 
 def parse_ptx(text):
     funcs = {}
-    cur = None
-    for line in text.splitlines():
-        m = PTX_ENTRY.match(line)
-        if m:
-            cur = m.group(1)
-            funcs[cur] = []
-            continue
-        if cur is None:
-            continue
-        m = PTX_MEM.match(line)
-        if m:
-            op = m.group(1)
-            if op.startswith("ld.param"):
-                continue
-            funcs[cur].append(op)
+    for cur, lines in lines_by_function(text, PTX_ENTRY).items():
+        ops = [m.group(1) for m in map(PTX_MEM.match, lines) if m]
+        funcs[cur] = [op for op in ops if not op.startswith("ld.param")]
     return funcs
 
 

@@ -47,22 +47,18 @@ def elf_sections(data):
     return out
 
 
-def census(path):
-    """{kernel: [(mnemonic, size_field), ...]} for the memory instructions of each kernel."""
+def kernel_instructions(path):
+    """{kernel: [(low 64 bits, high 64 bits), ...]}: the 16-byte instructions of each kernel."""
     with open(path, "rb") as f:
         secs = elf_sections(f.read())
-    out = {}
-    for name, text in secs.items():
-        if not name.startswith(".text."):
-            continue
-        mems = []
-        for i in range(0, len(text) - 15, 16):
-            lo, hi = struct.unpack_from("<QQ", text, i)
-            op = lo & 0xFFF
-            if op in MEM_OPCODES:
-                mems.append((MEM_OPCODES[op], (hi >> 9) & 7))
-        out[name[len(".text."):]] = mems
-    return out
+    return {name[len(".text."):]: [struct.unpack_from("<QQ", text, i) for i in range(0, len(text) - 15, 16)]
+            for name, text in secs.items() if name.startswith(".text.")}
+
+
+def census(path):
+    """{kernel: [(mnemonic, size_field), ...]} for the memory instructions of each kernel."""
+    return {k: [(MEM_OPCODES[lo & 0xFFF], (hi >> 9) & 7) for lo, hi in ins if lo & 0xFFF in MEM_OPCODES]
+            for k, ins in kernel_instructions(path).items()}
 
 
 def check(kernel, mems):

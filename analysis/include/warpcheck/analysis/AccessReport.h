@@ -40,6 +40,8 @@ struct AccessSite {
   unsigned BytesPerLane = 0;
   /// The __shared__ variable the access goes through, when it is one.
   const clang::VarDecl *SharedVar = nullptr;
+  /// An atomic: what decides whether the compiler aggregates it per warp.
+  model::AtomicTraits Atomic;
 };
 
 /// Averages over all simulated warp requests of one access site.
@@ -98,6 +100,9 @@ struct AccessResult {
   /// Byte distance between consecutive active lanes in the worst request
   /// when it is constant.
   std::optional<std::int64_t> LaneStrideBytes;
+  /// Global atomics: requests the compiler aggregates (one lane's for the
+  /// warp), of Cost.Requests.
+  unsigned AggregatedRequests = 0;
   /// The index term that spreads lanes apart, e.g. "'x' (which varies with
   /// threadIdx.x) is multiplied by 'N' (= 4096)"; empty when not found.
   std::string SpreadingTerm;

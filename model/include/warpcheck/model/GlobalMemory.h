@@ -59,6 +59,63 @@ GlobalRequestCost computeGlobalRequestCost(const WarpAddressSet &Request,
                                            const GlobalMemoryGeometry &Geometry = {},
                                            GlobalAccessKind Kind = GlobalAccessKind::LoadOrStore);
 
+/// What nvcc decides warp aggregation of a global atomic by.
+enum class AtomicOperation {
+  Add, Sub, Min, Max, And, Or, Xor, Exchange, CompareAndSwap, Increment, Decrement, Other
+};
+/// The value an atomic updates: a 32-bit integer (int, unsigned), a 64-bit
+/// integer, floating point (float, double, __half, __half2, float2, ...).
+enum class AtomicValueType { Int32, Int64, FloatingPoint, Other };
+
+struct AtomicTraits {
+  AtomicOperation Operation = AtomicOperation::Other;
+  AtomicValueType Type = AtomicValueType::Other;
+  /// The old value the call returns is used.
+  bool ResultUsed = true;
+  /// The compiler can prove that every lane names the same address (it
+  /// depends on kernel parameters, blockIdx, constants, not on threadIdx or
+  /// on values read from memory).
+  bool UniformAddress = false;
+  /// ... and the same operand (a constant or such a value).
+  bool UniformOperand = false;
+};
+
+/// Hardware and compiler fact (test/hw/atomics/sass_census.csv: nvcc 13.0
+/// -O3 for sm_90, 111 cases of test/hw/microbench/atomic_patterns.cu; the
+/// requests and sectors of test/hw/atomic_patterns.json once measured): on
+/// an address the compiler proves warp-uniform, nvcc replaces the lanes'
+/// atomics by one, issued by one lane that a vote elects (VOTEU.ANY,
+/// UFLO), for the sum of the active lanes' operands (POPC of the vote times
+/// a uniform operand, REDUX of a per-lane one) -- whatever the branch or
+/// scope around it:
+///   - 32-bit integer add and sub, the old value ignored, or used with a
+///     uniform operand (each lane's old value rebuilt with SHFL and POPC);
+///   - 32-bit integer min, max, and, or, xor whose old value is ignored;
+///   - 64-bit integer add of a uniform operand.
+/// A 32-bit add or sub whose old value is used with a per-lane operand is
+/// aggregated (an SHFL scan, one atomic by lane 31) only when all 32 lanes
+/// are active; otherwise every lane issues its own. Nothing else is
+/// aggregated: floating point of any width, exchange, compare-and-swap,
+/// inc, dec, 64-bit min/max/and/or/xor, a per-lane 64-bit add, a used min or
+/// max, nor an address that is uniform only at run time (threadIdx.x / 32).
+enum class AtomicAggregation { None, Warp, FullWarpOnly };
+AtomicAggregation atomicAggregation(const AtomicTraits &Traits);
+
+/// Why an atomic is not aggregated, a phrase for messages ("floating-point
+/// atomics are not aggregated"); null when it is (for FullWarpOnly, the
+/// reason a partial warp's is not).
+const char *whyNotAggregated(const AtomicTraits &Traits);
+
+/// Whether this warp request of a global atomic is issued by one lane for
+/// the whole warp (its active lanes then name one address).
+bool isAggregatedRequest(const WarpAddressSet &Request, const AtomicTraits &Traits);
+
+/// The cost of a warp request of a global atomic: one lane's request when
+/// it is aggregated (1 sector), else the lanes served per address in rounds
+/// (GlobalAccessKind::Atomic).
+GlobalRequestCost computeAtomicRequestCost(const WarpAddressSet &Request, const AtomicTraits &Traits,
+                                           const GlobalMemoryGeometry &Geometry = {});
+
 } // namespace warpcheck::model
 
 #endif
