@@ -240,9 +240,12 @@ def parse_details(text):
 # --------------------------------------------------------------------------
 # Records
 
-def relative_file(path, root):
+def relative_file(path, root, cwd=None):
     """(dir, path relative to that repository's root), or (None, a toolkit
-    or other label) for files outside the pack."""
+    or other label) for files outside the pack. A relative path is taken
+    relative to cwd (the build's folder), as the compiler saw it."""
+    if not os.path.isabs(path) and cwd:
+        path = os.path.join(cwd, path)
     p = os.path.normpath(path)
     if root and p.startswith(root.rstrip("/") + "/"):
         rest = p[len(root.rstrip("/")) + 1:]
@@ -255,7 +258,7 @@ def relative_file(path, root):
     return None, "other:" + os.path.basename(p)
 
 
-def records_of_csv(text, root, run):
+def records_of_csv(text, root, run, cwd=None):
     """kernel signature -> {'records': {key: rec}, 'outside': {class: rec}}:
     the first launch of each kernel in the export."""
     kernels = {}
@@ -266,7 +269,7 @@ def records_of_csv(text, root, run):
         blocks.add((function, file_path))
         col = {n: k for k, n in enumerate(header)}
         k = kernels.setdefault(function, {"run": run, "records": {}, "outside": {}, "order": len(kernels)})
-        d, rel = relative_file(file_path, root)
+        d, rel = relative_file(file_path, root, cwd)
         for line, r, is_line in items:
             if is_line or line is None:
                 continue
@@ -405,7 +408,8 @@ def convert(result, dest):
             for d in sh:
                 by_name.setdefault(kernel_name(d), []).append(d)
             used = set()
-            for sig, kd in records_of_csv(text, root, k).items():
+            cwd = os.path.join(root, e["build"][0]["cwd"]) if root and e.get("build") else None
+            for sig, kd in records_of_csv(text, root, k, cwd).items():
                 # the details export names the kernel as the source page
                 # does, or (another name base) without its parameters
                 d = sig if sig in sh else next((x for x in by_name.get(kernel_name(sig), [])

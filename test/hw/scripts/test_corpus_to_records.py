@@ -121,6 +121,9 @@ class Helpers(unittest.TestCase):
                          (None, "toolkit:crt/sm_70_rt.hpp"))
         self.assertEqual(c2r.relative_file("/gpu/repo/.corpus/_bench/fixup-x.h", root),
                          (None, "pack:_bench/fixup-x.h"))
+        # a path the compiler saw relative: to the build's folder
+        self.assertEqual(c2r.relative_file("../../Common/h.h", root, root + "/demo/Samples/a/b"),
+                         ("demo", "Samples/Common/h.h"))
 
     def test_details(self):
         shapes, order = c2r.parse_details(read("corpus_details_sample.csv"))
