@@ -57,6 +57,25 @@ toolkit's OpenCL component) are generated under the scratch directory
 (GENERATED) and given to nvcc and warpcheck alike. A kernel defined in a
 header counts once for every unit that compiles it, as nvcc lists it.
 
+With --records DIR (test/hw/realcode: what an H200 measured per source
+line, made by test/hw/scripts/corpus_to_records.py) the bench also compares
+warpcheck with the hardware, per measured line (file, line, kernel instance,
+access class): the kernel instance matched by name (ncu's
+'k<int, (unsigned int)256, (bool)1>' and clang's 'k<int, 256U, true>' are one
+name), the launch shape with the measured block if warpcheck has it; a line
+is "claimed" when warpcheck reports every access of that class there with
+numbers, and "matches the H200" when its cost over the ideal (sectors per
+request over the ideal for global accesses, wavefronts for shared) is within
+5% of the measured sectors (wavefronts) over their ideal: the ratio, which
+warps whose lanes are all predicated off (counted as executed instructions)
+do not dilute, so guarded lines compare too. A wrong exact claim is an
+"exact" access that does not match. A line is a hardware positive when its
+sector efficiency is below 50% (global) or it takes at least twice the ideal
+wavefronts (shared); warpcheck's findings of the matching check and
+operation on that line are its positives: recall and precision. One "hw:"
+line per program and a TOTAL one; --json adds each line's verdict. Without
+--program, only the programs with records are run.
+
 Prints one line per program and a TOTAL line; --json writes the same numbers
 and the per-unit detail (nvcc's verdict, warpcheck's exit code, summary
 line, status and errors, each kernel with its match or the reason it was
@@ -68,6 +87,7 @@ Usage:
       [--program NAME|GLOB ...] [--json OUT] [--verbose] [--jobs N]
       [--cache-dir DIR] [--scratch DIR] [--nvcc PATH] [--relative-file]
       [--timeout S] [--warpcheck-arg ARG ...] [--manifest FILE] [--in-place]
+      [--records test/hw/realcode]
   bench/realcode.py --list-repos
 """
 import argparse
@@ -499,6 +519,7 @@ def run_warpcheck(prog, unit, warpcheck, timeout, extra):
         return res
     res["errors"] = report.get("errors", [])
     res["kernels"] = report.get("kernels", [])
+    res["findings"] = report.get("findings", [])
     unit_path = prog.unit_path(unit)
     stated = [i.get("status") for i in report.get("inputs", [])
               if i.get("file") and os.path.normpath(i["file"]) == unit_path]
@@ -623,7 +644,231 @@ def measure_program(prog, args, version, demangler, pool):
         entry["kernels"] = rows
         entry["extra"] = extra
         out_units.append(entry)
-    return summarise(prog.name, prog.entry, out_units)
+    s = summarise(prog.name, prog.entry, out_units)
+    if getattr(args, "hw_records", None) is not None:
+        docs = args.hw_records.get(prog.name, [])
+        if docs:
+            s["hw"] = compare_hardware(prog, docs, wc)
+    return s
+
+
+# --------------------------------------------------------------------------
+# Against the hardware: --records (test/hw/realcode/*.json, made by
+# test/hw/scripts/corpus_to_records.py from Nsight Compute's per-line source
+# counters on an H200).
+
+MATCH_TOLERANCE = 0.05          # relative, on the cost over the ideal
+HW_GLOBAL_EFFICIENCY = 0.5      # a hardware positive below this sector efficiency
+HW_SHARED_FACTOR = 2.0          # ... or at this many times the ideal wavefronts
+CHECK_OF_SPACE = {"global": "cuda-uncoalesced-global-access",
+                  "shared": "cuda-shared-bank-conflict"}
+FINDING_OP = [(re.compile(r"^global (load|store|atomic)\b"), None),
+              (re.compile(r"bank conflict (reading|writing|atomically updating)\b"),
+               {"reading": "load", "writing": "store", "atomically updating": "atomic"})]
+
+
+def load_hw_records(folder):
+    """program name -> [record documents]."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".json"):
+            with open(os.path.join(folder, name)) as f:
+                doc = json.load(f)
+            out.setdefault(doc["program"], []).append(doc)
+    return out
+
+
+CAST = re.compile(r"\((?:const\s+)?(?:unsigned\s+|signed\s+)?(?:char|short|int|long\s+long|long|bool|"
+                  r"__int128)(?:\s+int)?\)\s*")
+
+
+def hw_kernel_key(name):
+    """One spelling for ncu's and clang's names of a kernel instance:
+    'reduce6<int, (unsigned int)256, (bool)1>' and 'reduce6<int, 256U, true>'
+    are both 'reduce6<int,256,1>'."""
+    name = name.strip()
+    if name.startswith("void "):
+        name = name[5:]
+    name = CAST.sub("", name)
+    name = re.sub(r"\btrue\b", "1", name)
+    name = re.sub(r"\bfalse\b", "0", name)
+    return normalise(name)
+
+
+def unqualified(key):
+    """'ns::k<a::b>' -> 'k<a::b>' (the last '::' outside template arguments)."""
+    depth, cut = 0, 0
+    for i, c in enumerate(key):
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif depth == 0 and key.startswith("::", i):
+            cut = i + 2
+    return key[cut:]
+
+
+def finding_op(finding):
+    msg = finding.get("message", "")
+    for rx, table in FINDING_OP:
+        m = rx.search(msg)
+        if m:
+            return table[m.group(1)] if table else m.group(1)
+    return None
+
+
+def hw_positive(rec):
+    """The hardware's verdict on a measured line, or None when it has no
+    ideal to compare with (every lane predicated off)."""
+    if rec["space"] == "global":
+        if not rec.get("ideal_sectors") or not rec.get("sectors"):
+            return None
+        return rec["ideal_sectors"] / rec["sectors"] < HW_GLOBAL_EFFICIENCY
+    if not rec.get("ideal_wavefronts") or not rec.get("wavefronts"):
+        return None
+    return rec["wavefronts"] >= HW_SHARED_FACTOR * rec["ideal_wavefronts"]
+
+
+def measured_ratio(rec):
+    if rec["space"] == "global":
+        return rec["sectors"] / rec["ideal_sectors"] if rec.get("ideal_sectors") else None
+    return rec["wavefronts"] / rec["ideal_wavefronts"] if rec.get("ideal_wavefronts") else None
+
+
+def predicted(accesses, space):
+    """(ratio over the ideal, per request, all exact) of warpcheck's accesses
+    of one class on one line, or None when any of them has no numbers."""
+    if not accesses:
+        return None
+    cost, ideal = ("sectors_per_request", "ideal_sectors_per_request") if space == "global" \
+        else ("wavefronts_per_request", "ideal_wavefronts_per_request")
+    if any(a.get(cost) is None or not a.get(ideal) for a in accesses):
+        return None
+    c = sum(a[cost] for a in accesses)
+    i = sum(a[ideal] for a in accesses)
+    return {"ratio": c / i, "per_request": c / len(accesses),
+            "exact": all(a.get("status") == "exact" for a in accesses)}
+
+
+def hw_stats():
+    return {"kernels_measured": 0, "kernels_matched": 0, "shape_differs": 0, "lines": 0,
+            "lines_guarded": 0, "lines_not_seen": 0, "lines_unknown": 0, "claimed": 0,
+            "match": 0, "exact": 0, "wrong_exact": 0, "hw_positive": 0, "findings": 0,
+            "true_positive": 0, "false_positive": 0, "false_negative": 0}
+
+
+def compare_hardware(prog, docs, wc):
+    """Per measured line (file, line, kernel instance, access class) of the
+    program's records: does warpcheck claim numbers there, do they match the
+    H200 (cost over the ideal within MATCH_TOLERANCE: sectors for global,
+    wavefronts for shared; the ratio, since warps whose lanes are all
+    predicated off count as executed instructions), and do its findings
+    agree with the hardware's verdict (hw_positive)?"""
+    st = hw_stats()
+    st["lines_detail"] = []
+    st["kernels_detail"] = []
+    for doc in docs:
+        units = [u for u in doc.get("units", []) if u in wc]
+        reports = [wc[u] for u in units]
+        # warpcheck's kernel entries and findings of these units
+        entries = [k for w in reports for k in w["kernels"] if k.get("status") != "error"]
+        by_key, by_base = {}, {}
+        for k in entries:
+            key = hw_kernel_key(k.get("name", ""))
+            by_key.setdefault(key, []).append(k)
+            by_key.setdefault(unqualified(key), []).append(k)
+            by_base.setdefault(strip_template_args(unqualified(key)), set()).add(key)
+        findings = {}
+        for w in reports:
+            for f in w.get("findings", []):
+                if f.get("file") and f.get("check") in CHECK_OF_SPACE.values():
+                    rel = os.path.relpath(os.path.normpath(f["file"]), prog.root)
+                    findings.setdefault((rel, f.get("line"), f["check"], finding_op(f)), []).append(f)
+        recs_by_kernel = {}
+        for r in doc["records"]:
+            recs_by_kernel.setdefault(r["kernel"], []).append(r)
+        for mk in doc["kernels"]:
+            recs = recs_by_kernel.get(mk["kernel"], [])
+            if not recs:
+                continue        # no global or shared access in the program's files
+            st["kernels_measured"] += 1
+            key = hw_kernel_key(mk["kernel"])
+            cands = by_key.get(key) or by_key.get(unqualified(key))
+            if not cands:
+                base = strip_template_args(unqualified(key))
+                keys = by_base.get(base, set())
+                if len(keys) == 1:
+                    cands = by_key[next(iter(keys))]
+            chosen, shape = None, None
+            if cands:
+                st["kernels_matched"] += 1
+                same = [k for k in cands if mk.get("block") and (k.get("launch") or {}).get("block") == mk["block"]]
+                chosen = (same or cands)[0]
+                shape = (chosen.get("launch") or {}).get("block")
+                if not same:
+                    st["shape_differs"] += 1
+            st["kernels_detail"].append({"id": doc["id"], "kernel": mk["kernel"],
+                                         "warpcheck": chosen.get("name") if chosen else None,
+                                         "measured_block": mk.get("block"), "warpcheck_block": shape})
+            acc = {}
+            if chosen:
+                for a in chosen.get("accesses", []):
+                    rel = os.path.relpath(os.path.normpath(a["file"]), prog.root)
+                    acc.setdefault((rel, a["line"], a["space"], a["op"]), []).append(a)
+            for r in recs:
+                hwp = hw_positive(r)
+                if hwp is None:
+                    continue
+                st["lines"] += 1
+                st["lines_guarded"] += not r.get("full_warps", False)
+                st["hw_positive"] += hwp
+                mine = acc.get((r["file"], r["line"], r["space"], r["op"]), [])
+                pred = predicted(mine, r["space"]) if chosen else None
+                fnd = bool(findings.get((r["file"], r["line"], CHECK_OF_SPACE[r["space"]], r["op"])))
+                d = {"id": doc["id"], "kernel": mk["kernel"], "file": r["file"], "line": r["line"],
+                     "space": r["space"], "op": r["op"], "measured_ratio": round(measured_ratio(r), 4),
+                     "guarded": not r.get("full_warps", False), "hw_positive": hwp, "finding": fnd}
+                if not mine:
+                    st["lines_not_seen"] += 1
+                    d["claim"] = "none"
+                elif pred is None:
+                    st["lines_unknown"] += 1
+                    d["claim"] = "unknown"
+                else:
+                    st["claimed"] += 1
+                    ok = abs(pred["ratio"] - measured_ratio(r)) <= MATCH_TOLERANCE * measured_ratio(r)
+                    st["match"] += ok
+                    st["exact"] += pred["exact"]
+                    st["wrong_exact"] += pred["exact"] and not ok
+                    d.update({"claim": "exact" if pred["exact"] else "assumed",
+                              "predicted_ratio": round(pred["ratio"], 4), "match": ok})
+                st["findings"] += fnd
+                st["true_positive"] += fnd and hwp
+                st["false_positive"] += fnd and not hwp
+                st["false_negative"] += hwp and not fnd
+                st["lines_detail"].append(d)
+    return st
+
+
+def add_hw(total, st):
+    for k, v in st.items():
+        if isinstance(v, int):
+            total[k] = total.get(k, 0) + v
+
+
+def frac(a, b):
+    return "%d/%d" % (a, b) if b else "-"
+
+
+def hw_line(st):
+    return ("    hw: %d kernels measured (%d matched, %d with another launch shape), %d lines "
+            "(%d guarded): %d claimed, %d match the H200 (%s), %d exact claims, %d wrong; "
+            "%d not seen, %d unknown; findings %d: recall %s, precision %s" % (
+                st["kernels_measured"], st["kernels_matched"], st["shape_differs"], st["lines"],
+                st["lines_guarded"], st["claimed"], st["match"], pct(st["match"], st["claimed"]),
+                st["exact"], st["wrong_exact"], st["lines_not_seen"], st["lines_unknown"],
+                st["findings"], frac(st["true_positive"], st["hw_positive"]),
+                frac(st["true_positive"], st["findings"])))
 
 
 def summarise(name, entry, units):
@@ -742,6 +987,8 @@ def main():
                     help="run <build>/bin/warpcheck itself, not a copy taken at the start")
     ap.add_argument("--warpcheck-arg", action="append", default=[],
                     help="an extra warpcheck argument (repeatable)")
+    ap.add_argument("--records", help="compare with the H200's per-line measurements in this "
+                    "folder (test/hw/realcode); only the programs measured are run")
     args = ap.parse_args()
     if args.list_repos:
         seen = []
@@ -768,6 +1015,13 @@ def main():
     args.corpus = os.path.abspath(args.corpus)
     manifest = load_manifest(args.manifest)
     entries = manifest["programs"]
+    args.hw_records = None
+    if args.records:
+        if not os.path.isdir(args.records):
+            ap.error("no folder %s" % args.records)
+        args.hw_records = load_hw_records(args.records)
+        if not args.program:
+            entries = [e for e in entries if e["name"] in args.hw_records]
     if args.program:
         entries = [e for e in entries
                    if any(fnmatch.fnmatchcase(e["name"], p) for p in args.program)]
@@ -793,6 +1047,8 @@ def main():
             s = measure_program(prog, args, version, demangler, pool)
             results.append(s)
             print(line(s, width), flush=True)
+            if "hw" in s:
+                print(hw_line(s["hw"]), flush=True)
             if args.verbose:
                 for u in s["units"]:
                     if not u["nvcc"]["ok"]:
@@ -806,6 +1062,13 @@ def main():
     total = summarise("TOTAL", {"repo": None, "commit": None},
                       [u for s in results for u in s["units"]])
     print(line(total, width))
+    if args.hw_records is not None:
+        hw_total = hw_stats()
+        for s in results:
+            if "hw" in s:
+                add_hw(hw_total, s["hw"])
+        total["hw"] = hw_total
+        print(hw_line(hw_total).replace("    hw:", "TOTAL hw:"))
     elapsed = time.time() - start
     units = [u for s in results for u in s["units"]]
     cached = sum(1 for u in units if u["nvcc"]["cached"])
