@@ -1,6 +1,7 @@
 //===- KernelAnalysis.cpp - simulate warps, cost every access -------------===//
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "MemoryInstructions.h"
 #include "Simulation.h"
 #include "ValueSweep.h"
 #include "interp/WarpInterpreter.h"
@@ -115,13 +116,19 @@ namespace {
 /// simulation (bench/analysis_overhead.py).
 constexpr std::uint64_t SweepStepBudget = 4'000'000;
 
+/// 'a', 'a' and 'b', 'a', 'b' and 'c'.
+std::string quotedList(const std::vector<std::string> &Names) {
+  std::string Out;
+  for (size_t I = 0; I < Names.size(); ++I)
+    Out += (I ? (I + 1 == Names.size() ? " and '" : ", '") : "'") + Names[I] + "'";
+  return Out;
+}
+
 /// "the numbers depend on 'size', not known at a launch site: 2 wavefronts
 /// per request when 'size' <= 16, 1 otherwise (values 1 to 65536 tried)".
 std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
                                const SampleValues &Primary) {
-  std::string Names;
-  for (size_t I = 0; I < D.Symbols.size(); ++I)
-    Names += (I ? (I + 1 == D.Symbols.size() ? " and '" : ", '") : "'") + D.Symbols[I] + "'";
+  std::string Names = quotedList(D.Symbols);
   const char *Unit = Space == MemorySpace::Shared ? " wavefronts" : " sectors";
   auto Number = [](double V) {
     std::string S = std::to_string(std::round(V * 100) / 100);
@@ -297,6 +304,10 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
     auto Simulate = [&](const SampleValues &Samples, const SimulationPlan *Plan) {
       return simulateLaunch(Kernel, Launch, Samples, Limits, Layouts, Options, Plan);
     };
+    // A sweep run's warps get a quarter of a warp's usual lane-steps: the
+    // sweep compares addresses between values, and all its runs stop alike.
+    InterpreterLimits SweepLimits = Limits;
+    SweepLimits.MaxSteps = Limits.MaxSteps / 4;
 
     // Integer parameters no launch site fixes are sampled (4096). When that
     // value makes the kernel's signed arithmetic overflow or shift past
@@ -336,27 +347,48 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
         Values.Symbols.push_back(S);
     }
     Values.PrimaryValue = PrimarySamples.UnboundInteger;
+    // The sweep runs on a smaller plan than the primary (the first and the
+    // last block, four warps in all), so that its
+    // many values fit its budget; all its runs, the primary value's among
+    // them, are compared on that plan.
+    SimulationPlan SweepPlan;
+    if (!Primary.Plan.Blocks.empty()) {
+      SweepPlan.Blocks.push_back(Primary.Plan.Blocks.front());
+      if (Primary.Plan.Blocks.back() != Primary.Plan.Blocks.front())
+        SweepPlan.Blocks.push_back(Primary.Plan.Blocks.back());
+    }
+    // Four warps in all: the first and the last of each block.
+    const std::vector<unsigned> &AllWarps = Primary.Plan.Warps;
+    size_t PerBlock = SweepPlan.Blocks.size() > 1 ? 2 : 4;
+    for (size_t K = 0; K < std::min(PerBlock, AllWarps.size()); ++K) {
+      size_t At = AllWarps.size() <= PerBlock ? K : K * (AllWarps.size() - 1) / (PerBlock - 1);
+      if (SweepPlan.Warps.empty() || SweepPlan.Warps.back() != AllWarps[At])
+        SweepPlan.Warps.push_back(AllWarps[At]);
+    }
     if (!Values.Symbols.empty()) {
-      std::uint64_t Steps = Primary.Steps;
-      for (std::int64_t V : sweepValues()) {
-        if (V == PrimarySamples.UnboundInteger)
-          continue;
-        // At least two values besides the primary, whatever they cost: with
-        // one value alone nothing could be told apart.
-        if (Steps > SweepStepBudget && Values.Runs.size() >= 2) {
+      std::uint64_t Steps = 0;
+      std::vector<std::int64_t> Order = {PrimarySamples.UnboundInteger};
+      for (std::int64_t V : sweepValues())
+        if (V != PrimarySamples.UnboundInteger)
+          Order.push_back(V);
+      for (std::int64_t V : Order) {
+        // At least three values, whatever they cost: with fewer nothing
+        // could be told apart.
+        if (Steps > SweepStepBudget && Values.Runs.size() >= 3) {
           Values.Truncated = true;
           break;
         }
         SampleValues Try;
         Try.UnboundInteger = V;
-        Simulation Run = Simulate(Try, &Primary.Plan);
+        Simulation Run =
+            simulateLaunch(Kernel, Launch, Try, SweepLimits, Layouts, Options, &SweepPlan);
         Steps += Run.Steps;
         if (!Run.UndefinedArithmetic)
           Values.Runs.push_back({V, std::move(Run)});
       }
       if (Values.Truncated)
         R.Limitations.push_back("the sweep over the values of the unbound parameters stopped "
-                                "at " + std::to_string(Values.Runs.size() + 1) + " of " +
+                                "at " + std::to_string(Values.Runs.size()) + " of " +
                                 std::to_string(sweepValues().size()) +
                                 " values, to stay within the simulation budget");
     }
@@ -369,28 +401,8 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
         GridDigests[Key] = T.AddressDigest;
       GridRun = true;
     }
-    // In value order, the primary among them at its value.
     std::sort(Values.Runs.begin(), Values.Runs.end(),
               [](const SweepRun &X, const SweepRun &Y) { return X.Value < Y.Value; });
-    std::int64_t PrimaryValue = PrimarySamples.UnboundInteger;
-    if (!Values.Symbols.empty()) {
-      auto At = std::find_if(Values.Runs.begin(), Values.Runs.end(),
-                             [&](const SweepRun &X) { return X.Value > PrimaryValue; });
-      Values.Runs.insert(At, SweepRun{PrimaryValue, Simulation()});
-    }
-    auto PrimaryIndex = [&]() -> std::size_t {
-      for (std::size_t I = 0; I < Values.Runs.size(); ++I)
-        if (Values.Runs[I].Value == PrimaryValue)
-          return I;
-      return 0;
-    };
-    // The run a site's numbers come from (the primary, or the sweep's
-    // worst case) and the primary's own simulation.
-    auto RunOf = [&](std::size_t I) -> const Simulation & {
-      return Values.Runs.empty() || I == PrimaryIndex() ? Primary : Values.Runs[I].Sim;
-    };
-    if (!Values.Runs.empty())
-      Values.Runs[PrimaryIndex()].Sim.Sites = Primary.Sites; // for the comparisons
 
     // Every site any run reached.
     std::set<SiteKey> Keys;
@@ -401,11 +413,13 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
         Keys.insert(Key);
 
     for (const SiteKey &Key : Keys) {
-      std::size_t From = Values.Runs.empty() ? 0 : PrimaryIndex();
+      // A site that depends on the swept values reports the sweep's worst
+      // run (on the sweep's plan); any other the full primary.
+      std::size_t From = 0;
       std::optional<ValueDependence> Dependence;
       if (!Values.Symbols.empty())
         Dependence = dependenceOf(Key, Values, From);
-      const Simulation &Sim = RunOf(From);
+      const Simulation &Sim = Dependence ? Values.Runs[From].Sim : Primary;
       auto Found = Sim.Sites.find(Key);
       if (Found == Sim.Sites.end())
         continue;
@@ -435,7 +449,15 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
                                   Launch.Description + " stands for them: " + Why);
         }
         if (Dependence)
-          A.Assumptions.push_back(dependenceSentence(*Dependence, T.Site.Space, PrimarySamples));
+          A.Assumptions.push_back(dependenceSentence(*Dependence, T.Site.Space, PrimarySamples) +
+                                  "; simulated on " + std::to_string(Sim.SimulatedWarps) +
+                                  " warps");
+        else if (Values.Truncated)
+          A.Assumptions.push_back("the numbers may depend on " +
+                                  quotedList(Values.Symbols) + ", not known at a launch site: "
+                                  "its addresses were the same for the " +
+                                  std::to_string(Values.Runs.size()) +
+                                  " values the simulation budget allowed, not every value");
         if (GridRun) {
           auto G = GridDigests.find(Key);
           auto P = Primary.Sites.find(Key);
@@ -474,6 +496,8 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
           A.SpreadingTerm = findSpreadingTerm(AS->getIdx(), CapIt->second, Ctx);
       R.Accesses.push_back(std::move(A));
     }
+    // Accesses nvcc may emit as one wider instruction are not exact.
+    noteMergeableAccesses(R.Accesses, Primary.Captured, Ctx);
     // Source order.
     std::stable_sort(R.Accesses.begin(), R.Accesses.end(),
                      [&SM](const AccessResult &X, const AccessResult &Y) {

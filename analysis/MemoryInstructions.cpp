@@ -1,0 +1,113 @@
+//===- MemoryInstructions.cpp - accesses nvcc may emit as one instruction -===//
+
+#include "MemoryInstructions.h"
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+
+#include "clang/AST/Expr.h"
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+namespace {
+
+const Expr *stripped(const Expr *E) { return E ? E->IgnoreParenImpCasts() : nullptr; }
+
+/// The variable an access's base names: `a` in `a[i]`.
+const ValueDecl *baseDecl(const ArraySubscriptExpr *AS) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(stripped(AS->getBase())))
+    return DRE->getDecl();
+  if (const auto *ME = dyn_cast<MemberExpr>(stripped(AS->getBase())))
+    return ME->getMemberDecl();
+  return nullptr;
+}
+
+/// The captured values of an access's index (the lanes the first
+/// execution had active), or none.
+const std::vector<std::int64_t> *indexValues(const ArraySubscriptExpr *AS,
+                                             const CapturedValues &Captured) {
+  auto It = Captured.find(AS);
+  if (It == Captured.end())
+    return nullptr;
+  for (const auto &[Sub, Values] : It->second)
+    if (stripped(Sub) == stripped(AS->getIdx()))
+      return &Values;
+  return nullptr;
+}
+
+bool isVolatile(const Expr *E) { return E->getType().isVolatileQualified(); }
+
+void note(AccessResult &A, const std::string &Text) {
+  for (const std::string &S : A.Assumptions)
+    if (S == Text)
+      return;
+  A.Assumptions.push_back(Text);
+  if (A.Status == AccessStatus::Exact)
+    A.Status = AccessStatus::Assumed;
+}
+
+} // namespace
+
+void noteMergeableAccesses(std::vector<AccessResult> &Accesses, const CapturedValues &Captured,
+                           const ASTContext &Ctx) {
+  for (size_t I = 0; I < Accesses.size(); ++I) {
+    for (size_t J = 0; J < Accesses.size(); ++J) {
+      if (I == J)
+        continue;
+      AccessResult &A = Accesses[I];
+      const AccessResult &B = Accesses[J];
+      if (A.Site.Space != B.Site.Space || A.Site.Op != B.Site.Op ||
+          A.Site.Op == AccessOp::Atomic || isVolatile(A.Site.Expr) || isVolatile(B.Site.Expr))
+        continue;
+      // Two fields of one element: `p[i].x` and `p[i].y` of a float2.
+      const auto *MA = dyn_cast<MemberExpr>(stripped(A.Site.Expr));
+      const auto *MB = dyn_cast<MemberExpr>(stripped(B.Site.Expr));
+      if (MA && MB && MA->getMemberDecl() != MB->getMemberDecl() && !MA->isArrow() &&
+          !MB->isArrow()) {
+        QualType Element = MA->getBase()->getType();
+        if (!Element->isRecordType() || Element != MB->getBase()->getType())
+          continue;
+        std::int64_t Size = Ctx.getTypeSizeInChars(Element).getQuantity();
+        std::int64_t Align = Ctx.getTypeAlignInChars(Element).getQuantity();
+        // A load or store of the element at once needs it aligned to its
+        // size (8 or 16 bytes: LDG.64, LDG.128).
+        if ((Size != 8 && Size != 16) || Align < Size ||
+            sourceText(MA->getBase(), Ctx) != sourceText(MB->getBase(), Ctx))
+          continue;
+        note(A, "nvcc may " + std::string(A.Site.Op == AccessOp::Load ? "load" : "store") +
+                    " '" + sourceText(A.Site.Expr, Ctx) + "' and '" +
+                    sourceText(B.Site.Expr, Ctx) + "' with one " + std::to_string(Size) +
+                    "-byte instruction; these numbers are those of separate ones");
+        continue;
+      }
+      // Adjacent elements: `a[i0]` and `a[i1]` with i1 = i0 + 1 in every lane
+      // and i0 even (the pair aligned to twice the element).
+      const auto *SA = dyn_cast<ArraySubscriptExpr>(stripped(A.Site.Expr));
+      const auto *SB = dyn_cast<ArraySubscriptExpr>(stripped(B.Site.Expr));
+      if (!SA || !SB || !baseDecl(SA) || baseDecl(SA) != baseDecl(SB) ||
+          SA->getType() != SB->getType())
+        continue;
+      std::int64_t Elem = Ctx.getTypeSizeInChars(SA->getType()).getQuantity();
+      if (Elem != 4 && Elem != 8)
+        continue;
+      const std::vector<std::int64_t> *VA = indexValues(SA, Captured);
+      const std::vector<std::int64_t> *VB = indexValues(SB, Captured);
+      if (!VA || !VB || VA->empty() || VA->size() != VB->size())
+        continue;
+      bool Pair = true;
+      for (size_t L = 0; L < VA->size() && Pair; ++L) {
+        std::int64_t Lo = std::min((*VA)[L], (*VB)[L]);
+        Pair = std::abs((*VA)[L] - (*VB)[L]) == 1 && Lo % 2 == 0;
+      }
+      if (!Pair)
+        continue;
+      note(A, "nvcc may " + std::string(A.Site.Op == AccessOp::Load ? "load" : "store") + " '" +
+                  sourceText(A.Site.Expr, Ctx) + "' and '" + sourceText(B.Site.Expr, Ctx) +
+                  "' (adjacent elements) with one " + std::to_string(2 * Elem) +
+                  "-byte instruction; these numbers are those of separate ones");
+    }
+  }
+}
+
+} // namespace warpcheck::analysis

@@ -1,0 +1,42 @@
+//===- MemoryInstructions.h - accesses nvcc may emit as one instruction ---===//
+//
+// Private to analysis/. The simulation costs each access of the source as
+// an instruction of its own; nvcc does not always emit it so. Measured on
+// the H200 in real programs (test/hw/realcode/): BlackScholes reads
+// `d_StockPrice[opt].x` and `.y` of a float2 with one LDG.E.64, and
+// fastWalshTransform's `s_data[i0]` and `s_data[i1]` (i1 = i0 + 1, i0 even)
+// are one LDS.64 and one STS.64: a stride-2 "conflict" the hardware never
+// sees. Until the model emits instructions as the compiler does (the
+// issue "Memory instructions as the compiler emits them"), such accesses
+// are not called exact: their numbers are those of separate instructions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_MEMORYINSTRUCTIONS_H
+#define WARPCHECK_ANALYSIS_MEMORYINSTRUCTIONS_H
+
+#include "warpcheck/analysis/AccessReport.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <map>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+/// Per access expression, the values of its sub-expressions the first time
+/// it was executed (the warp interpreter's capture).
+using CapturedValues =
+    std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>>;
+
+/// Adds an assumption (and makes the status assumed) to every access of
+/// Accesses that nvcc may merge with another into one wider instruction:
+/// two fields of one aligned vector-like element (float2, int4...) read or
+/// written through the same expression, or two adjacent elements `a[i]` and
+/// `a[i + 1]` whose first element is aligned to their pair, both non-
+/// volatile.
+void noteMergeableAccesses(std::vector<AccessResult> &Accesses, const CapturedValues &Captured,
+                           const clang::ASTContext &Ctx);
+
+} // namespace warpcheck::analysis
+
+#endif
