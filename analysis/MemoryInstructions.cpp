@@ -38,6 +38,35 @@ const std::vector<std::int64_t> *indexValues(const ArraySubscriptExpr *AS,
 
 bool isVolatile(const Expr *E) { return E->getType().isVolatileQualified(); }
 
+/// The same value in every execution: the same variable, or the same text.
+bool sameIndex(const Expr *X, const Expr *Y, const ASTContext &Ctx) {
+  X = stripped(X);
+  Y = stripped(Y);
+  const auto *DX = dyn_cast<DeclRefExpr>(X);
+  const auto *DY = dyn_cast<DeclRefExpr>(Y);
+  if (DX && DY)
+    return DX->getDecl() == DY->getDecl();
+  return sourceText(X, Ctx) == sourceText(Y, Ctx);
+}
+
+/// Next is Index + 1: written so (`a[i + 1]`), or through a local
+/// initialised so (`int i1 = i0 + 1;`; such pair locals are not written
+/// again in the code this was seen in). A variable offset (`a[i]` and
+/// `a[i + s]`, s stepped by a loop) is not one: nvcc merges such a pair
+/// only in the iteration it unrolls with s = 1.
+bool isNextIndex(const Expr *Index, const Expr *Next, const ASTContext &Ctx) {
+  Next = stripped(Next);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Next))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->isLocalVarDecl() && VD->getInit())
+        Next = stripped(VD->getInit());
+  const auto *Add = dyn_cast<BinaryOperator>(Next);
+  if (!Add || Add->getOpcode() != BO_Add)
+    return false;
+  const auto *One = dyn_cast<IntegerLiteral>(stripped(Add->getRHS()));
+  return One && One->getValue() == 1 && sameIndex(Add->getLHS(), Index, Ctx);
+}
+
 void note(AccessResult &A, const std::string &Text) {
   for (const std::string &S : A.Assumptions)
     if (S == Text)
@@ -75,6 +104,7 @@ void noteMergeableAccesses(std::vector<AccessResult> &Accesses, const CapturedVa
         if ((Size != 8 && Size != 16) || Align < Size ||
             sourceText(MA->getBase(), Ctx) != sourceText(MB->getBase(), Ctx))
           continue;
+        A.MayMergeWith = B.Site.Expr;
         note(A, "nvcc may " + std::string(A.Site.Op == AccessOp::Load ? "load" : "store") +
                     " '" + sourceText(A.Site.Expr, Ctx) + "' and '" +
                     sourceText(B.Site.Expr, Ctx) + "' with one " + std::to_string(Size) +
@@ -86,7 +116,9 @@ void noteMergeableAccesses(std::vector<AccessResult> &Accesses, const CapturedVa
       const auto *SA = dyn_cast<ArraySubscriptExpr>(stripped(A.Site.Expr));
       const auto *SB = dyn_cast<ArraySubscriptExpr>(stripped(B.Site.Expr));
       if (!SA || !SB || !baseDecl(SA) || baseDecl(SA) != baseDecl(SB) ||
-          SA->getType() != SB->getType())
+          SA->getType() != SB->getType() ||
+          (!isNextIndex(SA->getIdx(), SB->getIdx(), Ctx) &&
+           !isNextIndex(SB->getIdx(), SA->getIdx(), Ctx)))
         continue;
       std::int64_t Elem = Ctx.getTypeSizeInChars(SA->getType()).getQuantity();
       if (Elem != 4 && Elem != 8)
@@ -102,6 +134,7 @@ void noteMergeableAccesses(std::vector<AccessResult> &Accesses, const CapturedVa
       }
       if (!Pair)
         continue;
+      A.MayMergeWith = B.Site.Expr;
       note(A, "nvcc may " + std::string(A.Site.Op == AccessOp::Load ? "load" : "store") + " '" +
                   sourceText(A.Site.Expr, Ctx) + "' and '" + sourceText(B.Site.Expr, Ctx) +
                   "' (adjacent elements) with one " + std::to_string(2 * Elem) +

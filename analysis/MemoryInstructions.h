@@ -28,7 +28,8 @@ namespace warpcheck::analysis {
 using CapturedValues =
     std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>>;
 
-/// Adds an assumption (and makes the status assumed) to every access of
+/// Adds an assumption (makes the status assumed, and sets MayMergeWith:
+/// the checks then report nothing on it) to every access of
 /// Accesses that nvcc may merge with another into one wider instruction:
 /// two fields of one aligned vector-like element (float2, int4...) read or
 /// written through the same expression, or two adjacent elements `a[i]` and

@@ -253,7 +253,7 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
   for (size_t LaunchIndex = 0; LaunchIndex < Launches.size(); ++LaunchIndex) {
     const KernelLaunchAnalysis &Launch = Launches[LaunchIndex];
     for (const AccessResult &A : Launch.Accesses) {
-      if (A.Site.Space != MemorySpace::Shared || A.Status == AccessStatus::Unknown ||
+      if (A.Site.Space != MemorySpace::Shared || A.Status == AccessStatus::Unknown || A.MayMergeWith ||
           A.Cost.Requests == 0)
         continue;
       double Extra = A.Cost.WavefrontsPerRequest - A.Cost.IdealWavefrontsPerRequest;

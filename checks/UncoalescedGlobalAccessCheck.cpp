@@ -62,7 +62,7 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
   const auto &Launches = TranslationUnitAnalysis::get(Ctx).analyze(Kernel, Opts);
   for (const KernelLaunchAnalysis &Launch : Launches) {
     for (const AccessResult &A : Launch.Accesses) {
-      if (A.Site.Space != MemorySpace::Global || A.Status == AccessStatus::Unknown ||
+      if (A.Site.Space != MemorySpace::Global || A.Status == AccessStatus::Unknown || A.MayMergeWith ||
           A.Cost.Requests == 0)
         continue;
       // An atomic the compiler turns into one lane's request per warp costs

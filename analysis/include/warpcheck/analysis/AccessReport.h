@@ -110,6 +110,10 @@ struct AccessResult {
   /// and the worst request are then the worst case of the sweep, and the
   /// status is assumed.
   std::optional<ValueDependence> Dependence;
+  /// The access nvcc may emit in one wider instruction with this one
+  /// (MemoryInstructions.h): its numbers are those of separate
+  /// instructions, so the checks report nothing on it.
+  const clang::Expr *MayMergeWith = nullptr;
 };
 
 struct KernelLaunchAnalysis {
