@@ -325,3 +325,40 @@ TEST(DeviceProperties, ConstantsOfTheArchitectureOnly) {
 }
 
 } // namespace
+
+// Benchmark drivers run a CPU reference (nested loops over the whole
+// problem) and random initialisers before their loop over block sizes.
+// Followed in full they would spend the whole step budget and leave every
+// launch unevaluated; a call that can reach no launch gets a budget of its
+// own and, past it, is an opaque call: what it may write is unknown, and
+// nothing else.
+TEST(HostEvaluator, LongCallsThatCannotLaunchAreNotFollowedInFull) {
+  Unit U(std::string(Kernels) + R"(
+#include <cstdlib>
+int calls = 0;
+void reference(float *out, const float *in, int n) {
+  ++calls;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < n; k++)
+        out[i * n + j] += in[i * n + k] * in[k * n + j];
+}
+int threadsFor(int n) { return n < 64 ? 32 : 64; }
+void run(float *p, int block_size) { k<<<8, block_size>>>(p, calls); }
+int main(int argc, char **argv) {
+  float *p, *h = (float *)malloc(4096 * sizeof(float));
+  reference(h, h, 1024);
+  int block_sizes[] = {threadsFor(16), threadsFor(128), 128};
+  for (int j = 0; j < 3; j++)
+    run(p, block_sizes[j]);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  // threadsFor is launch-free too, and short: its value is known.
+  EXPECT_EQ(blocks(Cs), (std::vector<std::string>{"(32, 1, 1)", "(64, 1, 1)", "(128, 1, 1)"}));
+  ASSERT_EQ(Cs.size(), 3u);
+  // 'calls', which the abandoned call may have changed, is not known.
+  const clang::ParmVarDecl *N = U.kernel("k")->getParamDecl(1);
+  auto Bound = Cs[0].Arguments.find(N);
+  EXPECT_TRUE(Bound == Cs[0].Arguments.end() || !Bound->second.Integer.has_value());
+}
