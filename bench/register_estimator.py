@@ -52,6 +52,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+# test/testsupport.py: running a command as the test scripts do.
+sys.path.insert(0, os.path.join(ROOT, "test"))
+import testsupport  # noqa: E402
 
 CCCL_UNIT = r"""// Instantiates a few CUB and Thrust kernels (written by
 // bench/register_estimator.py).
@@ -94,10 +97,7 @@ NOTE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): note: (?P<reg
 
 
 def run(cmd, cwd, env):
-    # An argument vector: no shell ever sees these arguments.
-    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, timeout=1800)
-    return proc.returncode, proc.stdout, proc.stderr
+    return testsupport.run(cmd, cwd=cwd, env=env, timeout=1800)
 
 
 def kernels_of(output):
