@@ -46,7 +46,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -265,9 +264,8 @@ def main():
             print("  %-12s %-70s %s" % (group, name[:70], why))
     if args.write_records:
         records = {r["kernel"]: r["ptxas"] for r in rows if r["group"] == "test inputs"}
-        nvcc = subprocess.run([os.path.join(args.cuda_path, "bin", "nvcc"), "--version"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        release = re.search(r"release ([\d.]+)", nvcc.stdout)
+        version = testsupport.run([os.path.join(args.cuda_path, "bin", "nvcc"), "--version"])[1]
+        release = re.search(r"release ([\d.]+)", version)
         with open(args.write_records, "w") as f:
             json.dump({"arch": args.arch,
                        "toolkit": "CUDA %s" % (release.group(1) if release else "unknown"),

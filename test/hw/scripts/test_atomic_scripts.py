@@ -9,7 +9,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tarfile
 import unittest
@@ -212,8 +211,10 @@ class CommittedCensus(unittest.TestCase):
             exe, cubin, ptx, lst = (os.path.join(tmp, n) for n in ("ap", "ap.cubin", "ap.ptx", "list.csv"))
             flags = ["-O3", "-arch=sm_90", "-lineinfo"]
             for extra, out in (([], exe), (["-cubin"], cubin), (["-ptx"], ptx)):
-                subprocess.run([NVCC] + flags + extra + ["-o", out, src], check=True)
-            subprocess.run([exe, lst, "--list"], check=True, stdout=subprocess.PIPE)
+                rc, _, err = run([NVCC] + flags + extra + ["-o", out, src])
+                self.assertEqual(rc, 0, err)
+            rc, _, err = run([exe, lst, "--list"])
+            self.assertEqual(rc, 0, err)
             out = os.path.join(tmp, "census.csv")
             self.assertEqual(census.main(["--list", lst, "--cubin", cubin, "--ptx", ptx, "-o", out]), 0)
             with open(out) as a, open(os.path.join(HW, "atomics", "sass_census.csv")) as b:
