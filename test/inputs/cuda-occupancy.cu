@@ -6,7 +6,7 @@
 // also runs on a GPU, where cudaOccupancyMaxActiveBlocksPerMultiprocessor and
 // ncu's launch__occupancy_limit_* metrics give the reference numbers.
 // CHECK-PTXAS lines hold where a CUDA toolkit gives ptxas's counts,
-// CHECK-ESTIMATE lines where there is none (the estimate, test/check_inputs.py).
+// CHECK-ESTIMATE lines where there is none (test/check_warpcheck.py).
 #include <cstdio>
 #include <cuda_runtime.h>
 

@@ -3,7 +3,7 @@
 // declaration is the user's text, and `TILE + 1` pads this array alone), as
 // an expression of a macro, and in a header. A declaration a macro writes
 // (both extents from one argument) is not edited. Each fix-it must apply,
-// compile with nvcc and remove the conflict (test/check_inputs.py).
+// compile with nvcc and remove the conflict (test/check_warpcheck.py).
 #include <cuda_runtime.h>
 #include "shared-padding-macros.cuh"
 
