@@ -158,6 +158,35 @@ __global__ void transpose(float *out) {
   EXPECT_DOUBLE_EQ(Row.WavefrontsPerRequest, 1);
 }
 
+TEST(Simulation, AggregatedAtomicIsOneLanesRequest) {
+  const char *Code = R"(
+__global__ void count(int *total, int *perThread) {
+  atomicAdd(&total[blockIdx.x], 1);
+  atomicAdd(&perThread[blockIdx.x * blockDim.x + threadIdx.x], 1);
+}
+)";
+  // 2 blocks of 64 threads: 4 warp requests per site. &total[blockIdx.x]
+  // is warp-uniform and the operand a constant: nvcc issues one 32-bit add
+  // from one elected lane for the warp (test/hw/atomics/sass_census.csv),
+  // 1 sector. The per-thread adds touch 32 distinct words: not aggregated.
+  Launched L(Code, "count", Dim3{64, 1, 1}, Dim3{2, 1, 1});
+  const SiteTotals *Total = nullptr, *PerThread = nullptr;
+  for (const auto &[Key, T] : L.Sim.Sites) {
+    if (Key.Op != AccessOp::Atomic)
+      continue;
+    if (sourceText(Key.E, L.AST->getASTContext()).find("total") != std::string::npos)
+      Total = &T;
+    else
+      PerThread = &T;
+  }
+  ASSERT_TRUE(Total && PerThread);
+  EXPECT_EQ(Total->Requests, 4u);
+  EXPECT_EQ(Total->AggregatedRequests, 4u);
+  EXPECT_DOUBLE_EQ(costOf(*Total).SectorsPerRequest, 1);
+  EXPECT_EQ(PerThread->Requests, 4u);
+  EXPECT_EQ(PerThread->AggregatedRequests, 0u);
+}
+
 TEST(Simulation, UnknownRequestsAreCountedApart) {
   const char *Code = R"(
 __global__ void gather(const int *idx, const float *in, float *out) {
