@@ -18,8 +18,11 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from testsupport import Results, run, warpcheck_binary  # noqa: E402
 
 TOLERANCE = 0.05
 
@@ -36,16 +39,11 @@ def main():
     ap.add_argument("--records", required=True)
     ap.add_argument("--inputs", required=True)
     args = ap.parse_args()
-    warpcheck = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
-    passed = failed = 0
+    warpcheck = warpcheck_binary(args.build)
+    results = Results()
 
     def result(ok, text):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-        print(("PASS " if ok else "FAIL ") + text)
+        results.check(text, ok)
 
     for rec_name in sorted(os.listdir(args.records)):
         if not rec_name.endswith(".json") or rec_name.endswith(".exceptions.json"):
@@ -60,14 +58,13 @@ def main():
         exceptions = json.load(open(exc_path)) if os.path.exists(exc_path) else []
         excused = {(base_name(e["function"]), e["line"], e["space"], e["op"]): e["reason"]
                    for e in exceptions}
-        proc = subprocess.run([warpcheck, "--format=json", stem + ".cu"], cwd=args.inputs,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+        rc, out, err = run([warpcheck, "--format=json", stem + ".cu"], cwd=args.inputs)
         # 3: an input whose host code has errors on purpose (host-errors.cu)
         # still has its kernels analysed and reported.
-        if proc.returncode not in (0, 1, 3) or not proc.stdout.strip():
-            result(False, "%s: warpcheck exited %d: %s" % (stem, proc.returncode, proc.stderr[-2000:]))
+        if rc not in (0, 1, 3) or not out.strip():
+            result(False, "%s: warpcheck exited %s: %s" % (stem, rc, err[-2000:]))
             continue
-        report = json.loads(proc.stdout)
+        report = json.loads(out)
         # Launches per kernel. A measured launch is the one warpcheck
         # reports with its block and grid (warpcheck keeps one per distinct
         # shape; a program may launch a shape twice, or launch a shape
@@ -263,8 +260,7 @@ def main():
             result(ok, "%s %s (launch %d) shared atomics: predicted %g wavefronts in %d requests; measured %g in %s instructions"
                    % (stem, fn, launch, predicted, sum(a["requests_simulated"] for a in atoms), waves, insts))
 
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+    return results.summary()
 
 
 if __name__ == "__main__":

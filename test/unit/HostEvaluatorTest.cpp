@@ -10,9 +10,7 @@
 #include "host/DeviceProperties.h"
 #include "warpcheck/analysis/LaunchConfig.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Frontend/ASTUnit.h"
-#include "clang/Tooling/Tooling.h"
+#include "CudaTestUnit.h"
 
 #include <gtest/gtest.h>
 
@@ -24,39 +22,13 @@ struct Unit {
   std::unique_ptr<clang::ASTUnit> AST;
   std::unique_ptr<LaunchSiteIndex> Index;
 
-  explicit Unit(const std::string &Code) {
-    std::string Include = std::string(WARPCHECK_SOURCE_DIR) + "/tool/include/cuda-minimal";
-    std::vector<std::string> Args = {"-resource-dir=" WARPCHECK_CLANG_RESOURCE_DIR,
-                                     "--cuda-gpu-arch=sm_90", "--cuda-host-only",
-                                     "-Wno-unknown-cuda-version", "-nocudainc", "-nocudalib",
-                                     "--cuda-path=/nonexistent", "-include",
-                                     Include + "/warpcheck_cuda_minimal.h", "-isystem", Include};
-    AST = clang::tooling::buildASTFromCodeWithArgs(Code, Args, "unit.cu");
+  explicit Unit(const std::string &Code)
+      : AST(warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Host)) {
     Index = std::make_unique<LaunchSiteIndex>(AST->getASTContext());
   }
 
   const clang::FunctionDecl *kernel(llvm::StringRef Name) {
-    struct Finder : clang::RecursiveASTVisitor<Finder> {
-      llvm::StringRef Name;
-      const clang::FunctionDecl *Found = nullptr;
-      bool shouldVisitTemplateInstantiations() const { return true; }
-      bool VisitFunctionDecl(clang::FunctionDecl *FD) {
-        if (!FD->hasAttr<clang::CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
-            FD->isDependentContext())
-          return true;
-        // "reduce<256>": a specialization by its one integral argument.
-        std::string Spelled = FD->getNameAsString();
-        if (const auto *Args = FD->getTemplateSpecializationArgs())
-          if (Args->size() == 1 && Args->get(0).getKind() == clang::TemplateArgument::Integral)
-            Spelled += "<" + std::to_string(Args->get(0).getAsIntegral().getExtValue()) + ">";
-        if (Spelled == Name)
-          Found = FD;
-        return true;
-      }
-    } F;
-    F.Name = Name;
-    F.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
-    return F.Found;
+    return warpcheck::testing::kernelNamed(AST->getASTContext(), Name);
   }
 
   std::vector<LaunchConfig> configs(llvm::StringRef Kernel, const std::string &Arch = "sm_90") {
