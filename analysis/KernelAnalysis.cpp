@@ -296,7 +296,10 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
   Limits.MaxLoopIterations = Options.MaxLoopIterations;
   const SourceManager &SM = Ctx.getSourceManager();
 
-  for (const LaunchConfig &Launch : Launches->configsFor(Kernel, Options.Defaults)) {
+  LaunchDefaults Defaults = Options.Defaults;
+  if (!Defaults.OtherUnits)
+    Defaults.OtherUnits = OtherUnits;
+  for (const LaunchConfig &Launch : Launches->configsFor(Kernel, Defaults)) {
     KernelLaunchAnalysis R;
     R.Kernel = Kernel;
     R.Launch = Launch;

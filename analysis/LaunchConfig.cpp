@@ -15,6 +15,8 @@
 #include "warpcheck/model/Arch.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/GlobalDecl.h"
+#include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallVector.h"
@@ -477,6 +479,31 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   }
   if (!Result.empty())
     return Result;
+  // Launches of this kernel that another unit evaluated.
+  if (Defaults.OtherUnits) {
+    auto It = Defaults.OtherUnits->find(crossUnitName(Kernel));
+    if (It != Defaults.OtherUnits->end()) {
+      for (const CrossUnitLaunch &X : It->second) {
+        LaunchConfig C;
+        C.Source = LaunchSource::LaunchSite;
+        C.Block = X.Block;
+        C.Grid = X.Grid;
+        C.GridKnown = X.GridKnown;
+        C.DynamicSharedBytes = X.DynamicSharedBytes;
+        C.Location = X.Location;
+        C.Description = "the launch at " + X.Location;
+        C.Context = X.Context;
+        for (const auto &[Index, Arg] : X.Arguments)
+          if (Index < Kernel->getNumParams())
+            C.Arguments[Kernel->getParamDecl(Index)] = Arg;
+        if (std::none_of(Result.begin(), Result.end(),
+                         [&](const LaunchConfig &Prev) { return sameShape(Prev, C); }))
+          Result.push_back(std::move(C));
+      }
+      if (!Result.empty())
+        return Result;
+    }
+  }
   auto Fallback = [&](LaunchConfig C) {
     C.Unevaluated = Unevaluated;
     return std::vector<LaunchConfig>{std::move(C)};
@@ -510,6 +537,51 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   C.Block = Defaults.Block;
   C.Description = "the default block";
   return Fallback(C);
+}
+
+} // namespace warpcheck::analysis
+
+namespace warpcheck::analysis {
+
+std::string crossUnitName(const FunctionDecl *Kernel) {
+  std::unique_ptr<MangleContext> Mangler(Kernel->getASTContext().createMangleContext());
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  if (Mangler->shouldMangleDeclName(Kernel))
+    Mangler->mangleName(GlobalDecl(Kernel), OS);
+  else
+    OS << Kernel->getName();
+  return OS.str();
+}
+
+CrossUnitLaunches
+LaunchSiteIndex::launchesOfExternalKernels(const LaunchDefaults &Defaults) const {
+  CrossUnitLaunches Out;
+  std::set<const FunctionDecl *> Done;
+  for (const auto &S : Sites) {
+    // A kernel declared here and defined elsewhere (extern in a .cu that
+    // launches it, the definition in another unit).
+    if (!S->Kernel || S->Kernel->isDefined() ||
+        !Done.insert(S->Kernel->getCanonicalDecl()).second)
+      continue;
+    LaunchDefaults Local = Defaults;
+    Local.OtherUnits = nullptr;
+    for (const LaunchConfig &C : configsFor(S->Kernel, Local)) {
+      if (C.Source != LaunchSource::LaunchSite)
+        continue;
+      CrossUnitLaunch X;
+      X.Block = C.Block;
+      X.Grid = C.Grid;
+      X.GridKnown = C.GridKnown;
+      X.DynamicSharedBytes = C.DynamicSharedBytes;
+      X.Location = C.Location;
+      X.Context = C.Context;
+      for (const auto &[P, Arg] : C.Arguments)
+        X.Arguments[P->getFunctionScopeIndex()] = Arg;
+      Out[crossUnitName(S->Kernel)].push_back(std::move(X));
+    }
+  }
+  return Out;
 }
 
 } // namespace warpcheck::analysis

@@ -459,6 +459,49 @@ def main():
         rc, out, err = run([wc, "--arch=sm_90,sm_99", "good.cu"], cwd=tmp)
         check("--arch list with an unknown entry: exit 2, named", rc == 2 and "sm_99" in err, out + err)
 
+        # A kernel defined in one unit and launched in another: the launch
+        # binds it (the defining unit is analysed again with it), in a
+        # compile database as on the command line. Stride 4 floats with a
+        # (128, 1, 1) block: lanes 16 bytes apart, 16 sectors per request,
+        # ideal 4; the default block would have said (256, 1, 1).
+        xtu = os.path.join(tmp, "xtu")
+        os.makedirs(xtu)
+        with open(os.path.join(xtu, "kernels.cu"), "w") as f:
+            f.write("__global__ void scale(float *out, const float *in, int stride) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  out[i] = in[i * stride];\n"
+                    "}\n")
+        with open(os.path.join(xtu, "main.cu"), "w") as f:
+            f.write("__global__ void scale(float *out, const float *in, int stride);\n"
+                    "int main() {\n"
+                    "  float *a, *b;\n"
+                    "  cudaMalloc(&a, 1 << 24);\n"
+                    "  cudaMalloc(&b, 1 << 24);\n"
+                    "  scale<<<64, 128>>>(a, b, 4);\n"
+                    "  return 0;\n"
+                    "}\n")
+        with open(os.path.join(xtu, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": xtu, "file": n, "arguments": ["nvcc", "-arch=sm_90", "-c", n]}
+                       for n in ("kernels.cu", "main.cu")], f)
+        for how, argv in (("command line", [wc, "--format=json", "kernels.cu", "main.cu"]),
+                          ("compile database", [wc, "--format=json", "-p", xtu])):
+            rc, out, err = run(argv, cwd=xtu)
+            try:
+                doc = json.loads(out)
+                ks = [k for k in doc["kernels"] if k["name"] == "scale"]
+                load = [a for k in ks for a in k["accesses"] if a["op"] == "load"]
+            except (ValueError, KeyError):
+                ks, load = [], []
+            check("launch in another unit binds the kernel (%s)" % how,
+                  rc == 0 and len(ks) == 1 and ks[0]["launch"]["block"] == [128, 1, 1] and
+                  ks[0]["launch"]["location"] == "main.cu:6" and len(load) == 1 and
+                  load[0]["sectors_per_request"] == 16 and load[0]["status"] == "exact" and
+                  "cross_unit_launches" not in out and "kernels_without_launch" not in out,
+                  out[-3000:] + err)
+        rc, out, err = run([wc, "--format=json", "kernels.cu"], cwd=xtu)
+        check("without the launching unit, the kernel has no launch",
+              rc == 0 and '"source": "default"' in out.replace('":"', '": "'), out[-2000:] + err)
+
         # No toolkit at all: the bundled declarations.
         rc, out, err = run([wc, "--cuda-path=" + os.path.join(tmp, "nope"), "good.cu"], cwd=tmp)
         check("missing explicit --cuda-path: exit 2 and named", rc == 2 and "nope" in err, out + err)

@@ -1,6 +1,7 @@
 //===- TranslationUnitJob.cpp - checks and engine on one TU ---------------===//
 
 #include "TranslationUnitJob.h"
+#include "CrossUnitLaunches.h"
 #include "KernelReportJson.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
@@ -90,6 +91,13 @@ struct ParseOutcome {
   unsigned KernelsAnalysed = 0;
   /// User headers the unit included (not system headers), absolute.
   std::set<std::string> Headers;
+  /// Launches this unit evaluated of kernels it only declares, and the
+  /// kernels it defines but whose launches it could not evaluate (by
+  /// crossUnitName): for CrossUnitLaunches.h.
+  analysis::CrossUnitLaunches LaunchesOfOtherUnitsKernels;
+  std::vector<std::string> KernelsWithoutLaunch;
+  /// What other units launch of this unit's kernels.
+  const analysis::CrossUnitLaunches *OtherUnits = nullptr;
 };
 
 /// Whether findings and kernels located in File are reported: the main file
@@ -165,8 +173,12 @@ public:
     analysis::AnalysisOptions Options =
         cuda::makeAnalysisOptions(Job.Arch, Job.DefaultBlock, Ctx);
     auto &Analysis = analysis::TranslationUnitAnalysis::get(Ctx);
-    // The checks, which run after this consumer, see the same errors.
+    // The checks, which run after this consumer, see the same errors and
+    // the same launches from other units.
     Analysis.setCompilerErrors(Recorder.Errors);
+    Analysis.setOtherUnitLaunches(Outcome.OtherUnits);
+    Outcome.LaunchesOfOtherUnitsKernels =
+        Analysis.launchSites().launchesOfExternalKernels(Options.Defaults);
     for (const FunctionDecl *K : Finder.Kernels) {
       if (!Reported.reports(K->getLocation()))
         continue;
@@ -176,7 +188,10 @@ public:
         continue;
       }
       ++Outcome.KernelsAnalysed;
-      for (const analysis::KernelLaunchAnalysis &L : Analysis.analyze(K, Options))
+      const auto &Launches = Analysis.analyze(K, Options);
+      if (!Launches.empty() && Launches.front().Launch.Source != analysis::LaunchSource::LaunchSite)
+        Outcome.KernelsWithoutLaunch.push_back(analysis::crossUnitName(K));
+      for (const analysis::KernelLaunchAnalysis &L : Launches)
         Kernels.push_back(kernelLaunchToJson(L, Ctx, cuda::resolveArch(Job.Arch, Ctx), PP,
                                              Registers, Job.CompareArchs));
     }
@@ -361,6 +376,15 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
   // processing" line.
   Tool.setPrintErrorMessage(false);
   ParseOutcome Outcome;
+  analysis::CrossUnitLaunches OtherUnits;
+  if (!Job.OtherUnitsFile.empty()) {
+    std::string Why;
+    if (readCrossUnitLaunches(Job.OtherUnitsFile, OtherUnits, Why))
+      Outcome.OtherUnits = &OtherUnits;
+    else // the table is warpcheck's own file: a bug, not the input's fault
+      llvm::errs() << "warpcheck: warning: " << Job.File
+                   << ": launches of other units not used: " << Why << "\n";
+  }
   JobActionFactory Factory(Context, Job, Recorder, Kernels, Outcome);
   int ToolStatus = Tool.run(&Factory);
 
@@ -433,6 +457,14 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
   Result["errors"] = std::move(Errors);
   Result["findings"] = std::move(Findings);
   Result["kernels"] = std::move(Kernels);
+  if (!Outcome.LaunchesOfOtherUnitsKernels.empty())
+    Result[CrossUnitLaunchesKey] = crossUnitLaunchesToJson(Outcome.LaunchesOfOtherUnitsKernels);
+  if (!Outcome.KernelsWithoutLaunch.empty()) {
+    llvm::json::Array Names;
+    for (const std::string &N : Outcome.KernelsWithoutLaunch)
+      Names.push_back(N);
+    Result[KernelsWithoutLaunchKey] = std::move(Names);
+  }
   return Status == "analysed" ? 0 : 3;
 }
 
@@ -447,6 +479,8 @@ std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
       "--compare-archs=" + llvm::join(Job.CompareArchs, ",")};
   if (Job.HeaderFilter)
     Args.push_back("--header-filter=" + *Job.HeaderFilter);
+  if (!Job.OtherUnitsFile.empty())
+    Args.push_back("--other-units=" + Job.OtherUnitsFile);
   for (const std::string &O : Job.CheckOptions)
     Args.push_back("--check-option=" + O);
   Args.push_back("--");
@@ -474,7 +508,8 @@ bool jobFromArguments(const std::vector<std::string> &Args, TranslationUnitJob &
         Value("--worker-out=", OutputPath) || Value("--checks=", Job.Checks) ||
         Value("--arch=", Job.Arch) || Value("--default-block=", Job.DefaultBlock) ||
         Value("--warnings-as-errors=", Job.WarningsAsErrors) ||
-        Value("--toolkit-root=", Job.ToolkitRoot))
+        Value("--toolkit-root=", Job.ToolkitRoot) ||
+        Value("--other-units=", Job.OtherUnitsFile))
       continue;
     if (Value("--compare-archs=", Option)) {
       llvm::SmallVector<llvm::StringRef, 4> Parts;

@@ -43,6 +43,9 @@ struct TranslationUnitJob {
   /// The rest of an --arch list: architectures the occupancy is compared
   /// with (cuda-occupancy's Archs, the JSON's "occupancy_by_arch").
   std::vector<std::string> CompareArchs;
+  /// A JSON table of the launches other units make of this unit's kernels
+  /// (CrossUnitLaunches.h); empty: none.
+  std::string OtherUnitsFile;
 };
 
 /// Runs the checks and the engine on Job and fills Result with

@@ -14,6 +14,7 @@
 #include "Inputs.h"
 #include "Reporters.h"
 #include "RunResult.h"
+#include "CrossUnitLaunches.h"
 #include "Workers.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -179,6 +180,11 @@ int main(int argc, const char **argv) {
   unsigned Parallel = CL.Jobs ? CL.Jobs : std::max(1u, std::thread::hardware_concurrency());
   std::vector<JobOutcome> Outcomes =
       runJobs(Self, Jobs, Parallel, CL.TimeoutSeconds, /*InProcess=*/!CL.Isolate);
+  // A kernel launched in one unit and defined in another: the defining
+  // units run again with those launches.
+  bindLaunchesAcrossUnits(Jobs, Outcomes, [&](const std::vector<TranslationUnitJob> &Again) {
+    return runJobs(Self, Again, Parallel, CL.TimeoutSeconds, /*InProcess=*/false);
+  });
   for (size_t I = 0; I < Jobs.size(); ++I) {
     if (Outcomes[I].Output)
       Result.addJobOutput(std::move(*Outcomes[I].Output), JobNotes[I]);

@@ -61,6 +61,12 @@ public:
   /// The compiler errors of the parse, for errorIn(): whoever parses the
   /// unit and sees its diagnostics sets them before the first analysis.
   void setCompilerErrors(std::vector<CompilerError> Errors);
+  /// Launches other units make of this unit's kernels (not owned; null for
+  /// none): every analysis of the unit uses them where the unit's own
+  /// launches cannot be evaluated.
+  void setOtherUnitLaunches(const CrossUnitLaunches *Launches) { OtherUnits = Launches; }
+  /// Every kernel launch of the unit.
+  const LaunchSiteIndex &launchSites() const { return *Launches; }
   /// The first error inside Kernel or a function it calls (cached); such a
   /// kernel is not analysed (analyze() gives no launches).
   const std::optional<KernelError> &errorIn(const clang::FunctionDecl *Kernel);
@@ -84,6 +90,7 @@ private:
       Cache;
   std::vector<CompilerError> CompilerErrors;
   std::map<const clang::FunctionDecl *, std::optional<KernelError>> Errors;
+  const CrossUnitLaunches *OtherUnits = nullptr;
 };
 
 } // namespace warpcheck::analysis

@@ -81,11 +81,35 @@ struct LaunchConfig {
   const char *sourceName() const;
 };
 
+/// A launch one translation unit evaluated for a kernel it only declares:
+/// plain data, so that the unit defining the kernel can use it (a compile
+/// database's units are parsed one at a time).
+struct CrossUnitLaunch {
+  Dim3 Block, Grid;
+  bool GridKnown = false;
+  std::optional<std::uint64_t> DynamicSharedBytes;
+  std::string Location; ///< "main.cu:40"
+  std::vector<std::string> Context;
+  /// Parameter index -> value bound at the launch.
+  std::map<unsigned, BoundArgument> Arguments;
+};
+
+/// Kernel (by mangled name, which names one kernel across units) -> the
+/// launches other units make of it, in input order.
+using CrossUnitLaunches = std::map<std::string, std::vector<CrossUnitLaunch>>;
+
+/// The name a kernel has across translation units (its mangled name).
+std::string crossUnitName(const clang::FunctionDecl *Kernel);
+
 struct LaunchDefaults {
   Dim3 Block{256, 1, 1};
   /// The target architecture, whose limits a launch must respect and whose
   /// properties host code reads (cudaDeviceProp::maxThreadsPerBlock).
   std::string Arch = "sm_90";
+  /// Launches other translation units make of this unit's kernels (the
+  /// warpcheck binary over several inputs); used when this unit has no
+  /// launch of the kernel it can evaluate. Not owned; may be null.
+  const CrossUnitLaunches *OtherUnits = nullptr;
 };
 
 namespace host {
@@ -106,6 +130,10 @@ public:
   /// the default block, saying why no launch could be used.
   std::vector<LaunchConfig> configsFor(const clang::FunctionDecl *Kernel,
                                        const LaunchDefaults &Defaults) const;
+
+  /// The launches this unit evaluates of kernels it declares but does not
+  /// define, keyed by crossUnitName.
+  CrossUnitLaunches launchesOfExternalKernels(const LaunchDefaults &Defaults) const;
 
 private:
   /// The host evaluation for one target architecture, run once.

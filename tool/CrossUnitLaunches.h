@@ -1,0 +1,50 @@
+//===- CrossUnitLaunches.h - launches one unit makes of another's kernels -===//
+//
+// A compile database's units are parsed one at a time, each in a worker of
+// its own, but a program often launches in main.cu a kernel defined in
+// kernels.cu (declared extern in main.cu or in a header). Each worker
+// reports the launches it evaluated of kernels it only declares, and the
+// kernels it defines but could not see launched; the units that define a
+// kernel another unit launches are then analysed once more with those
+// launches (LaunchDefaults::OtherUnits). Only those units are parsed twice.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_TOOL_CROSSUNITLAUNCHES_H
+#define WARPCHECK_TOOL_CROSSUNITLAUNCHES_H
+
+#include "Workers.h"
+
+#include "warpcheck/analysis/LaunchConfig.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <functional>
+#include <vector>
+
+namespace warpcheck::tool {
+
+/// The worker result's keys (internal: removed before any report).
+inline constexpr const char *CrossUnitLaunchesKey = "cross_unit_launches";
+inline constexpr const char *KernelsWithoutLaunchKey = "kernels_without_launch";
+
+llvm::json::Value crossUnitLaunchesToJson(const analysis::CrossUnitLaunches &L);
+/// False (and Out partly filled) when V is not such a table.
+bool crossUnitLaunchesFromJson(const llvm::json::Value &V, analysis::CrossUnitLaunches &Out);
+
+/// Reads the table a job was given (TranslationUnitJob::OtherUnitsFile).
+bool readCrossUnitLaunches(const std::string &Path, analysis::CrossUnitLaunches &Out,
+                           std::string &Error);
+
+/// After the first run of every job: the launches each unit made of the
+/// others' kernels go to the units that define them and saw no launch of
+/// their own; those jobs run again (Rerun, with OtherUnitsFile set) and
+/// their outcomes replace the first ones. The internal keys are removed
+/// from every outcome.
+void bindLaunchesAcrossUnits(
+    std::vector<TranslationUnitJob> &Jobs, std::vector<JobOutcome> &Outcomes,
+    const std::function<std::vector<JobOutcome>(const std::vector<TranslationUnitJob> &)>
+        &Rerun);
+
+} // namespace warpcheck::tool
+
+#endif
