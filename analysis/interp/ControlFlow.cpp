@@ -141,8 +141,8 @@ void WarpInterpreter::Impl::execIf(const IfStmt *If) {
       if (A == AfterThen.end())
         continue;
       for (unsigned L = 0; L < WarpSize; ++L)
-        if (isBitSet(U, L) && S.Val[L] != A->second.Val[L])
-          S.Val[L] = LaneValue{};
+        if (isBitSet(U, L))
+          S.Val[L] = join(S.Val[L], A->second.Val[L]);
     }
     keepUncertainExits(U, ExitedBefore, LoopBefore);
   }

@@ -237,7 +237,11 @@ private:
                    clang::QualType T);
   void assignVar(const LValue &LV, const Lanes &V);
   /// The frame an lvalue naming a variable refers to.
-  Frame &frameOf(const LValue &LV) { return LV.Frame >= 0 ? Frames[LV.Frame] : frame(); }
+  Frame &frameOf(const LValue &LV) {
+    return LV.Frame >= 0 && static_cast<std::size_t>(LV.Frame) < Frames.size()
+               ? Frames[LV.Frame]
+               : frame();
+  }
 
   // ---- operators, casts and arithmetic (Operators.cpp) ----
   Lanes evalBinary(const clang::BinaryOperator *BO);

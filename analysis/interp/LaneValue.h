@@ -50,6 +50,16 @@ struct LaneValue {
   bool operator!=(const LaneValue &O) const { return !(*this == O); }
 };
 
+/// What a lane holds when it may hold A or B (a data-dependent branch):
+/// two pointers into one region are still into that region.
+inline LaneValue join(const LaneValue &A, const LaneValue &B) {
+  if (A == B)
+    return A;
+  if (A.hasRegion() && B.hasRegion() && A.Region == B.Region)
+    return LaneValue::inRegion(A.Region);
+  return LaneValue{};
+}
+
 using Lanes = std::array<LaneValue, WarpSize>;
 
 inline Lanes splat(LaneValue V) {

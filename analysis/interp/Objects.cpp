@@ -204,8 +204,8 @@ void WarpInterpreter::Impl::mergeLocalLanes(const LocalSnapshot &Other, Mask Lan
           O = &It->second;
       }
       for (unsigned L = 0; L < WarpSize; ++L)
-        if (isBitSet(Lanes, L) && (!O || O->Val[L] != Cell.Val[L]))
-          Cell.Val[L] = LaneValue{};
+        if (isBitSet(Lanes, L))
+          Cell.Val[L] = O ? join(O->Val[L], Cell.Val[L]) : LaneValue{};
     }
   }
 }
@@ -342,7 +342,8 @@ void WarpInterpreter::Impl::construct(const Lanes &Addr, const CXXConstructExpr 
   bool FromSystem = SM.isInSystemHeader(Ctor->getLocation()) ||
                     Ctor->getLocation().isInvalid();
   const auto *CD = dyn_cast_or_null<CXXConstructorDecl>(Def);
-  if (!Body || !CD || FromSystem || Frames.size() > Limits.MaxCallDepth)
+  if (!Body || !CD || FromSystem || CD->getParent()->isInvalidDecl() ||
+      Frames.size() > Limits.MaxCallDepth)
     return EvalArgs();
   // A user constructor runs like a method: its member initialisers, then
   // its body, on the object at Addr.
@@ -358,7 +359,8 @@ void WarpInterpreter::Impl::construct(const Lanes &Addr, const CXXConstructExpr 
     if (I->isMemberInitializer())
       initObject(offsetBy(Addr, fieldOffset(Ctx, I->getMember())),
                  I->getMember()->getType(), I->getInit());
-    else if (I->isBaseInitializer() && !I->isBaseVirtual())
+    else if (I->isBaseInitializer() && !I->isBaseVirtual() &&
+             I->getBaseClass()->getAsCXXRecordDecl())
       initObject(offsetBy(Addr, Layout.getBaseClassOffset(
                                     I->getBaseClass()->getAsCXXRecordDecl()).getQuantity()),
                  QualType(I->getBaseClass(), 0), I->getInit());
@@ -377,6 +379,8 @@ void WarpInterpreter::Impl::initClosure(const Lanes &Addr, const LambdaExpr *LE)
   // capture is found in the frame that defined the lambda when the body
   // uses it (capturedVariable): a register variable has no address.
   const CXXRecordDecl *Class = LE->getLambdaClass();
+  if (!Class || Class->isInvalidDecl())
+    return;
   auto Field = Class->field_begin();
   for (const Expr *Init : LE->capture_inits()) {
     if (Field == Class->field_end())
@@ -427,7 +431,7 @@ Lanes WarpInterpreter::Impl::thisValue() {
   llvm::DenseMap<const ValueDecl *, FieldDecl *> Fields;
   FieldDecl *ThisField = nullptr;
   F.Closure->getCaptureFields(Fields, ThisField);
-  if (!ThisField || !ThisField->getType()->isPointerType())
+  if (!ThisField || !ThisField->getType()->isPointerType() || F.Closure->isInvalidDecl())
     return Lanes{};
   return loadLocal(offsetBy(*F.This, fieldOffset(Ctx, ThisField)), sizeOf(ThisField->getType()));
 }

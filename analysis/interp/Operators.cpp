@@ -368,8 +368,8 @@ Lanes WarpInterpreter::Impl::evalConditional(const AbstractConditionalOperator *
       Out[L] = A[L];
     else if (isBitSet(F, L))
       Out[L] = B[L];
-    else if (isBitSet(U, L) && A[L] == B[L])
-      Out[L] = A[L];
+    else if (isBitSet(U, L))
+      Out[L] = join(A[L], B[L]);
   }
   return Out;
 }

@@ -114,11 +114,9 @@ void WarpInterpreter::Impl::exec(const Stmt *S) {
         if (!isBitSet(Active, L))
           continue;
         // A lane simulated past a data-dependent return returns again:
-        // which value it really returns is not known.
-        if (isBitSet(F.ReturnSet, L) && F.Returned[L] != R[L])
-          F.Returned[L] = LaneValue{};
-        else
-          F.Returned[L] = R[L];
+        // which of the two values it really returns is not known (a
+        // pointer keeps its region if both are in one).
+        F.Returned[L] = isBitSet(F.ReturnSet, L) ? join(F.Returned[L], R[L]) : R[L];
       }
       F.ReturnSet |= Active;
     }

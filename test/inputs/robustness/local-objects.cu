@@ -59,8 +59,20 @@ __global__ void predicated(float *out) {
 }
 // EXPECT-ACCESS: out[threadIdx.x * 4] | store | global | status=exact | sectors_per_request=8
 
+// A shared pointer picked by a value read from memory: its offset is not
+// known, its memory is.
+__global__ void sharedChoice(const int *flag, float *out) {
+  __shared__ float halves[64];
+  float *p = flag[threadIdx.x] ? halves : halves + 32;
+  p[threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = halves[threadIdx.x];
+}
+// EXPECT-ACCESS: p[threadIdx.x] | store | shared | status=unknown
+
 int main() {
   sharedGather<<<1, 256, 1024>>>(nullptr, nullptr, nullptr);
   cursorWalk<<<1, 32>>>(nullptr, nullptr);
   predicated<<<1, 32>>>(nullptr);
+  sharedChoice<<<1, 32>>>(nullptr, nullptr);
 }
