@@ -19,13 +19,18 @@ int WarpInterpreter::Impl::regionFor(const void *Key, RegionKind Kind,
   auto It = RegionOf.find(Key);
   if (It != RegionOf.end())
     return It->second;
+  int R = addRegion(Kind, Var);
+  RegionOf[Key] = R;
+  return R;
+}
+
+int WarpInterpreter::Impl::addRegion(RegionKind Kind, const VarDecl *Var) {
   // Bases are far apart so no two regions share a sector, a line or a
   // bank row; global bases are 256-byte aligned as cudaMalloc returns them
   // (CUDA C++ Programming Guide, "Device Memory Accesses"), shared arrays
   // start at a 128-byte boundary.
   std::uint64_t Base = (std::uint64_t(Regions.size()) + 1) << 36;
   Regions.push_back({Kind, Base, Var});
-  RegionOf[Key] = static_cast<int>(Regions.size()) - 1;
   return static_cast<int>(Regions.size()) - 1;
 }
 
@@ -75,12 +80,11 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
   for (unsigned L = 0; L < WarpSize; ++L) {
     if (!isBitSet(Active, L))
       continue;
-    if (Addr[L].K != LaneValue::Pointer) {
-      AnyUnknown = true;
-      continue;
-    }
-    if (FirstRegion < 0)
+    // A lane whose offset is not known still names its memory.
+    if (Addr[L].hasRegion() && FirstRegion < 0)
       FirstRegion = Addr[L].Region;
+    if (Addr[L].K != LaneValue::Pointer)
+      AnyUnknown = true;
   }
   if (FirstRegion >= 0) {
     RegionKind K = Regions[FirstRegion].Kind;

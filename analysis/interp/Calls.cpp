@@ -157,6 +157,12 @@ Lanes WarpInterpreter::Impl::opaqueCall(const FunctionDecl *FD, const CallExpr *
 }
 
 Lanes WarpInterpreter::Impl::inlineCall(const FunctionDecl *FD, const CallExpr *CE) {
+  // Where the struct this call returns is to be built, if the caller said.
+  std::optional<Lanes> ReturnSlot;
+  if (ReturnSlotCall == CE) {
+    ReturnSlot = ReturnSlotAddr;
+    ReturnSlotCall = nullptr;
+  }
   const FunctionDecl *Def = nullptr;
   const Stmt *Body = FD->getBody(Def);
   bool Arrow = false;
@@ -165,9 +171,9 @@ Lanes WarpInterpreter::Impl::inlineCall(const FunctionDecl *FD, const CallExpr *
   std::optional<LValue> Object;
   if (Obj)
     Object = objectLValue(Obj, Arrow);
-  // A method is run when its object is in memory at a known address; on a
-  // local object (registers) or through a pointer read from memory it is
-  // treated like a library call.
+  // A method is run when its object is at a known address (in memory, or
+  // a local object: a helper struct, a functor, a lambda); through a
+  // pointer read from memory it is treated like a library call.
   bool ObjectKnown = false;
   if (Object && Object->K == LValue::Mem)
     for (unsigned L = 0; L < WarpSize; ++L)
@@ -176,31 +182,19 @@ Lanes WarpInterpreter::Impl::inlineCall(const FunctionDecl *FD, const CallExpr *
   bool IsInstance = isa_and_nonnull<CXXMethodDecl>(Def) &&
                     cast<CXXMethodDecl>(Def)->isInstance();
   if (!Body || !Def || Frames.size() > Limits.MaxCallDepth ||
-      (IsInstance && !ObjectKnown) ||
-      (isa<CXXMethodDecl>(Def) && cast<CXXMethodDecl>(Def)->getParent()->isLambda()))
+      (IsInstance && !ObjectKnown))
     return opaqueCall(Def ? Def : FD, CE, Object, ArgOffset);
   Frame Callee;
-  if (IsInstance)
+  if (IsInstance) {
     Callee.This = Object->Addr;
-  Callee.ReturnsReference = Def->getReturnType()->isReferenceType();
-  Callee.Call = {CE, ArgOffset};
-  for (unsigned I = ArgOffset; I < CE->getNumArgs() && I - ArgOffset < Def->getNumParams(); ++I) {
-    const ParmVarDecl *P = Def->getParamDecl(I - ArgOffset);
-    Slot S;
-    if (P->getType()->isReferenceType()) {
-      S.IsReference = true;
-      S.Ref = evalLValue(CE->getArg(I));
-      if (S.Ref.K == LValue::Var) {
-        // A reference to a caller's local: pass its value; writes through
-        // it are not tracked back.
-        S.IsReference = false;
-        S.Val = readLValue(S.Ref, CE->getArg(I), P->getType().getNonReferenceType());
-      }
-    } else {
-      S.Val = eval(CE->getArg(I));
-    }
-    Callee.Vars[P] = S;
+    const CXXRecordDecl *Class = cast<CXXMethodDecl>(Def)->getParent();
+    if (Class->isLambda())
+      Callee.Closure = Class;
   }
+  Callee.ReturnsReference = Def->getReturnType()->isReferenceType();
+  Callee.ReturnSlot = ReturnSlot;
+  Callee.Call = {CE, ArgOffset};
+  bindParameters(Def, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), ArgOffset, Callee);
   Mask Saved = Active;
   Frames.push_back(std::move(Callee));
   exec(Body);

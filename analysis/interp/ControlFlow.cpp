@@ -25,7 +25,7 @@ void WarpInterpreter::Impl::splitByCondition(const Lanes &C, Mask Within,
       continue;
     if (C[L].K == LaneValue::Int)
       (C[L].Bits ? T : F) |= (1u << L);
-    else if (C[L].K == LaneValue::Pointer)
+    else if (C[L].hasRegion())
       T |= (1u << L); // a pointer into a region is non-null
     else
       U |= (1u << L);
@@ -66,9 +66,11 @@ void collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out) {
 }
 } // namespace
 
-void WarpInterpreter::Impl::poisonAssigned(const Stmt *S, Mask Lanes) {
+void WarpInterpreter::Impl::poisonAssigned(const Stmt *S, Mask Lanes,
+                                           std::uint64_t LocalWritesBefore) {
   if (!Lanes)
     return;
+  poisonLocalWrites(LocalWritesBefore, Lanes);
   std::set<const VarDecl *> Assigned;
   collectAssigned(S, Assigned);
   for (const VarDecl *V : Assigned) {
@@ -100,20 +102,25 @@ void WarpInterpreter::Impl::execIf(const IfStmt *If) {
   // Lanes whose condition is data-dependent run both sides; variables the
   // two sides leave different become unknown for them.
   std::map<const VarDecl *, Slot> Before;
+  LocalSnapshot LocalBefore;
   Mask ExitedBefore = frame().Exited;
   LoopState LoopBefore;
   if (!frame().Loops.empty())
     LoopBefore = frame().Loops.back();
   if (U) {
     Before = frame().Vars;
+    LocalBefore = LocalMemory;
     ++Uncertain;
   }
   Active = T | U;
   if (Active)
     exec(If->getThen());
   std::map<const VarDecl *, Slot> AfterThen;
+  LocalSnapshot LocalAfterThen;
   if (U) {
     AfterThen = frame().Vars;
+    LocalAfterThen = LocalMemory;
+    keepLocalLanes(LocalBefore, U);
     for (auto &[V, S] : frame().Vars) {
       auto B = Before.find(V);
       if (B == Before.end())
@@ -128,13 +135,14 @@ void WarpInterpreter::Impl::execIf(const IfStmt *If) {
     exec(If->getElse());
   if (U) {
     --Uncertain;
+    mergeLocalLanes(LocalAfterThen, U);
     for (auto &[V, S] : frame().Vars) {
       auto A = AfterThen.find(V);
       if (A == AfterThen.end())
         continue;
       for (unsigned L = 0; L < WarpSize; ++L)
-        if (isBitSet(U, L) && S.Val[L] != A->second.Val[L])
-          S.Val[L] = LaneValue{};
+        if (isBitSet(U, L))
+          S.Val[L] = join(S.Val[L], A->second.Val[L]);
     }
     keepUncertainExits(U, ExitedBefore, LoopBefore);
   }
@@ -166,6 +174,7 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
                                      const Stmt *Body, bool TestFirst,
                                      const Stmt *Loop) {
   Mask Entry = Active;
+  std::uint64_t LocalWritesBefore = LocalWrites;
   if (Init)
     exec(Init);
   frame().Loops.push_back(LoopState{});
@@ -219,7 +228,7 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
   }
   frame().Loops.pop_back();
   Active = UncertainExit;
-  poisonAssigned(Loop, UncertainExit);
+  poisonAssigned(Loop, UncertainExit, LocalWritesBefore);
   Active = Entry & ~removedLanes();
 }
 

@@ -14,7 +14,6 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecordLayout.h"
 
 #include <algorithm>
 
@@ -111,9 +110,13 @@ Lanes WarpInterpreter::Impl::evalUncaptured(const Expr *E) {
           recordTypedAccess(OC->getArg(1)->IgnoreParenImpCasts(), AccessOp::Load,
                             Src.Addr, OC->getArg(1)->getType());
         LValue Dst = evalLValue(OC->getArg(0));
-        if (Dst.K == LValue::Mem)
+        if (Dst.K == LValue::Mem) {
           recordTypedAccess(OC->getArg(0)->IgnoreParenImpCasts(), AccessOp::Store,
                             Dst.Addr, OC->getArg(0)->getType());
+          // A local object takes the values of a local source.
+          copyLocal(Dst.Addr, Src.K == LValue::Mem ? Src.Addr : Lanes{},
+                    sizeOf(OC->getArg(0)->getType()));
+        }
         return Lanes{};
       }
     }
@@ -148,7 +151,7 @@ Lanes WarpInterpreter::Impl::evalUncaptured(const Expr *E) {
     return Lanes{};
   }
   if (isa<CXXThisExpr>(E))
-    return frame().This ? *frame().This : Lanes{};
+    return thisValue();
   return Lanes{};
 }
 
@@ -206,6 +209,8 @@ LValue WarpInterpreter::Impl::evalLValue(const Expr *E) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return Result;
+    if (std::optional<LValue> Captured = capturedVariable(DRE))
+      return *Captured;
     for (auto F = Frames.rbegin(); F != Frames.rend(); ++F) {
       auto It = F->Vars.find(VD);
       if (It != F->Vars.end()) {
@@ -291,14 +296,7 @@ LValue WarpInterpreter::Impl::evalLValue(const Expr *E) {
     }
     if (Base.K != LValue::Mem)
       return Result;
-    const ASTRecordLayout &RL = Ctx.getASTRecordLayout(FD->getParent());
-    std::uint64_t Offset = RL.getFieldOffset(FD->getFieldIndex()) / 8;
-    Result.K = LValue::Mem;
-    Result.Addr = Base.Addr;
-    for (auto &L : Result.Addr)
-      if (L.K == LaneValue::Pointer)
-        L.Bits += Offset;
-    return Result;
+    return fieldLValue(Base.Addr, FD);
   }
   if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
     if (ICE->getCastKind() == CK_NoOp || ICE->getCastKind() == CK_LValueBitCast ||
@@ -325,12 +323,12 @@ LValue WarpInterpreter::Impl::evalLValue(const Expr *E) {
       evalCompoundAssign(cast<CompoundAssignOperator>(BO));
       return evalLValue(BO->getLHS());
     }
+    if (BO->isPtrMemOp())
+      return memberPointerLValue(BO);
     return Result;
   }
-  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
-    eval(MT->getSubExpr());
-    return Result;
-  }
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    return temporaryObject(MT);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     // A run function returning a reference returns the addresses.
     Lanes R = eval(CE);
@@ -345,7 +343,7 @@ LValue WarpInterpreter::Impl::evalLValue(const Expr *E) {
 
 bool WarpInterpreter::Impl::hasPointerLane(const Lanes &V) const {
   for (unsigned L = 0; L < WarpSize; ++L)
-    if (isBitSet(Active, L) && V[L].K == LaneValue::Pointer)
+    if (isBitSet(Active, L) && V[L].hasRegion())
       return true;
   return false;
 }
@@ -353,8 +351,9 @@ bool WarpInterpreter::Impl::hasPointerLane(const Lanes &V) const {
 Lanes WarpInterpreter::Impl::readLValue(const LValue &LV, const Expr *SiteExpr,
                                         QualType T) {
   if (LV.K == LValue::Var) {
-    auto It = frame().Vars.find(LV.Variable);
-    if (It != frame().Vars.end()) {
+    Frame &F = frameOf(LV);
+    auto It = F.Vars.find(LV.Variable);
+    if (It != F.Vars.end()) {
       if (SampledParams.count(LV.Variable))
         SampledRead.insert(LV.Variable->getNameAsString());
       return It->second.Val;
@@ -374,7 +373,9 @@ Lanes WarpInterpreter::Impl::readLValue(const LValue &LV, const Expr *SiteExpr,
   }
   if (LV.K == LValue::Mem) {
     recordTypedAccess(SiteExpr, AccessOp::Load, LV.Addr, T);
-    return Lanes{}; // values in memory are data: never guessed
+    // Values in global or shared memory are data: never guessed; what a
+    // lane stored in its own local objects is known.
+    return loadLocal(LV.Addr, sizeOf(T));
   }
   return Lanes{};
 }
@@ -382,16 +383,19 @@ Lanes WarpInterpreter::Impl::readLValue(const LValue &LV, const Expr *SiteExpr,
 void WarpInterpreter::Impl::writeLValue(const LValue &LV, const Lanes &V,
                                         const Expr *SiteExpr, QualType T) {
   if (LV.K == LValue::Var) {
-    assignVar(LV.Variable, V);
+    assignVar(LV, V);
     return;
   }
-  if (LV.K == LValue::Mem)
+  if (LV.K == LValue::Mem) {
     recordTypedAccess(SiteExpr, AccessOp::Store, LV.Addr, T);
+    storeLocal(LV.Addr, V, sizeOf(T));
+  }
 }
 
-void WarpInterpreter::Impl::assignVar(const VarDecl *VD, const Lanes &V) {
-  auto It = frame().Vars.find(VD);
-  if (It == frame().Vars.end())
+void WarpInterpreter::Impl::assignVar(const LValue &LV, const Lanes &V) {
+  Frame &F = frameOf(LV);
+  auto It = F.Vars.find(LV.Variable);
+  if (It == F.Vars.end())
     return;
   for (unsigned L = 0; L < WarpSize; ++L)
     if (isBitSet(Active, L))

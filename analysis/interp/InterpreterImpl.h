@@ -17,6 +17,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -95,6 +96,12 @@ private:
     bool ReturnsReference = false;
     /// The call being run inline (none for the kernel).
     InlinedCall Call;
+    /// The closure class when the frame runs a lambda's call operator: its
+    /// by-copy captures are fields of the object at This.
+    const clang::CXXRecordDecl *Closure = nullptr;
+    /// Where a function returning a struct by value builds its result
+    /// (the caller's object), if the caller gave a place.
+    std::optional<Lanes> ReturnSlot;
     std::vector<LoopState> Loops;
   };
 
@@ -107,6 +114,25 @@ private:
   RequestSink Sink;
 
   std::vector<Region> Regions;
+  /// Lane-local memory: what the lanes stored in local objects (structs,
+  /// arrays, lambdas and temporaries in registers or local memory), per
+  /// Local region and byte offset. Each lane has its own copy, at the same
+  /// offsets (Objects.cpp).
+  struct LocalCell {
+    std::uint64_t Size = 0;
+    Lanes Val;
+    /// LocalWrites when the cell was last written.
+    std::uint64_t Written = 0;
+  };
+  using LocalSnapshot = std::map<int, std::map<std::uint64_t, LocalCell>>;
+  LocalSnapshot LocalMemory;
+  std::uint64_t LocalWrites = 0;
+  /// The Local region of each object, by its declaration (or temporary)
+  /// and the depth of its frame: a function run twice nested gets two.
+  std::map<std::pair<const void *, std::size_t>, int> ObjectRegions;
+  /// The call whose struct result initialises an object, and where.
+  const clang::CallExpr *ReturnSlotCall = nullptr;
+  Lanes ReturnSlotAddr;
   std::map<const void *, int> RegionOf; ///< VarDecl or ParmVarDecl -> region
   std::set<const clang::VarDecl *> SampledParams;
   std::vector<Frame> Frames;
@@ -191,6 +217,8 @@ private:
   // ---- memory regions and access recording (AccessRecorder.cpp) ----
   /// The region of a variable or parameter, created on first use.
   int regionFor(const void *Key, RegionKind Kind, const clang::VarDecl *Var);
+  /// A new region (a local object's: regionFor's are one per variable).
+  int addRegion(RegionKind Kind, const clang::VarDecl *Var);
   void recordAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
                     clang::QualType AccessType, bool StructCopy = false,
                     std::uint64_t ExtraOffset = 0, unsigned Bytes = 0,
@@ -207,7 +235,13 @@ private:
   Lanes readLValue(const LValue &LV, const clang::Expr *SiteExpr, clang::QualType T);
   void writeLValue(const LValue &LV, const Lanes &V, const clang::Expr *SiteExpr,
                    clang::QualType T);
-  void assignVar(const clang::VarDecl *VD, const Lanes &V);
+  void assignVar(const LValue &LV, const Lanes &V);
+  /// The frame an lvalue naming a variable refers to.
+  Frame &frameOf(const LValue &LV) {
+    return LV.Frame >= 0 && static_cast<std::size_t>(LV.Frame) < Frames.size()
+               ? Frames[LV.Frame]
+               : frame();
+  }
 
   // ---- operators, casts and arithmetic (Operators.cpp) ----
   Lanes evalBinary(const clang::BinaryOperator *BO);
@@ -225,6 +259,48 @@ private:
   void noteUndefined(values::Undefined UB);
   Lanes pointerOffset(const Lanes &Ptr, const Lanes &Index, std::uint64_t Scale,
                       bool Subtract, clang::QualType IndexType);
+
+  // ---- local objects: structs, arrays, lambdas (Objects.cpp) ----
+  static bool isObjectType(clang::QualType T);
+  /// The address (lane-uniform) of a fresh local object for Key at Depth;
+  /// what the active lanes stored there before is forgotten.
+  Lanes newObject(const void *Key, std::size_t Depth, clang::QualType T);
+  bool isLocalAddress(const LaneValue &V) const;
+  Lanes offsetBy(const Lanes &Addr, std::uint64_t Offset);
+  /// Loads and stores of the active lanes whose address is lane-local.
+  Lanes loadLocal(const Lanes &Addr, std::uint64_t Size);
+  void storeLocal(const Lanes &Addr, const Lanes &V, std::uint64_t Size);
+  void forgetLocal(const Lanes &Addr, std::uint64_t Size);
+  void copyLocal(const Lanes &Dst, const Lanes &Src, std::uint64_t Size);
+  /// Lanes may have left a loop whose body wrote local memory since
+  /// WritesBefore: what they hold there is no longer known.
+  void poisonLocalWrites(std::uint64_t WritesBefore, Mask Lanes);
+  /// For Lanes, what local memory held in From (the lanes of a
+  /// data-dependent branch run both sides: before the second side).
+  void keepLocalLanes(const LocalSnapshot &From, Mask Lanes);
+  /// For Lanes, values that differ from Other's become unknown (after both
+  /// sides of a data-dependent branch).
+  void mergeLocalLanes(const LocalSnapshot &Other, Mask Lanes);
+  /// `this`: the method's object, or in a lambda the captured one.
+  Lanes thisValue();
+  /// `&S::field`: the field's offset.
+  Lanes memberPointerValue(const clang::UnaryOperator *UO);
+  /// Builds the object of type T at Addr from its initialiser.
+  void initObject(const Lanes &Addr, clang::QualType T, const clang::Expr *Init);
+  void construct(const Lanes &Addr, const clang::CXXConstructExpr *CC);
+  void initClosure(const Lanes &Addr, const clang::LambdaExpr *LE);
+  /// A name used in a lambda's body for a variable it captured.
+  std::optional<LValue> capturedVariable(const clang::DeclRefExpr *DRE);
+  LValue temporaryObject(const clang::MaterializeTemporaryExpr *MT);
+  /// `obj.*pm`, `ptr->*pm` for a pointer to a data member.
+  LValue memberPointerLValue(const clang::BinaryOperator *BO);
+  /// The field FD of the object at Base (a reference field: what it refers to).
+  LValue fieldLValue(const Lanes &Base, const clang::FieldDecl *FD);
+  /// Binds the parameters of Def from Args (the call's or constructor's
+  /// arguments from ArgOffset) into Callee, evaluated in the caller's frame.
+  void bindParameters(const clang::FunctionDecl *Def,
+                      llvm::ArrayRef<const clang::Expr *> Args, unsigned ArgOffset,
+                      Frame &Callee);
 
   // ---- calls and inlining (Calls.cpp) ----
   Lanes evalCall(const clang::CallExpr *CE);
@@ -280,7 +356,7 @@ private:
   void execSwitch(const clang::SwitchStmt *Sw);
   void splitByCondition(const Lanes &C, Mask Within, Mask &T, Mask &F, Mask &U);
   void keepUncertainExits(Mask U, Mask ExitedBefore, const LoopState &LoopBefore);
-  void poisonAssigned(const clang::Stmt *S, Mask Lanes);
+  void poisonAssigned(const clang::Stmt *S, Mask Lanes, std::uint64_t LocalWritesBefore);
 };
 
 } // namespace warpcheck::analysis

@@ -18,8 +18,14 @@ Lanes WarpInterpreter::Impl::pointerOffset(const Lanes &Ptr, const Lanes &Index,
                                            QualType IndexType) {
   Lanes R;
   for (unsigned L = 0; L < WarpSize; ++L) {
-    if (Ptr[L].K != LaneValue::Pointer || Index[L].K != LaneValue::Int)
+    if (!Ptr[L].hasRegion())
       continue;
+    // An index not known keeps the region: the access's memory (and its
+    // address space) is still that of the pointer.
+    if (Ptr[L].K == LaneValue::RegionOnly || Index[L].K != LaneValue::Int) {
+      R[L] = LaneValue::inRegion(Ptr[L].Region);
+      continue;
+    }
     // The index is already normalised to its type: signed values are
     // sign-extended, unsigned ones zero-extended, as the compiler does when
     // it widens an index to 64 bits.
@@ -192,6 +198,8 @@ Lanes WarpInterpreter::Impl::evalUnary(const UnaryOperator *UO) {
     return UO->isPrefix() ? New : Old;
   }
   case UO_AddrOf: {
+    if (UO->getType()->isMemberDataPointerType())
+      return memberPointerValue(UO);
     LValue LV = evalLValue(UO->getSubExpr());
     if (LV.K == LValue::Mem)
       return LV.Addr;
@@ -242,7 +250,7 @@ Lanes WarpInterpreter::Impl::evalCast(const CastExpr *CE) {
       }
       bool AnyKnown = false;
       for (auto &L : R) {
-        if (L.K == LaneValue::Pointer)
+        if (L.hasRegion())
           L = LaneValue{};
         AnyKnown |= L.K == LaneValue::Int;
       }
@@ -284,15 +292,18 @@ Lanes WarpInterpreter::Impl::evalCast(const CastExpr *CE) {
   case CK_PointerToBoolean: {
     Lanes V = eval(CE->getSubExpr());
     for (auto &L : V)
-      if (L.K == LaneValue::Pointer)
+      if (L.hasRegion()) // a pointer into a region is never null
         L = LaneValue::integer(1);
     return V;
   }
   case CK_PointerToIntegral: {
     Lanes V = eval(CE->getSubExpr());
-    for (auto &L : V)
+    for (auto &L : V) {
       if (L.K == LaneValue::Pointer)
         L = LaneValue::integer(normalize(Regions[L.Region].Base + L.Bits, CE->getType()));
+      else if (L.K == LaneValue::RegionOnly)
+        L = LaneValue{};
+    }
     return V;
   }
   case CK_IntegralToPointer: {
@@ -327,8 +338,10 @@ Lanes WarpInterpreter::Impl::evalCast(const CastExpr *CE) {
     Lanes V = eval(CE->getSubExpr());
     if (CE->getCastKind() == CK_ToVoid || CE->getCastKind() == CK_FunctionToPointerDecay)
       return Lanes{};
-    if (CE->getCastKind() == CK_ConstructorConversion ||
-        CE->getCastKind() == CK_UserDefinedConversion)
+    // A user-defined conversion's operand is the call of the conversion
+    // function (`operator T *()`): its result is the converted value. A
+    // constructor conversion builds an object, which has no value here.
+    if (CE->getCastKind() == CK_ConstructorConversion)
       return Lanes{};
     return V;
   }
@@ -355,8 +368,8 @@ Lanes WarpInterpreter::Impl::evalConditional(const AbstractConditionalOperator *
       Out[L] = A[L];
     else if (isBitSet(F, L))
       Out[L] = B[L];
-    else if (isBitSet(U, L) && A[L] == B[L])
-      Out[L] = A[L];
+    else if (isBitSet(U, L))
+      Out[L] = join(A[L], B[L]);
   }
   return Out;
 }

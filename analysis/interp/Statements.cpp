@@ -28,14 +28,13 @@ void WarpInterpreter::Impl::declare(const VarDecl *VD) {
       S.IsReference = false;
       S.Val = readLValue(S.Ref, VD->getInit(), VD->getType().getNonReferenceType());
     }
-  } else if (VD->getType()->isArrayType()) {
-    // A local array lives in registers or local memory: its contents are
-    // not tracked, but its address is a region of its own.
-    Frame &F = frame();
-    F.Vars.erase(VD);
-    if (VD->getInit())
-      eval(VD->getInit());
-    return;
+  } else if (isObjectType(VD->getType())) {
+    // A local struct, array or lambda lives in registers or local memory:
+    // an object of its own, whose contents each lane keeps (Objects.cpp).
+    S.IsReference = true;
+    S.Ref.K = LValue::Mem;
+    S.Ref.Addr = newObject(VD, Frames.size(), VD->getType());
+    initObject(S.Ref.Addr, VD->getType(), VD->getInit());
   } else if (VD->getInit()) {
     S.Val = eval(VD->getInit());
   }
@@ -97,7 +96,11 @@ void WarpInterpreter::Impl::exec(const Stmt *S) {
   if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
     if (const Expr *V = Ret->getRetValue()) {
       Lanes R;
-      if (frame().ReturnsReference) {
+      if (frame().ReturnSlot) {
+        // A struct returned by value: built in the caller's object.
+        Lanes Slot = *frame().ReturnSlot;
+        initObject(Slot, V->getType(), V);
+      } else if (frame().ReturnsReference) {
         // A reference is returned: its address, for the caller to use as
         // an lvalue.
         LValue LV = evalLValue(V);
@@ -111,11 +114,9 @@ void WarpInterpreter::Impl::exec(const Stmt *S) {
         if (!isBitSet(Active, L))
           continue;
         // A lane simulated past a data-dependent return returns again:
-        // which value it really returns is not known.
-        if (isBitSet(F.ReturnSet, L) && F.Returned[L] != R[L])
-          F.Returned[L] = LaneValue{};
-        else
-          F.Returned[L] = R[L];
+        // which of the two values it really returns is not known (a
+        // pointer keeps its region if both are in one).
+        F.Returned[L] = isBitSet(F.ReturnSet, L) ? join(F.Returned[L], R[L]) : R[L];
       }
       F.ReturnSet |= Active;
     }

@@ -20,6 +20,9 @@ void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
   Aborted = false;
   Uncertain = 0;
   Frames.clear();
+  LocalMemory.clear();
+  LocalWrites = 0;
+  ReturnSlotCall = nullptr;
   Grid = Launch.GridKnown ? Launch.Grid : Samples.AssumedGrid;
   GridSampled = !Launch.GridKnown;
   // Linear thread id -> (x, y, z): x fastest (CUDA C++ Programming Guide,
