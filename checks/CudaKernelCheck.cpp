@@ -16,9 +16,11 @@ using namespace warpcheck::analysis;
 
 namespace clang::tidy::cuda {
 
-CudaKernelCheck::CudaKernelCheck(StringRef Name, ClangTidyContext *Context)
+CudaKernelCheck::CudaKernelCheck(StringRef Name, ClangTidyContext *Context,
+                                 std::shared_ptr<CheckSessions> Sessions)
     : ClangTidyCheck(Name, Context), Arch(Options.getLocalOrGlobal("Arch", "")),
-      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")) {
+      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")),
+      Sessions(std::move(Sessions)) {
   if (!Arch.empty() && !warpcheck::model::findArch(Arch))
     configurationDiag("%0: unknown Arch '%1'; known: %2")
         << Name << Arch << llvm::join(warpcheck::model::knownArchNames(), ", ");
@@ -58,16 +60,15 @@ void CudaKernelCheck::check(const MatchFinder::MatchResult &Result) {
   if (!isAnalysableKernel(Kernel))
     return;
   ASTContext &Ctx = *Result.Context;
-  LastContext = &Ctx;
-  if (TranslationUnitAnalysis::get(Ctx).errorIn(Kernel))
+  if (!Session || &Session->context() != &Ctx)
+    Session = Sessions->acquire(Ctx);
+  if (Session->errorIn(Kernel))
     return;
   checkKernel(Kernel, Ctx);
 }
 
 void CudaKernelCheck::onEndOfTranslationUnit() {
-  if (LastContext)
-    TranslationUnitAnalysis::release(*LastContext);
-  LastContext = nullptr;
+  Session.reset();
 }
 
 std::string CudaKernelCheck::targetArch(const ASTContext &Ctx) const {

@@ -10,10 +10,6 @@
 #include <string>
 #include <vector>
 
-namespace warpcheck::analysis {
-class LaunchSiteIndex;
-}
-
 namespace clang::tidy::cuda {
 
 /// Finds kernel launches whose theoretical occupancy (resident warps per SM
@@ -25,7 +21,8 @@ namespace clang::tidy::cuda {
 /// docs/checks/cuda-occupancy.rst
 class OccupancyCheck : public CudaKernelCheck {
 public:
-  OccupancyCheck(StringRef Name, ClangTidyContext *Context);
+  OccupancyCheck(StringRef Name, ClangTidyContext *Context,
+                 std::shared_ptr<CheckSessions> Sessions);
   ~OccupancyCheck() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void onEndOfTranslationUnit() override;
@@ -42,7 +39,6 @@ private:
   const RegisterCountOptions Registers;
 
   std::vector<const FunctionDecl *> Kernels;
-  std::unique_ptr<warpcheck::analysis::LaunchSiteIndex> Launches;
 };
 
 } // namespace clang::tidy::cuda

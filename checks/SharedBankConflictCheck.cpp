@@ -25,8 +25,9 @@ namespace model = warpcheck::model;
 namespace clang::tidy::cuda {
 
 SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
-                                                 ClangTidyContext *Context)
-    : CudaKernelCheck(Name, Context),
+                                                 ClangTidyContext *Context,
+                                                 std::shared_ptr<CheckSessions> Sessions)
+    : CudaKernelCheck(Name, Context, std::move(Sessions)),
       MinExtraWavefronts(Options.get("MinExtraWavefronts", "1")),
       MaxPadding(Options.get("MaxPadding", 32U)), Registers(Options) {}
 
@@ -246,7 +247,7 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
   double Threshold = 1.0;
   llvm::StringRef(MinExtraWavefronts).getAsDouble(Threshold);
   AnalysisOptions Opts = analysisOptions(Ctx);
-  TranslationUnitAnalysis &TU = TranslationUnitAnalysis::get(Ctx);
+  TranslationUnitSession &TU = *unitSession();
   const auto Launches = TU.analyze(Kernel, Opts);
   const SourceManager &SM = Ctx.getSourceManager();
 
@@ -401,7 +402,7 @@ SharedBankConflictCheck::occupancyCostOfPadding(const PendingConflict &P, ASTCon
   // checked against 13,000 runtime answers on the H200).
   RegisterOptions RO = Registers.registerOptions(resolveArch(Arch, Ctx), PP);
   std::optional<KernelOccupancyReport> Before = occupancyFor(
-      P.Kernel, P.Launch, Ctx, RO, Registers.defaultDynamicSharedBytes());
+      P.Kernel, P.Launch, *unitSession(), RO, Registers.defaultDynamicSharedBytes());
   if (!Before || !Before->ArchSpec || !Before->Result.valid())
     return std::nullopt;
   model::KernelResources Padded = Before->Resources;
@@ -432,7 +433,8 @@ SharedBankConflictCheck::occupancyCostOfPadding(const PendingConflict &P, ASTCon
 void SharedBankConflictCheck::onEndOfTranslationUnit() {
   // One diagnostic is in flight at a time: each warning (with its fix-it)
   // is followed by its own notes.
-  ASTContext *Ctx = LastContext;
+  TranslationUnitSession *Session = unitSession();
+  ASTContext *Ctx = Session ? &Session->context() : nullptr;
   bool UsedRegisters = false;
   // One fix-it per array: clang-tidy applies none of two fix-its that
   // touch the same text, even identical ones ("this fix will not be
@@ -479,7 +481,7 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
       // (see OccupancyCheck::onEndOfTranslationUnit).
       if (Ctx && !Ctx->getDiagnostics().hasErrorOccurred()) {
         if (!UsedRegisters)
-          RegisterUsage::get(*Ctx).setPreprocessor(PP);
+          Session->registers().setPreprocessor(PP);
         UsedRegisters = true;
         if (std::optional<std::string> Cost = occupancyCostOfPadding(P, *Ctx))
           diag(P.PaddedVar->getLocation(), "%0", DiagnosticIDs::Note) << *Cost;
@@ -489,8 +491,6 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
       diag(NoteLoc, "%0", DiagnosticIDs::Note) << Text;
   }
   Pending.clear();
-  if (Ctx && UsedRegisters)
-    RegisterUsage::release(*Ctx);
   CudaKernelCheck::onEndOfTranslationUnit();
 }
 

@@ -26,7 +26,8 @@ namespace clang::tidy::cuda {
 /// docs/checks/cuda-shared-bank-conflict.rst
 class SharedBankConflictCheck : public CudaKernelCheck {
 public:
-  SharedBankConflictCheck(StringRef Name, ClangTidyContext *Context);
+  SharedBankConflictCheck(StringRef Name, ClangTidyContext *Context,
+                          std::shared_ptr<CheckSessions> Sessions);
   ~SharedBankConflictCheck() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void onEndOfTranslationUnit() override;
