@@ -2,8 +2,9 @@
 //
 // The base of the cuda-* checks, as clang-tidy's NoexceptFunctionBaseCheck
 // is the base of the noexcept checks: it matches kernel definitions, owns
-// the options every check reads alike (Arch, DefaultBlock), reports bad
-// values of them with configurationDiag, and prepares the source nvcc's
+// the options every check reads alike (Arch, DefaultBlock, and for the
+// checks that compute occupancy the register options), reports bad values
+// of them with configurationDiag, and prepares the source nvcc's
 // dialect allows (NvccDialect.h) before the file is lexed. A derived check
 // sees each analysable kernel that compiles once, in checkKernel(), and asks
 // the unit's TranslationUnitSession, which the checks of one unit share
@@ -14,6 +15,7 @@
 #define WARPCHECK_CHECKS_CUDAKERNELCHECK_H
 
 #include "CheckSessions.h"
+#include "CudaCheckSupport.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/analysis/TranslationUnitSession.h"
@@ -27,9 +29,13 @@ namespace clang::tidy::cuda {
 
 class CudaKernelCheck : public ClangTidyCheck {
 public:
+  /// Whether a check computes occupancy (needs register counts): such a
+  /// check reads, stores and validates the register options too.
+  enum class RegisterCounts { NotNeeded, Needed };
   /// Sessions: the same for every cuda-* check of a run (CudaTidyModule).
   CudaKernelCheck(StringRef Name, ClangTidyContext *Context,
-                  std::shared_ptr<CheckSessions> Sessions);
+                  std::shared_ptr<CheckSessions> Sessions,
+                  RegisterCounts Counts = RegisterCounts::NotNeeded);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) final;
   void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
@@ -51,11 +57,19 @@ protected:
   /// sm_90) and the analysis options for it.
   std::string targetArch(const ASTContext &Ctx) const;
   warpcheck::analysis::AnalysisOptions analysisOptions(const ASTContext &Ctx) const;
+  /// The options the unit's register counts are asked with, for the target
+  /// architecture (a check that needs register counts).
+  warpcheck::analysis::RegisterOptions registerOptions(const ASTContext &Ctx) const;
 
   /// The check's or the global Arch option; empty: the compiled-for GPU.
   const std::string Arch;
   /// The check's or the global DefaultBlock option, "x,y,z".
   const std::string DefaultBlock;
+  /// RegisterMode, MaxRegisterCount and DefaultDynamicShared, each the
+  /// check's own or the global one, read alike by every check that computes
+  /// occupancy (cuda-occupancy, the padding note of
+  /// cuda-shared-bank-conflict), so that their numbers agree.
+  const RegisterCountOptions Registers;
   /// The session of the unit being checked, from its first analysable
   /// kernel to the end of the unit; null before.
   warpcheck::analysis::TranslationUnitSession *unitSession() const { return Session.get(); }
@@ -63,6 +77,7 @@ protected:
   Preprocessor *PP = nullptr;
 
 private:
+  const bool NeedsRegisterCounts;
   const std::shared_ptr<CheckSessions> Sessions;
   std::shared_ptr<warpcheck::analysis::TranslationUnitSession> Session;
 };

@@ -27,10 +27,8 @@ namespace clang::tidy::cuda {
 
 OccupancyCheck::OccupancyCheck(StringRef Name, ClangTidyContext *Context,
                                std::shared_ptr<CheckSessions> Sessions)
-    : CudaKernelCheck(Name, Context, std::move(Sessions)), MinOccupancy(Options.get("MinOccupancy", 50U)),
-      Archs(Options.get("Archs", "")), Registers(Options) {
-  if (std::string Problem = Registers.problem(); !Problem.empty())
-    configurationDiag("%0: %1") << Name << Problem;
+    : CudaKernelCheck(Name, Context, std::move(Sessions), RegisterCounts::Needed),
+      MinOccupancy(Options.get("MinOccupancy", 50U)), Archs(Options.get("Archs", "")) {
   llvm::SmallVector<StringRef, 4> Names;
   StringRef(Archs).split(Names, ',', -1, false);
   for (StringRef N : Names)
@@ -45,7 +43,6 @@ void OccupancyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinOccupancy", MinOccupancy);
   Options.store(Opts, "Archs", Archs);
   CudaKernelCheck::storeOptions(Opts);
-  Registers.store(Options, Opts);
 }
 
 void OccupancyCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &) {
@@ -96,7 +93,7 @@ std::optional<std::pair<unsigned, Value>> chooseTarget(const model::ArchSpec &Ar
 } // namespace
 
 void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
-  RegisterOptions RO = Registers.registerOptions(targetArch(Ctx), PP);
+  RegisterOptions RO = registerOptions(Ctx);
   const model::ArchSpec *Spec = model::findArch(RO.Arch);
   if (!Spec)
     return;

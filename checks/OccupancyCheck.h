@@ -35,8 +35,6 @@ private:
   const unsigned MinOccupancy;
   /// Other architectures to compare with (comma list).
   const std::string Archs;
-  /// RegisterMode, MaxRegisterCount, DefaultDynamicShared.
-  const RegisterCountOptions Registers;
 
   std::vector<const FunctionDecl *> Kernels;
 };

@@ -63,9 +63,6 @@ private:
   const std::string MinExtraWavefronts;
   /// Largest padding, in elements of the last dimension, that is tried.
   const unsigned MaxPadding;
-  /// Where the registers for the occupancy cost come from, as for
-  /// cuda-occupancy.
-  const RegisterCountOptions Registers;
   std::vector<PendingConflict> Pending;
 };
 
