@@ -25,19 +25,28 @@ static std::string escapeHtml(llvm::StringRef Text) {
   return Out;
 }
 
-/// "file:line:col" of a finding, note, error or access, the file as
-/// reportedFile names it; empty when it names no file.
-static std::string positionText(const llvm::json::Object &M, llvm::StringRef Base) {
-  auto File = M.getString("file");
+/// "file:line:col", the file as reportedFile names it; empty when there is
+/// no file.
+static std::string positionText(const std::optional<std::string> &File,
+                                std::optional<std::int64_t> Line,
+                                std::optional<std::int64_t> Column, llvm::StringRef Base) {
   if (!File || File->empty())
     return "";
   std::string Out = reportedFile(Base, *File).Path;
-  if (auto Line = M.getInteger("line")) {
+  if (Line) {
     Out += ":" + std::to_string(*Line);
-    if (auto Column = M.getInteger("column"))
+    if (Column)
       Out += ":" + std::to_string(*Column);
   }
   return Out;
+}
+
+/// The same for a kernel or an access of the JSON kernel objects.
+static std::string positionText(const llvm::json::Object &M, llvm::StringRef Base) {
+  std::optional<std::string> File;
+  if (auto F = M.getString("file"))
+    File = F->str();
+  return positionText(File, M.getInteger("line"), M.getInteger("column"), Base);
 }
 
 /// A number of the JSON report for people: "–" where it is null (a global
@@ -99,6 +108,12 @@ public:
     OS << "</tr></thead>\n";
   }
   std::string position(const llvm::json::Object &M) const { return positionText(M, Base); }
+  std::string position(const ReportedMessage &M) const {
+    return positionText(M.File, M.Line, M.Column, Base);
+  }
+  std::string position(const FixIt &X) const {
+    return positionText(X.File, X.Line, X.Column, Base);
+  }
 
   /// A list of the strings in A (assumptions, limitations); nothing when empty.
   void stringList(const llvm::json::Array *A) {
@@ -172,10 +187,10 @@ static void htmlErrors(const RunResult &R, HtmlPage &Page) {
     return;
   Page.raw("<h2>Errors</h2>\n<table>\n");
   Page.headerRow({"Location", "Message"});
-  for (const llvm::json::Object *E : objectsIn(&R.Errors)) {
+  for (const ReportedError &E : R.Errors) {
     Page.raw("<tr>");
-    Page.codeCell(Page.position(*E));
-    Page.cell(E->getString("message").value_or(""));
+    Page.codeCell(Page.position(E));
+    Page.cell(E.Message);
     Page.raw("</tr>\n");
   }
   Page.raw("</table>\n");
@@ -189,39 +204,39 @@ static void htmlFindings(const RunResult &R, HtmlPage &Page) {
   }
   Page.raw("<table>\n");
   Page.headerRow({"Location", "Check", "Severity", "Message", "Notes", "Fix-it"});
-  for (const llvm::json::Object *F : objectsIn(&R.Findings)) {
-    llvm::StringRef Severity = F->getString("severity").value_or("warning");
+  for (const Finding &F : R.Findings) {
+    llvm::StringRef Severity = F.Severity;
     Page.raw("<tr class=\"finding\">");
-    Page.codeCell(Page.position(*F));
-    Page.codeCell(F->getString("check").value_or(""));
+    Page.codeCell(Page.position(F));
+    Page.codeCell(F.Check);
     Page.raw(Severity == "error" ? "<td class=\"error\">" : "<td class=\"warning\">");
     Page.text(Severity);
     Page.raw("</td>");
-    Page.cell(F->getString("message").value_or(""));
+    Page.cell(F.Message);
     Page.raw("<td>");
-    if (auto Notes = objectsIn(F->getArray("notes")); !Notes.empty()) {
+    if (!F.Notes.empty()) {
       Page.raw("<ul>");
-      for (const llvm::json::Object *N : Notes) {
+      for (const ReportedMessage &N : F.Notes) {
         Page.raw("<li>");
-        if (std::string Where = Page.position(*N); !Where.empty()) {
+        if (std::string Where = Page.position(N); !Where.empty()) {
           Page.element("code", Where);
           Page.raw(": ");
         }
-        Page.text(N->getString("message").value_or(""));
+        Page.text(N.Message);
         Page.raw("</li>");
       }
       Page.raw("</ul>");
     }
     Page.raw("</td><td>");
-    if (auto Fixes = objectsIn(F->getArray("fixes")); !Fixes.empty()) {
+    if (!F.Fixes.empty()) {
       Page.raw("<ul>");
-      for (const llvm::json::Object *X : Fixes) {
+      for (const FixIt &X : F.Fixes) {
         Page.raw("<li>");
-        Page.element("code", Page.position(*X));
+        Page.element("code", Page.position(X));
         Page.raw(": replace ");
-        Page.text(std::to_string(X->getInteger("length").value_or(0)));
+        Page.text(std::to_string(X.Length));
         Page.raw(" bytes with ");
-        Page.element("code", X->getString("replacement").value_or(""));
+        Page.element("code", X.Replacement);
         Page.raw("</li>");
       }
       Page.raw("</ul>");

@@ -18,8 +18,8 @@ std::vector<const llvm::json::Object *> objectsIn(const llvm::json::Array *A) {
 
 std::map<std::string, unsigned> findingsPerCheck(const RunResult &R) {
   std::map<std::string, unsigned> Counts;
-  for (const llvm::json::Object *F : objectsIn(&R.Findings))
-    ++Counts[F->getString("check").value_or("").str()];
+  for (const Finding &F : R.Findings)
+    ++Counts[F.Check];
   return Counts;
 }
 

@@ -64,20 +64,18 @@ public:
     return llvm::json::Object{{"uri", "file://" + uriPath(F.Path)}};
   }
 
-  /// The location of a finding, note or error ({"file", "line", "column",
-  /// "source_line"}); empty when it names no file.
-  llvm::json::Object location(const llvm::json::Object &M) const {
-    auto File = M.getString("file");
-    if (!File || File->empty())
+  /// The location of a finding, note or error (its file, line, column and
+  /// line text); empty when it names no file.
+  llvm::json::Object location(const ReportedMessage &M) const {
+    if (!M.File || M.File->empty())
       return {};
-    llvm::json::Object Physical{{"artifactLocation", artifact(*File)}};
-    auto Line = M.getInteger("line");
-    if (Line && *Line >= 1) {
-      llvm::json::Object Region{{"startLine", *Line}};
-      auto Column = M.getInteger("column");
-      if (Column && *Column >= 1) {
-        int64_t BytesBefore = *Column - 1;
-        llvm::StringRef Before = M.getString("source_line").value_or("").take_front(BytesBefore);
+    llvm::json::Object Physical{{"artifactLocation", artifact(*M.File)}};
+    if (M.Line && *M.Line >= 1) {
+      llvm::json::Object Region{{"startLine", *M.Line}};
+      if (M.Column && *M.Column >= 1) {
+        int64_t BytesBefore = *M.Column - 1;
+        llvm::StringRef Before =
+            M.SourceLine ? llvm::StringRef(*M.SourceLine).take_front(BytesBefore) : "";
         Region["startColumn"] =
             utf16Length(Before) + (BytesBefore - static_cast<int64_t>(Before.size())) + 1;
       }
@@ -89,10 +87,10 @@ public:
   /// The text a fix-it replaces: clang's byte offset and length as UTF-16
   /// character offsets, counted in the file; when the file cannot be read
   /// (any more), the byte region, which is exact.
-  llvm::json::Object deletedRegion(const llvm::json::Object &Fix) {
-    int64_t Offset = Fix.getInteger("offset").value_or(0);
-    int64_t Length = Fix.getInteger("length").value_or(0);
-    const llvm::MemoryBuffer *Source = source(Fix.getString("file").value_or(""));
+  llvm::json::Object deletedRegion(const FixIt &Fix) {
+    int64_t Offset = Fix.Offset;
+    int64_t Length = Fix.Length;
+    const llvm::MemoryBuffer *Source = source(Fix.File);
     if (!Source || Offset < 0 || Length < 0 ||
         static_cast<uint64_t>(Offset + Length) > Source->getBufferSize())
       return llvm::json::Object{{"byteOffset", Offset}, {"byteLength", Length}};
@@ -138,21 +136,20 @@ void renderSarif(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream
   }
 
   llvm::json::Array Results;
-  for (const llvm::json::Object *F : objectsIn(&R.Findings)) {
-    std::string Check = F->getString("check").value_or("").str();
-    llvm::json::Object Result{
-        {"ruleId", Check},
-        {"ruleIndex", RuleIndex[Check]},
-        {"level", F->getString("severity") == "error" ? "error" : "warning"},
-        {"message", sarifMessage(F->getString("message").value_or(""))}};
-    if (llvm::json::Object Where = Locations.location(*F); !Where.empty())
+  for (const Finding &F : R.Findings) {
+    const std::string &Check = F.Check;
+    llvm::json::Object Result{{"ruleId", Check},
+                              {"ruleIndex", RuleIndex[Check]},
+                              {"level", F.Severity == "error" ? "error" : "warning"},
+                              {"message", sarifMessage(F.Message)}};
+    if (llvm::json::Object Where = Locations.location(F); !Where.empty())
       Result["locations"] = llvm::json::Array{std::move(Where)};
 
     llvm::json::Array Related;
-    for (const llvm::json::Object *N : objectsIn(F->getArray("notes"))) {
-      llvm::json::Object Where = Locations.location(*N);
+    for (const ReportedMessage &N : F.Notes) {
+      llvm::json::Object Where = Locations.location(N);
       Where["id"] = static_cast<int64_t>(Related.size());
-      Where["message"] = sarifMessage(N->getString("message").value_or(""));
+      Where["message"] = sarifMessage(N.Message);
       Related.push_back(std::move(Where));
     }
     if (!Related.empty())
@@ -160,10 +157,10 @@ void renderSarif(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream
 
     // A finding's replacements form one fix-it; SARIF groups them by file.
     std::map<std::string, llvm::json::Array> ReplacementsPerFile;
-    for (const llvm::json::Object *X : objectsIn(F->getArray("fixes")))
-      ReplacementsPerFile[X->getString("file").value_or("").str()].push_back(llvm::json::Object{
-          {"deletedRegion", Locations.deletedRegion(*X)},
-          {"insertedContent", sarifMessage(X->getString("replacement").value_or(""))}});
+    for (const FixIt &X : F.Fixes)
+      ReplacementsPerFile[X.File].push_back(
+          llvm::json::Object{{"deletedRegion", Locations.deletedRegion(X)},
+                             {"insertedContent", sarifMessage(X.Replacement)}});
     if (!ReplacementsPerFile.empty()) {
       llvm::json::Array Changes;
       for (auto &[File, Replacements] : ReplacementsPerFile)
@@ -176,10 +173,9 @@ void renderSarif(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream
   }
 
   llvm::json::Array Notifications;
-  for (const llvm::json::Object *E : objectsIn(&R.Errors)) {
-    llvm::json::Object Notification{
-        {"level", "error"}, {"message", sarifMessage(E->getString("message").value_or(""))}};
-    if (llvm::json::Object Where = Locations.location(*E); !Where.empty())
+  for (const ReportedError &E : R.Errors) {
+    llvm::json::Object Notification{{"level", "error"}, {"message", sarifMessage(E.Message)}};
+    if (llvm::json::Object Where = Locations.location(E); !Where.empty())
       Notification["locations"] = llvm::json::Array{std::move(Where)};
     Notifications.push_back(std::move(Notification));
   }

@@ -8,11 +8,11 @@
 
 namespace warpcheck::tool {
 
-static void renderMessage(const llvm::json::Object &M, llvm::StringRef Severity,
+static void renderMessage(const ReportedMessage &M, llvm::StringRef Severity,
                           llvm::StringRef Check, llvm::raw_ostream &OS, bool Color) {
-  auto File = M.getString("file");
-  auto Line = M.getInteger("line");
-  auto Column = M.getInteger("column");
+  const std::optional<std::string> &File = M.File;
+  const std::optional<std::int64_t> &Line = M.Line;
+  const std::optional<std::int64_t> &Column = M.Column;
   if (Color)
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
   if (File && Line && Column)
@@ -25,13 +25,13 @@ static void renderMessage(const llvm::json::Object &M, llvm::StringRef Severity,
   OS << Severity << ": ";
   if (Color)
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-  OS << M.getString("message").value_or("");
+  OS << M.Message;
   if (!Check.empty())
     OS << " [" << Check << "]";
   if (Color)
     OS.resetColor();
   OS << "\n";
-  auto Source = M.getString("source_line");
+  const std::optional<std::string> &Source = M.SourceLine;
   if (Source && Line && Column) {
     OS << llvm::format("%5d", static_cast<int>(*Line)) << " | " << *Source << "\n";
     OS << "      | ";
@@ -48,11 +48,10 @@ static void renderMessage(const llvm::json::Object &M, llvm::StringRef Severity,
 }
 
 void renderText(const RunResult &R, llvm::raw_ostream &OS, bool Color) {
-  for (const llvm::json::Object *F : objectsIn(&R.Findings)) {
-    renderMessage(*F, F->getString("severity").value_or("warning"),
-                  F->getString("check").value_or(""), OS, Color);
-    for (const llvm::json::Object *N : objectsIn(F->getArray("notes")))
-      renderMessage(*N, "note", "", OS, Color);
+  for (const Finding &F : R.Findings) {
+    renderMessage(F, F.Severity, F.Check, OS, Color);
+    for (const ReportedMessage &N : F.Notes)
+      renderMessage(N, "note", "", OS, Color);
   }
 }
 
