@@ -12,19 +12,13 @@ as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
 import textwrap
 
-from testsupport import run
+from testsupport import Results, run, scratch_dir, toolkit_root, warpcheck_binary
 
-RESULTS = []
-
-
-def check(name, condition, detail=""):
-    RESULTS.append((name, bool(condition), detail))
-    print(("PASS " if condition else "FAIL ") + name + ("" if condition else ": " + detail))
+RESULTS = Results()
+check = RESULTS.check
 
 
 def write(root, rel, text):
@@ -42,12 +36,6 @@ def report(wc, args, cwd):
         return rc, json.loads(out), err
     except ValueError:
         return rc, None, out + err
-
-
-def has_toolkit():
-    return any(os.access(os.path.join(r, "bin", "nvcc"), os.X_OK)
-               for r in (os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME"),
-                         "/usr/local/cuda") if r)
 
 
 # A kernel in a header: a column store (32 sectors per request) and a
@@ -117,7 +105,7 @@ def database_cases(wc, tmp):
         ok = ok and all(k["launch"]["block"] == [32, 32, 1] for k in kernels)
     check("-p from another directory: relative file, -I and -include of the entry's directory",
           ok, json.dumps(doc)[:3000] if doc else err)
-    if ok and has_toolkit():
+    if ok and toolkit_root() is not None:
         # The nvcc run for registers found the same headers (it failed
         # silently, falling back to the estimate, when -I stayed relative).
         srcs = [k["registers_source"] for k in kernels]
@@ -319,19 +307,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     args = ap.parse_args()
-    wc = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
-    tmp = tempfile.mkdtemp(prefix="warpcheck-real-")
-    try:
+    wc = warpcheck_binary(args.build)
+    with scratch_dir("warpcheck-real-") as tmp:
         database_cases(wc, tmp)
         register_cap_cases(wc, tmp)
         entry_cases(wc, tmp)
         folder_cases(wc, tmp)
         counting_cases(wc, tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    failed = [r for r in RESULTS if not r[1]]
-    print("%d passed, %d failed" % (len(RESULTS) - len(failed), len(failed)))
-    return 1 if failed else 0
+    return RESULTS.summary()
 
 
 if __name__ == "__main__":
