@@ -8,20 +8,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckSessions.h"
+#include "CudaTestUnit.h"
 
 #include "warpcheck/analysis/TranslationUnitSession.h"
-
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Frontend/ASTUnit.h"
-#include "clang/Tooling/Tooling.h"
 
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <string>
 #include <vector>
 
 using namespace warpcheck::analysis;
+using namespace warpcheck::testing;
 using clang::tidy::cuda::CheckSessions;
 
 namespace {
@@ -37,30 +34,8 @@ int main() {
 }
 )";
 
-std::unique_ptr<clang::ASTUnit> parse() {
-  std::string Include = std::string(WARPCHECK_SOURCE_DIR) + "/tool/include/cuda-minimal";
-  std::vector<std::string> Args = {"-resource-dir=" WARPCHECK_CLANG_RESOURCE_DIR,
-                                   "--cuda-gpu-arch=sm_90", "--cuda-host-only",
-                                   "-Wno-unknown-cuda-version", "-nocudainc", "-nocudalib",
-                                   "--cuda-path=/nonexistent", "-include",
-                                   Include + "/warpcheck_cuda_minimal.h", "-isystem", Include};
-  return clang::tooling::buildASTFromCodeWithArgs(Code, Args, "unit.cu");
-}
-
-const clang::FunctionDecl *kernelNamed(clang::ASTContext &Ctx, llvm::StringRef Name) {
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
-    llvm::StringRef Name;
-    const clang::FunctionDecl *Found = nullptr;
-    bool VisitFunctionDecl(clang::FunctionDecl *FD) {
-      if (isAnalysableKernel(FD) && FD->getName() == Name)
-        Found = FD;
-      return true;
-    }
-  } F;
-  F.Name = Name;
-  F.TraverseDecl(Ctx.getTranslationUnitDecl());
-  return F.Found;
-}
+/// The host side: the launch in main gives the kernel its block.
+std::unique_ptr<clang::ASTUnit> parse() { return parseCuda(Code, CudaSide::Host); }
 
 TEST(TranslationUnitSession, AnalysesOncePerOptions) {
   auto AST = parse();
