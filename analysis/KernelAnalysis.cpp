@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -238,68 +237,18 @@ std::string findSpreadingTerm(
 
 } // namespace
 
-TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Ctx)
-    : Ctx(Ctx), Launches(std::make_unique<LaunchSiteIndex>(Ctx)) {}
-TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
-
-static std::mutex CacheMutex;
-static std::map<const ASTContext *, std::unique_ptr<TranslationUnitAnalysis>> &cacheMap() {
-  static std::map<const ASTContext *, std::unique_ptr<TranslationUnitAnalysis>> M;
-  return M;
-}
-
-TranslationUnitAnalysis &TranslationUnitAnalysis::get(ASTContext &Ctx) {
-  std::lock_guard<std::mutex> Lock(CacheMutex);
-  auto &Slot = cacheMap()[&Ctx];
-  if (!Slot)
-    Slot = std::make_unique<TranslationUnitAnalysis>(Ctx);
-  return *Slot;
-}
-
-void TranslationUnitAnalysis::release(ASTContext &Ctx) {
-  std::lock_guard<std::mutex> Lock(CacheMutex);
-  cacheMap().erase(&Ctx);
-}
-
-void TranslationUnitAnalysis::setCompilerErrors(std::vector<CompilerError> E) {
-  CompilerErrors = std::move(E);
-  Errors.clear();
-}
-
-const std::optional<KernelError> &
-TranslationUnitAnalysis::errorIn(const FunctionDecl *Kernel) {
-  auto It = Errors.find(Kernel);
-  if (It != Errors.end())
-    return It->second;
-  return Errors[Kernel] = firstErrorIn(Kernel, CompilerErrors);
-}
-
-const std::vector<KernelLaunchAnalysis> &
-TranslationUnitAnalysis::analyze(const FunctionDecl *Kernel,
-                                 const AnalysisOptions &Options) {
-  auto Key = std::make_pair(Kernel, Options.fingerprint());
-  auto It = Cache.find(Key);
-  if (It != Cache.end())
-    return It->second;
-  return Cache[Key] = analyzeUncached(Kernel, Options);
-}
-
-std::vector<KernelLaunchAnalysis>
-TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
-                                         const AnalysisOptions &Options) {
+std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
+                                                const std::vector<LaunchConfig> &Launches,
+                                                const AnalysisOptions &Options) {
   std::vector<KernelLaunchAnalysis> Results;
-  if (!isAnalysableKernel(Kernel) || errorIn(Kernel))
-    return Results;
+  ASTContext &Ctx = Kernel->getASTContext();
   static const std::map<const VarDecl *, ArrayLayout> NoLayouts;
   const auto &Layouts = Options.LayoutOverrides ? *Options.LayoutOverrides : NoLayouts;
   InterpreterLimits Limits;
   Limits.MaxLoopIterations = Options.MaxLoopIterations;
   const SourceManager &SM = Ctx.getSourceManager();
 
-  LaunchDefaults Defaults = Options.Defaults;
-  if (!Defaults.OtherUnits)
-    Defaults.OtherUnits = OtherUnits;
-  for (const LaunchConfig &Launch : Launches->configsFor(Kernel, Defaults)) {
+  for (const LaunchConfig &Launch : Launches) {
     KernelLaunchAnalysis R;
     R.Kernel = Kernel;
     R.Launch = Launch;

@@ -1,6 +1,7 @@
 //===- KernelResources.cpp - shared memory, bounds and occupancy ----------===//
 
 #include "warpcheck/analysis/KernelResources.h"
+#include "warpcheck/analysis/TranslationUnitSession.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -163,8 +164,8 @@ std::optional<LaunchBounds> launchBounds(const FunctionDecl *Kernel, ASTContext 
 }
 
 std::optional<KernelOccupancyReport>
-occupancyFor(const FunctionDecl *Kernel, const LaunchConfig &Launch, ASTContext &Ctx,
-             const RegisterOptions &Options,
+occupancyFor(const FunctionDecl *Kernel, const LaunchConfig &Launch,
+             TranslationUnitSession &Session, const RegisterOptions &Options,
              std::optional<std::uint64_t> DefaultDynamicSharedBytes, std::string *WhyNot) {
   auto Unavailable = [&](std::string Why) -> std::optional<KernelOccupancyReport> {
     if (WhyNot)
@@ -173,6 +174,7 @@ occupancyFor(const FunctionDecl *Kernel, const LaunchConfig &Launch, ASTContext 
   };
   if (!Kernel)
     return Unavailable("no kernel");
+  ASTContext &Ctx = Session.context();
   RegisterOptions O = Options;
   if (O.Arch.empty())
     O.Arch = "sm_90";
@@ -180,7 +182,7 @@ occupancyFor(const FunctionDecl *Kernel, const LaunchConfig &Launch, ASTContext 
   if (!Arch)
     return Unavailable("unknown architecture '" + O.Arch + "'");
   std::string Note;
-  std::optional<FunctionRegisters> Regs = RegisterUsage::get(Ctx).lookup(Kernel, O, &Note);
+  std::optional<FunctionRegisters> Regs = Session.registers().lookup(Kernel, O, &Note);
   if (!Regs)
     return Unavailable("its registers per thread could not be counted" +
                        (Note.empty() ? std::string() : " (" + Note + ")"));

@@ -66,6 +66,12 @@ void RegisterCountOptions::store(ClangTidyCheck::OptionsView &Options,
 std::string RegisterCountOptions::problem() const {
   if (!warpcheck::analysis::parseRegisterMode(Mode))
     return "invalid RegisterMode '" + Mode + "'; expected 'auto', 'ptxas' or 'estimate'";
+  // A thread has at most 255 registers on every architecture since sm_35
+  // (CUDA C++ Programming Guide, "Technical Specifications"); nvcc refuses
+  // a larger -maxrregcount.
+  if (MaxRegisterCount > 255)
+    return "invalid MaxRegisterCount '" + std::to_string(MaxRegisterCount) +
+           "'; expected 0 (none) to 255";
   if (!llvm::StringRef(DefaultDynamicShared).trim().empty() && !defaultDynamicSharedBytes())
     return "invalid DefaultDynamicShared '" + DefaultDynamicShared +
            "'; expected a number of bytes";

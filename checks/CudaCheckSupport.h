@@ -45,7 +45,8 @@ std::optional<std::uint64_t> parseDefaultDynamicShared(llvm::StringRef Value);
 /// does not give) come from: the options RegisterMode, MaxRegisterCount and
 /// DefaultDynamicShared, each the check's own or the global one, read alike
 /// by every check that computes occupancy (cuda-occupancy, the padding note
-/// of cuda-shared-bank-conflict), so that their numbers agree.
+/// of cuda-shared-bank-conflict: CudaKernelCheck owns them for both) and by
+/// the JSON report, so that their numbers agree.
 class RegisterCountOptions {
 public:
   explicit RegisterCountOptions(ClangTidyCheck::OptionsView &Options);

@@ -16,9 +16,11 @@ using namespace warpcheck::analysis;
 
 namespace clang::tidy::cuda {
 
-CudaKernelCheck::CudaKernelCheck(StringRef Name, ClangTidyContext *Context)
+CudaKernelCheck::CudaKernelCheck(StringRef Name, ClangTidyContext *Context,
+                                 std::shared_ptr<CheckSessions> Sessions, RegisterCounts Counts)
     : ClangTidyCheck(Name, Context), Arch(Options.getLocalOrGlobal("Arch", "")),
-      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")) {
+      DefaultBlock(Options.getLocalOrGlobal("DefaultBlock", "256,1,1")), Registers(Options),
+      NeedsRegisterCounts(Counts == RegisterCounts::Needed), Sessions(std::move(Sessions)) {
   if (!Arch.empty() && !warpcheck::model::findArch(Arch))
     configurationDiag("%0: unknown Arch '%1'; known: %2")
         << Name << Arch << llvm::join(warpcheck::model::knownArchNames(), ", ");
@@ -26,11 +28,16 @@ CudaKernelCheck::CudaKernelCheck(StringRef Name, ClangTidyContext *Context)
     configurationDiag("%0: malformed DefaultBlock '%1'; expected x[,y[,z]] with positive "
                       "integers")
         << Name << DefaultBlock;
+  if (NeedsRegisterCounts)
+    if (std::string Problem = Registers.problem(); !Problem.empty())
+      configurationDiag("%0: %1") << Name << Problem;
 }
 
 void CudaKernelCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Arch", Arch);
   Options.store(Opts, "DefaultBlock", DefaultBlock);
+  if (NeedsRegisterCounts)
+    Registers.store(Options, Opts);
 }
 
 void CudaKernelCheck::registerMatchers(MatchFinder *Finder) {
@@ -58,16 +65,15 @@ void CudaKernelCheck::check(const MatchFinder::MatchResult &Result) {
   if (!isAnalysableKernel(Kernel))
     return;
   ASTContext &Ctx = *Result.Context;
-  LastContext = &Ctx;
-  if (TranslationUnitAnalysis::get(Ctx).errorIn(Kernel))
+  if (!Session || &Session->context() != &Ctx)
+    Session = Sessions->acquire(Ctx);
+  if (Session->errorIn(Kernel))
     return;
   checkKernel(Kernel, Ctx);
 }
 
 void CudaKernelCheck::onEndOfTranslationUnit() {
-  if (LastContext)
-    TranslationUnitAnalysis::release(*LastContext);
-  LastContext = nullptr;
+  Session.reset();
 }
 
 std::string CudaKernelCheck::targetArch(const ASTContext &Ctx) const {
@@ -76,6 +82,10 @@ std::string CudaKernelCheck::targetArch(const ASTContext &Ctx) const {
 
 AnalysisOptions CudaKernelCheck::analysisOptions(const ASTContext &Ctx) const {
   return makeAnalysisOptions(Arch, DefaultBlock, Ctx);
+}
+
+RegisterOptions CudaKernelCheck::registerOptions(const ASTContext &Ctx) const {
+  return Registers.registerOptions(targetArch(Ctx), PP);
 }
 
 } // namespace clang::tidy::cuda

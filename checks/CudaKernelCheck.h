@@ -2,32 +2,46 @@
 //
 // The base of the cuda-* checks, as clang-tidy's NoexceptFunctionBaseCheck
 // is the base of the noexcept checks: it matches kernel definitions, owns
-// the options every check reads alike (Arch, DefaultBlock), reports bad
-// values of them with configurationDiag, and prepares the source nvcc's
+// the options every check reads alike (Arch, DefaultBlock, and for the
+// checks that compute occupancy the register options), reports bad values
+// of them with configurationDiag, and prepares the source nvcc's
 // dialect allows (NvccDialect.h) before the file is lexed. A derived check
-// sees each analysable kernel that compiles once, in checkKernel().
+// sees each analysable kernel that compiles once, in checkKernel(), and asks
+// the unit's TranslationUnitSession, which the checks of one unit share
+// (CheckSessions.h), for what it needs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_CHECKS_CUDAKERNELCHECK_H
 #define WARPCHECK_CHECKS_CUDAKERNELCHECK_H
 
+#include "CheckSessions.h"
+#include "CudaCheckSupport.h"
+
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/TranslationUnitSession.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 
+#include <memory>
 #include <string>
 
 namespace clang::tidy::cuda {
 
 class CudaKernelCheck : public ClangTidyCheck {
 public:
-  CudaKernelCheck(StringRef Name, ClangTidyContext *Context);
+  /// Whether a check computes occupancy (needs register counts): such a
+  /// check reads, stores and validates the register options too.
+  enum class RegisterCounts { NotNeeded, Needed };
+  /// Sessions: the same for every cuda-* check of a run (CudaTidyModule).
+  CudaKernelCheck(StringRef Name, ClangTidyContext *Context,
+                  std::shared_ptr<CheckSessions> Sessions,
+                  RegisterCounts Counts = RegisterCounts::NotNeeded);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) final;
   void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
                            Preprocessor *ModuleExpanderPP) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
-  /// Releases the translation unit's shared analysis; a derived check that
+  /// Drops this check's hold on the unit's session; a derived check that
   /// overrides it calls this last.
   void onEndOfTranslationUnit() override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
@@ -43,14 +57,29 @@ protected:
   /// sm_90) and the analysis options for it.
   std::string targetArch(const ASTContext &Ctx) const;
   warpcheck::analysis::AnalysisOptions analysisOptions(const ASTContext &Ctx) const;
+  /// The options the unit's register counts are asked with, for the target
+  /// architecture (a check that needs register counts).
+  warpcheck::analysis::RegisterOptions registerOptions(const ASTContext &Ctx) const;
 
   /// The check's or the global Arch option; empty: the compiled-for GPU.
   const std::string Arch;
   /// The check's or the global DefaultBlock option, "x,y,z".
   const std::string DefaultBlock;
-  /// The unit being checked, while it is.
-  ASTContext *LastContext = nullptr;
+  /// RegisterMode, MaxRegisterCount and DefaultDynamicShared, each the
+  /// check's own or the global one, read alike by every check that computes
+  /// occupancy (cuda-occupancy, the padding note of
+  /// cuda-shared-bank-conflict), so that their numbers agree.
+  const RegisterCountOptions Registers;
+  /// The session of the unit being checked, from its first analysable
+  /// kernel to the end of the unit; null before.
+  warpcheck::analysis::TranslationUnitSession *unitSession() const { return Session.get(); }
+
   Preprocessor *PP = nullptr;
+
+private:
+  const bool NeedsRegisterCounts;
+  const std::shared_ptr<CheckSessions> Sessions;
+  std::shared_ptr<warpcheck::analysis::TranslationUnitSession> Session;
 };
 
 } // namespace clang::tidy::cuda

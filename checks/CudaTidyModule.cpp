@@ -3,9 +3,12 @@
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 
-#include "SharedBankConflictCheck.h"
+#include "CheckSessions.h"
 #include "OccupancyCheck.h"
+#include "SharedBankConflictCheck.h"
 #include "UncoalescedGlobalAccessCheck.h"
+
+#include <memory>
 
 namespace clang::tidy {
 namespace cuda {
@@ -13,11 +16,24 @@ namespace cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
-    CheckFactories.registerCheck<SharedBankConflictCheck>(
-        "cuda-shared-bank-conflict");
-    CheckFactories.registerCheck<UncoalescedGlobalAccessCheck>(
-        "cuda-uncoalesced-global-access");
-    CheckFactories.registerCheck<OccupancyCheck>("cuda-occupancy");
+    // Every check this module makes shares one CheckSessions, through which
+    // the checks of a unit share its analyses (CheckSessions.h).
+    auto Sessions = std::make_shared<CheckSessions>();
+    registerSharing<SharedBankConflictCheck>(CheckFactories, "cuda-shared-bank-conflict",
+                                             Sessions);
+    registerSharing<UncoalescedGlobalAccessCheck>(
+        CheckFactories, "cuda-uncoalesced-global-access", Sessions);
+    registerSharing<OccupancyCheck>(CheckFactories, "cuda-occupancy", Sessions);
+  }
+
+private:
+  template <typename Check>
+  static void registerSharing(ClangTidyCheckFactories &Factories, StringRef Name,
+                              const std::shared_ptr<CheckSessions> &Sessions) {
+    Factories.registerCheckFactory(
+        Name, [Sessions](StringRef CheckName, ClangTidyContext *Context) {
+          return std::make_unique<Check>(CheckName, Context, Sessions);
+        });
   }
 };
 

@@ -25,11 +25,10 @@ namespace model = warpcheck::model;
 
 namespace clang::tidy::cuda {
 
-OccupancyCheck::OccupancyCheck(StringRef Name, ClangTidyContext *Context)
-    : CudaKernelCheck(Name, Context), MinOccupancy(Options.get("MinOccupancy", 50U)),
-      Archs(Options.get("Archs", "")), Registers(Options) {
-  if (std::string Problem = Registers.problem(); !Problem.empty())
-    configurationDiag("%0: %1") << Name << Problem;
+OccupancyCheck::OccupancyCheck(StringRef Name, ClangTidyContext *Context,
+                               std::shared_ptr<CheckSessions> Sessions)
+    : CudaKernelCheck(Name, Context, std::move(Sessions), RegisterCounts::Needed),
+      MinOccupancy(Options.get("MinOccupancy", 50U)), Archs(Options.get("Archs", "")) {
   llvm::SmallVector<StringRef, 4> Names;
   StringRef(Archs).split(Names, ',', -1, false);
   for (StringRef N : Names)
@@ -44,7 +43,6 @@ void OccupancyCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinOccupancy", MinOccupancy);
   Options.store(Opts, "Archs", Archs);
   CudaKernelCheck::storeOptions(Opts);
-  Registers.store(Options, Opts);
 }
 
 void OccupancyCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &) {
@@ -95,7 +93,7 @@ std::optional<std::pair<unsigned, Value>> chooseTarget(const model::ArchSpec &Ar
 } // namespace
 
 void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
-  RegisterOptions RO = Registers.registerOptions(targetArch(Ctx), PP);
+  RegisterOptions RO = registerOptions(Ctx);
   const model::ArchSpec *Spec = model::findArch(RO.Arch);
   if (!Spec)
     return;
@@ -104,9 +102,8 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
   if (auto Block = parseDim3(DefaultBlock))
     Defaults.Block = *Block;
   Defaults.Arch = Spec->Name;
-  if (!Launches)
-    Launches = std::make_unique<LaunchSiteIndex>(Ctx);
-  std::vector<LaunchConfig> Configs = Launches->configsFor(Kernel, Defaults);
+  TranslationUnitSession &Session = *unitSession();
+  std::vector<LaunchConfig> Configs = Session.launchSites().configsFor(Kernel, Defaults);
 
   // One diagnostic per launch shape.
   std::vector<LaunchConfig> Shapes;
@@ -130,7 +127,7 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
   for (const LaunchConfig &C : Shapes) {
     std::string WhyNot;
     std::optional<KernelOccupancyReport> Rep =
-        occupancyFor(Kernel, C, Ctx, RO, Registers.defaultDynamicSharedBytes(), &WhyNot);
+        occupancyFor(Kernel, C, Session, RO, Registers.defaultDynamicSharedBytes(), &WhyNot);
     if (!Rep) {
       // Never a silently missing report: once per kernel, say why.
       if (!SaidUnavailable)
@@ -235,7 +232,7 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
       RegisterOptions OO = RO;
       OO.Arch = OtherSpec->Name;
       std::optional<KernelOccupancyReport> ORep =
-          occupancyFor(Kernel, C, Ctx, OO, Registers.defaultDynamicSharedBytes());
+          occupancyFor(Kernel, C, Session, OO, Registers.defaultDynamicSharedBytes());
       if (!ORep) {
         diag(Loc, "on %0: no register count", DiagnosticIDs::Note) << OtherSpec->Name;
         continue;
@@ -266,14 +263,13 @@ void OccupancyCheck::onEndOfTranslationUnit() {
   // A translation unit that does not compile has no register counts: nvcc
   // would fail on it too (after seconds), and the estimate needs code
   // generation, which clang never runs on an AST with errors.
-  if (LastContext && !LastContext->getDiagnostics().hasErrorOccurred()) {
-    RegisterUsage::get(*LastContext).setPreprocessor(PP);
+  TranslationUnitSession *Session = unitSession();
+  if (Session && !Session->context().getDiagnostics().hasErrorOccurred()) {
+    Session->registers().setPreprocessor(PP);
     for (const FunctionDecl *Kernel : Kernels)
-      diagnoseKernel(Kernel, *LastContext);
-    RegisterUsage::release(*LastContext);
+      diagnoseKernel(Kernel, Session->context());
   }
   Kernels.clear();
-  Launches.reset();
   CudaKernelCheck::onEndOfTranslationUnit();
 }
 

@@ -10,10 +10,6 @@
 #include <string>
 #include <vector>
 
-namespace warpcheck::analysis {
-class LaunchSiteIndex;
-}
-
 namespace clang::tidy::cuda {
 
 /// Finds kernel launches whose theoretical occupancy (resident warps per SM
@@ -25,7 +21,8 @@ namespace clang::tidy::cuda {
 /// docs/checks/cuda-occupancy.rst
 class OccupancyCheck : public CudaKernelCheck {
 public:
-  OccupancyCheck(StringRef Name, ClangTidyContext *Context);
+  OccupancyCheck(StringRef Name, ClangTidyContext *Context,
+                 std::shared_ptr<CheckSessions> Sessions);
   ~OccupancyCheck() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void onEndOfTranslationUnit() override;
@@ -38,11 +35,8 @@ private:
   const unsigned MinOccupancy;
   /// Other architectures to compare with (comma list).
   const std::string Archs;
-  /// RegisterMode, MaxRegisterCount, DefaultDynamicShared.
-  const RegisterCountOptions Registers;
 
   std::vector<const FunctionDecl *> Kernels;
-  std::unique_ptr<warpcheck::analysis::LaunchSiteIndex> Launches;
 };
 
 } // namespace clang::tidy::cuda

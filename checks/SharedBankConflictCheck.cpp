@@ -6,11 +6,11 @@
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/analysis/KernelResources.h"
 #include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/analysis/SharedArrayPadding.h"
 #include "warpcheck/model/Arch.h"
 #include "warpcheck/model/Occupancy.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -25,10 +25,11 @@ namespace model = warpcheck::model;
 namespace clang::tidy::cuda {
 
 SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
-                                                 ClangTidyContext *Context)
-    : CudaKernelCheck(Name, Context),
+                                                 ClangTidyContext *Context,
+                                                 std::shared_ptr<CheckSessions> Sessions)
+    : CudaKernelCheck(Name, Context, std::move(Sessions), RegisterCounts::Needed),
       MinExtraWavefronts(Options.get("MinExtraWavefronts", "1")),
-      MaxPadding(Options.get("MaxPadding", 32U)), Registers(Options) {}
+      MaxPadding(Options.get("MaxPadding", 32U)) {}
 
 SharedBankConflictCheck::~SharedBankConflictCheck() = default;
 
@@ -36,7 +37,6 @@ void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinExtraWavefronts", MinExtraWavefronts);
   Options.store(Opts, "MaxPadding", MaxPadding);
   CudaKernelCheck::storeOptions(Opts);
-  Registers.store(Options, Opts);
 }
 
 namespace {
@@ -56,144 +56,6 @@ std::string laneList(const std::vector<unsigned> &Lanes) {
     I = J + 1;
   }
   return S;
-}
-
-/// Why the array's layout may not be changed, or empty when every use of it
-/// is a full subscript `a[i][j]` (the only use a padded row keeps meaning).
-/// Only the function that declares the array is walked (a __shared__ array
-/// declared in a kernel is visible nowhere else), or the main file's
-/// declarations for one at namespace scope, and the parents of each use
-/// come from the walk itself: asking the ASTContext for parents would build
-/// a parent map of the whole translation unit, CUDA headers included, which
-/// costs as much as a third of the parse.
-std::string layoutDependentUse(const VarDecl *Var, ASTContext &Ctx, unsigned Rank) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *Var;
-    ASTContext &Ctx;
-    unsigned Rank;
-    std::string Why;
-    /// The statements from the root of the walk to the one being visited.
-    std::vector<const Stmt *> Path;
-    Finder(const VarDecl *V, ASTContext &C, unsigned R) : Var(V), Ctx(C), Rank(R) {}
-    bool shouldVisitTemplateInstantiations() const { return true; }
-    bool TraverseDecl(Decl *D) {
-      const SourceManager &SM = Ctx.getSourceManager();
-      if (D && !isa<TranslationUnitDecl>(D) && !isa<NamespaceDecl>(D) &&
-          !isa<LinkageSpecDecl>(D) && SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
-        return true;
-      return RecursiveASTVisitor::TraverseDecl(D);
-    }
-    // Without the queue argument the walk recurses, so Path is exact.
-    bool TraverseStmt(Stmt *S) {
-      if (!S)
-        return true;
-      Path.push_back(S);
-      bool Continue = RecursiveASTVisitor::TraverseStmt(S);
-      Path.pop_back();
-      return Continue;
-    }
-    /// Whether the full subscript Element (on Path) has its address taken
-    /// for anything but the first argument of an atomic function.
-    bool addressTakenOtherThanForAtomic(const Expr *Element) const {
-      size_t I = Path.size();
-      while (I > 0 && Path[I - 1] != Element)
-        --I;
-      if (I == 0)
-        return false;
-      --I; // Path[I] is Element; what holds it, through parentheses:
-      while (I > 0 && isa<ParenExpr>(Path[I - 1]))
-        --I;
-      if (I == 0)
-        return false;
-      const auto *UO = dyn_cast<UnaryOperator>(Path[I - 1]);
-      if (!UO || UO->getOpcode() != UO_AddrOf)
-        return false;
-      size_t J = I - 1;
-      while (J > 0 && (isa<ParenExpr>(Path[J - 1]) || isa<ImplicitCastExpr>(Path[J - 1])))
-        --J;
-      if (J > 0)
-        if (const auto *Call = dyn_cast<CallExpr>(Path[J - 1]))
-          if (const FunctionDecl *FD = Call->getDirectCallee())
-            if (FD->getIdentifier() && FD->getName().starts_with("atomic") &&
-                Call->getNumArgs() > 0 && Call->getArg(0)->IgnoreParenImpCasts() == UO)
-              return false;
-      return true;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (DRE->getDecl() != Var || !Why.empty())
-        return true;
-      // Walk up through the decay and the subscripts.
-      const Expr *Cur = DRE;
-      unsigned Depth = 0;
-      for (size_t I = Path.size() - 1; I-- > 0;) {
-        const Expr *P = dyn_cast<Expr>(Path[I]);
-        if (!P)
-          break;
-        if (const auto *ICE = dyn_cast<ImplicitCastExpr>(P);
-            ICE && ICE->getCastKind() == CK_ArrayToPointerDecay) {
-          Cur = P;
-          continue;
-        }
-        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P);
-            AS && AS->getBase()->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts()) {
-          ++Depth;
-          Cur = P;
-          continue;
-        }
-        if (isa<ParenExpr>(P)) {
-          Cur = P;
-          continue;
-        }
-        break;
-      }
-      PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(
-          Ctx.getSourceManager().getFileLoc(DRE->getBeginLoc()));
-      std::string Line = std::to_string(PL.isValid() ? PL.getLine() : 0);
-      if (Depth != Rank) {
-        Why = "'" + Var->getNameAsString() + "' is used at line " + Line +
-              " other than as a full subscript (sizeof, a pointer into it, or a "
-              "partial index), which a padded row would change";
-        return true;
-      }
-      // `&a[i][j]`: a pointer that may walk on into the next row, which a
-      // padded row moves. Only an atomic's address (one element) is safe.
-      if (addressTakenOtherThanForAtomic(Cur))
-        Why = "the address of an element of '" + Var->getNameAsString() +
-              "' is taken at line " + Line +
-              " (a pointer walking on from it would see the padding)";
-      return true;
-    }
-  } F(Var, Ctx, Rank);
-  if (const auto *FD = dyn_cast<FunctionDecl>(Var->getDeclContext()))
-    F.TraverseDecl(const_cast<FunctionDecl *>(FD));
-  else
-    F.TraverseDecl(Ctx.getTranslationUnitDecl());
-  return F.Why;
-}
-
-/// Dimensions of a constant array type, outermost first.
-std::optional<ArrayLayout> layoutOf(QualType T, ASTContext &Ctx) {
-  ArrayLayout L;
-  while (const auto *CA = Ctx.getAsConstantArrayType(T)) {
-    L.Dims.push_back(CA->getSize().getZExtValue());
-    T = CA->getElementType();
-  }
-  if (L.Dims.empty() || T->isIncompleteType() || T->isDependentType())
-    return std::nullopt;
-  L.ElementBytes = Ctx.getTypeSizeInChars(T).getQuantity();
-  return L;
-}
-
-/// Rows of an array: the product of every dimension but the last.
-std::uint64_t rowsOf(const ArrayLayout &L) {
-  std::uint64_t Rows = 1;
-  for (size_t K = 0; K + 1 < L.Dims.size(); ++K)
-    Rows *= L.Dims[K];
-  return Rows;
-}
-
-std::uint64_t arrayBytes(const ArrayLayout &L) {
-  return rowsOf(L) * L.Dims.back() * L.ElementBytes;
 }
 
 /// Source range of the innermost dimension's size: `32` in `float t[32][32]`.
@@ -246,7 +108,7 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
   double Threshold = 1.0;
   llvm::StringRef(MinExtraWavefronts).getAsDouble(Threshold);
   AnalysisOptions Opts = analysisOptions(Ctx);
-  TranslationUnitAnalysis &TU = TranslationUnitAnalysis::get(Ctx);
+  TranslationUnitSession &TU = *unitSession();
   const auto Launches = TU.analyze(Kernel, Opts);
   const SourceManager &SM = Ctx.getSourceManager();
 
@@ -275,7 +137,7 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
       // access is conflict-free and no access to the array got worse.
       const VarDecl *Var = A.Site.SharedVar;
       std::string NoFix;
-      std::optional<ArrayLayout> Layout = Var ? layoutOf(Var->getType(), Ctx) : std::nullopt;
+      std::optional<ArrayLayout> Layout = Var ? arrayLayoutOf(Var->getType(), Ctx) : std::nullopt;
       CharSourceRange DimRange;
       if (!Var)
         NoFix = "the shared buffer is not a named array";
@@ -286,63 +148,20 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
       else
         NoFix = layoutDependentUse(Var, Ctx, static_cast<unsigned>(Layout->Dims.size()));
 
-      std::optional<unsigned> Padding;
-      std::uint64_t PaddingBytes = 0;
+      PaddingAnswer Padding;
       if (NoFix.empty()) {
-        // Static __shared__ memory is capped per kernel (48 KB on every
-        // architecture since sm_20; ptxas: "uses too much shared data"): a
-        // padding past the cap would not compile.
-        const model::ArchSpec *Spec = model::findArch(resolveArch(Arch, Ctx));
-        std::uint64_t StaticBytes = staticSharedMemory(Kernel, Ctx).Bytes;
-        for (unsigned Pad = 1; Pad <= MaxPadding && !Padding; ++Pad) {
-          std::uint64_t Added = rowsOf(*Layout) * Pad * Layout->ElementBytes;
-          if (Spec && Spec->MaxStaticSharedPerBlock &&
-              StaticBytes + Added > Spec->MaxStaticSharedPerBlock) {
-            NoFix = "padding '" + Var->getNameAsString() + "' by " + std::to_string(Pad) +
-                    (Pad == 1 ? " element" : " elements") + " per row would take the kernel's "
-                    "static shared memory to " + std::to_string(StaticBytes + Added) +
-                    " bytes, over the " + std::to_string(Spec->MaxStaticSharedPerBlock) +
-                    "-byte limit of " + Spec->Name;
-            break;
-          }
-          std::map<const VarDecl *, ArrayLayout> Overrides;
-          ArrayLayout Padded = *Layout;
-          Padded.Dims.back() += Pad;
-          Overrides[Var] = Padded;
-          AnalysisOptions Trial = Opts;
-          Trial.LayoutOverrides = &Overrides;
-          std::vector<KernelLaunchAnalysis> Again = TU.analyzeUncached(Kernel, Trial);
-          if (Again.size() != Launches.size())
-            break;
-          bool Good = true;
-          for (size_t L = 0; L < Launches.size() && Good; ++L) {
-            for (const AccessResult &Before : Launches[L].Accesses) {
-              if (Before.Site.SharedVar != Var)
-                continue;
-              const AccessResult *After = nullptr;
-              for (const AccessResult &X : Again[L].Accesses)
-                if (X.Site.Expr == Before.Site.Expr && X.Site.Op == Before.Site.Op)
-                  After = &X;
-              if (!After || After->Cost.WavefrontsPerRequest >
-                                Before.Cost.WavefrontsPerRequest + 1e-9) {
-                Good = false;
-                break;
-              }
-              if (L == LaunchIndex && Before.Site.Expr == A.Site.Expr &&
-                  Before.Site.Op == A.Site.Op &&
-                  After->Cost.WavefrontsPerRequest >
-                      After->Cost.IdealWavefrontsPerRequest + 1e-9)
-                Good = false;
-            }
-          }
-          if (Good) {
-            Padding = Pad;
-            PaddingBytes = Added;
-          }
-        }
-        if (!Padding && NoFix.empty())
-          NoFix = "no padding of up to " + std::to_string(MaxPadding) +
-                  " elements removes the conflict without making another access worse";
+        PaddingQuestion Q;
+        Q.Kernel = Kernel;
+        Q.Options = Opts;
+        Q.Launches = &Launches;
+        Q.LaunchIndex = LaunchIndex;
+        Q.Conflict = &A;
+        Q.Var = Var;
+        Q.Layout = *Layout;
+        Q.MaxPadding = MaxPadding;
+        Q.Arch = model::findArch(targetArch(Ctx));
+        Padding = findConflictFreePadding(TU, Q);
+        NoFix = Padding.WhyNone;
       }
       // The diagnostic is assembled here and emitted at the end of the
       // translation unit (see onEndOfTranslationUnit).
@@ -356,7 +175,7 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
                   formatCount(A.Cost.IdealWavefrontsPerRequest) + otherwiseClause(A) +
                   ") with block " +
                   Launch.Launch.Block.str() + " from " + Launch.Launch.Description;
-      if (Padding) {
+      if (Padding.Elements) {
         llvm::StringRef OldText = Lexer::getSourceText(DimRange, SM, Ctx.getLangOpts()).trim();
         unsigned long long Literal;
         // `32` -> `33`; `TILE` -> `TILE + 1`; `N << 1` -> `(N << 1) + 1`.
@@ -364,17 +183,18 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
           return llvm::isAlnum(C) || C == '_';
         });
         std::string NewSize = !OldText.getAsInteger(10, Literal)
-                                  ? std::to_string(Literal + *Padding)
+                                  ? std::to_string(Literal + *Padding.Elements)
                                   : (Simple ? OldText.str() : "(" + OldText.str() + ")") +
-                                        " + " + std::to_string(*Padding);
+                                        " + " + std::to_string(*Padding.Elements);
         P.Fix = FixItHint::CreateReplacement(DimRange, NewSize);
         P.PaddedVar = Var;
         P.PaddedSize = NewSize;
-        P.AddedBytes = PaddingBytes;
+        P.AddedBytes = Padding.AddedBytes;
         P.PaddingNote = "padding the last dimension of '" + Var->getNameAsString() + "' to " +
                         NewSize + " removes the conflict and makes no access to it worse (+" +
-                        std::to_string(PaddingBytes) + " bytes, " +
-                        formatPercent(double(PaddingBytes) / double(arrayBytes(*Layout))) + ")";
+                        std::to_string(Padding.AddedBytes) + " bytes, " +
+                        formatPercent(double(Padding.AddedBytes) / double(arrayBytes(*Layout))) +
+                        ")";
       } else if (Layout && Layout->Dims.size() >= 2) {
         P.Notes.push_back({Loc, "no padding offered: " + NoFix +
                                     "; an XOR swizzle spreads the rows over the banks "
@@ -399,9 +219,9 @@ SharedBankConflictCheck::occupancyCostOfPadding(const PendingConflict &P, ASTCon
   // divides the SM's shared memory by the block's (static + dynamic +
   // reserved) bytes, rounded to the allocation unit (model/Occupancy.h,
   // checked against 13,000 runtime answers on the H200).
-  RegisterOptions RO = Registers.registerOptions(resolveArch(Arch, Ctx), PP);
+  RegisterOptions RO = registerOptions(Ctx);
   std::optional<KernelOccupancyReport> Before = occupancyFor(
-      P.Kernel, P.Launch, Ctx, RO, Registers.defaultDynamicSharedBytes());
+      P.Kernel, P.Launch, *unitSession(), RO, Registers.defaultDynamicSharedBytes());
   if (!Before || !Before->ArchSpec || !Before->Result.valid())
     return std::nullopt;
   model::KernelResources Padded = Before->Resources;
@@ -432,7 +252,8 @@ SharedBankConflictCheck::occupancyCostOfPadding(const PendingConflict &P, ASTCon
 void SharedBankConflictCheck::onEndOfTranslationUnit() {
   // One diagnostic is in flight at a time: each warning (with its fix-it)
   // is followed by its own notes.
-  ASTContext *Ctx = LastContext;
+  TranslationUnitSession *Session = unitSession();
+  ASTContext *Ctx = Session ? &Session->context() : nullptr;
   bool UsedRegisters = false;
   // One fix-it per array: clang-tidy applies none of two fix-its that
   // touch the same text, even identical ones ("this fix will not be
@@ -479,7 +300,7 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
       // (see OccupancyCheck::onEndOfTranslationUnit).
       if (Ctx && !Ctx->getDiagnostics().hasErrorOccurred()) {
         if (!UsedRegisters)
-          RegisterUsage::get(*Ctx).setPreprocessor(PP);
+          Session->registers().setPreprocessor(PP);
         UsedRegisters = true;
         if (std::optional<std::string> Cost = occupancyCostOfPadding(P, *Ctx))
           diag(P.PaddedVar->getLocation(), "%0", DiagnosticIDs::Note) << *Cost;
@@ -489,8 +310,6 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
       diag(NoteLoc, "%0", DiagnosticIDs::Note) << Text;
   }
   Pending.clear();
-  if (Ctx && UsedRegisters)
-    RegisterUsage::release(*Ctx);
   CudaKernelCheck::onEndOfTranslationUnit();
 }
 

@@ -26,7 +26,8 @@ namespace clang::tidy::cuda {
 /// docs/checks/cuda-shared-bank-conflict.rst
 class SharedBankConflictCheck : public CudaKernelCheck {
 public:
-  SharedBankConflictCheck(StringRef Name, ClangTidyContext *Context);
+  SharedBankConflictCheck(StringRef Name, ClangTidyContext *Context,
+                          std::shared_ptr<CheckSessions> Sessions);
   ~SharedBankConflictCheck() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void onEndOfTranslationUnit() override;
@@ -62,9 +63,6 @@ private:
   const std::string MinExtraWavefronts;
   /// Largest padding, in elements of the last dimension, that is tried.
   const unsigned MaxPadding;
-  /// Where the registers for the occupancy cost come from, as for
-  /// cuda-occupancy.
-  const RegisterCountOptions Registers;
   std::vector<PendingConflict> Pending;
 };
 

@@ -19,8 +19,9 @@ using namespace warpcheck::analysis;
 namespace clang::tidy::cuda {
 
 UncoalescedGlobalAccessCheck::UncoalescedGlobalAccessCheck(StringRef Name,
-                                                           ClangTidyContext *Context)
-    : CudaKernelCheck(Name, Context),
+                                                           ClangTidyContext *Context,
+                                                           std::shared_ptr<CheckSessions> Sessions)
+    : CudaKernelCheck(Name, Context, std::move(Sessions)),
       MinEfficiency(Options.get("MinEfficiency", 50U)),
       ReportMisaligned(parseBoolOption(Options.get("ReportMisaligned", "true"))) {}
 
@@ -59,7 +60,7 @@ static std::uint64_t firstAddress(const warpcheck::model::WarpAddressSet &S) {
 
 void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   AnalysisOptions Opts = analysisOptions(Ctx);
-  const auto &Launches = TranslationUnitAnalysis::get(Ctx).analyze(Kernel, Opts);
+  const auto &Launches = unitSession()->analyze(Kernel, Opts);
   for (const KernelLaunchAnalysis &Launch : Launches) {
     for (const AccessResult &A : Launch.Accesses) {
       if (A.Site.Space != MemorySpace::Global || A.Status == AccessStatus::Unknown || A.MayMergeWith ||

@@ -13,7 +13,8 @@ namespace clang::tidy::cuda {
 /// docs/checks/cuda-uncoalesced-global-access.rst
 class UncoalescedGlobalAccessCheck : public CudaKernelCheck {
 public:
-  UncoalescedGlobalAccessCheck(StringRef Name, ClangTidyContext *Context);
+  UncoalescedGlobalAccessCheck(StringRef Name, ClangTidyContext *Context,
+                               std::shared_ptr<CheckSessions> Sessions);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:

@@ -83,10 +83,11 @@ std::string kernelErrorSentence(const FunctionDecl *K, const KernelError &E,
   return "not analysed: the kernel does not compile: " + E.Message + " (" + Where + In + ")";
 }
 
-llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext &Ctx,
-                                      llvm::StringRef Arch, const Preprocessor *PP,
+llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K,
+                                      TranslationUnitSession &Session, llvm::StringRef Arch, const Preprocessor *PP,
                                       const clang::tidy::cuda::RegisterCountOptions &Registers,
                                       llvm::ArrayRef<std::string> CompareArchs) {
+  ASTContext &Ctx = Session.context();
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::json::Object Kernel = kernelIdentity(K.Kernel, Ctx);
   Kernel["status"] = "analysed";
@@ -191,7 +192,7 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
 
   // Registers, shared memory and theoretical occupancy of this launch.
   std::string WhyNot;
-  if (auto Occ = occupancyFor(K.Kernel, K.Launch, Ctx,
+  if (auto Occ = occupancyFor(K.Kernel, K.Launch, Session,
                               Registers.registerOptions(Arch, PP),
                               Registers.defaultDynamicSharedBytes(), &WhyNot)) {
     Kernel["registers"] = Occ->Registers;
@@ -229,7 +230,7 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K, ASTContext 
     for (const std::string &A : All) {
       llvm::json::Object Entry{{"arch", A}};
       std::string ArchWhyNot;
-      if (auto Occ = occupancyFor(K.Kernel, K.Launch, Ctx,
+      if (auto Occ = occupancyFor(K.Kernel, K.Launch, Session,
                                   Registers.registerOptions(A, PP),
                                   Registers.defaultDynamicSharedBytes(), &ArchWhyNot)) {
         Entry["registers"] = Occ->Registers;

@@ -13,6 +13,7 @@
 #include "warpcheck/analysis/AccessReport.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 #include "warpcheck/analysis/SourceErrors.h"
+#include "warpcheck/analysis/TranslationUnitSession.h"
 
 #include "CudaCheckSupport.h"
 
@@ -22,7 +23,8 @@
 
 namespace warpcheck::tool {
 
-/// Arch and PP: the model's architecture and the preprocessor of the
+/// Session: the unit's, whose register counts the report uses. Arch and PP:
+/// the model's architecture and the preprocessor of the
 /// translation unit (for the registers: ptxas through the located toolkit,
 /// or the estimate). Registers: the options cuda-occupancy is configured
 /// with, so that the report and the check give the same registers from the
@@ -31,7 +33,8 @@ namespace warpcheck::tool {
 /// "registers_source", "active_blocks_per_sm", "active_warps_per_sm",
 /// "theoretical", "limiter"}.
 llvm::json::Object kernelLaunchToJson(const analysis::KernelLaunchAnalysis &K,
-                                      clang::ASTContext &Ctx, llvm::StringRef Arch,
+                                      analysis::TranslationUnitSession &Session,
+                                      llvm::StringRef Arch,
                                       const clang::Preprocessor *PP,
                                       const clang::tidy::cuda::RegisterCountOptions &Registers,
                                       llvm::ArrayRef<std::string> CompareArchs = {});

@@ -1,4 +1,9 @@
 //===- Reporters.h - text, JSON, SARIF and HTML output of a warpcheck run -===//
+//
+// One writer per file: TextReport.cpp, JsonReport.cpp, SarifReport.cpp and
+// HtmlReport.cpp; what they share is in ReportSupport.h.
+//
+//===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_TOOL_REPORTERS_H
 #define WARPCHECK_TOOL_REPORTERS_H
 

@@ -3,6 +3,7 @@
 #include "RunResult.h"
 #include "CommandLine.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -31,12 +32,12 @@ static std::string launchNamed(llvm::StringRef Message) {
 /// A finding's identity across translation units: the same check, place
 /// and words, whichever unit's launch site the words name. A kernel in a
 /// header that two files launch with the same shape is one finding there.
-static std::string findingKey(const llvm::json::Object &F) {
-  llvm::json::Object Key{{"check", F.getString("check").value_or("").str()},
-                         {"file", F.getString("file").value_or("").str()},
-                         {"line", F.getInteger("line").value_or(0)},
-                         {"column", F.getInteger("column").value_or(0)}};
-  std::string Message = F.getString("message").value_or("").str();
+static std::string findingKey(const Finding &F) {
+  llvm::json::Object Key{{"check", F.Check},
+                         {"file", F.File.value_or("")},
+                         {"line", F.Line.value_or(0)},
+                         {"column", F.Column.value_or(0)}};
+  std::string Message = F.Message;
   std::string Launch = launchNamed(Message);
   if (!Launch.empty())
     Message.replace(Message.find(Launch), Launch.size(), "the launch");
@@ -45,86 +46,84 @@ static std::string findingKey(const llvm::json::Object &F) {
 }
 
 void RunResult::addNotAnalysed(const std::string &File, const std::string &Cause) {
-  Errors.push_back(llvm::json::Object{{"file", File}, {"message", Cause}});
-  Inputs.push_back(llvm::json::Object{{"file", File},
-                                      {"status", "not_analysed"},
-                                      {"errors", 1},
-                                      {"kernels_analysed", 0},
-                                      {"kernels_with_errors", 0},
-                                      {"cause", Cause}});
+  ReportedError E;
+  E.Message = Cause;
+  E.File = File;
+  // Named by its file alone: no line or column.
+  E.HasPosition = false;
+  Errors.push_back(std::move(E));
+  InputOutcome I;
+  I.File = File;
+  I.Status = "not_analysed";
+  I.Errors = 1;
+  I.KernelsAnalysed = 0;
+  I.KernelsWithErrors = 0;
+  I.Cause = Cause;
+  Inputs.push_back(std::move(I));
 }
 
 void RunResult::addNote(const std::string &File, const std::string &Note) {
-  Inputs.push_back(llvm::json::Object{{"file", File},
-                                      {"status", "included"},
-                                      {"notes", llvm::json::Array{Note}}});
+  InputOutcome I;
+  I.File = File;
+  I.Status = "included";
+  I.Notes = {Note};
+  Inputs.push_back(std::move(I));
 }
 
 void RunResult::addJobOutput(llvm::json::Object Output, const std::vector<std::string> &Notes) {
-  llvm::json::Object Input;
-  if (llvm::json::Object *I = Output.getObject("input"))
-    Input = std::move(*I);
-  else
-    Input = llvm::json::Object{{"file", Output.getString("file").value_or("").str()},
-                               {"status", "not_analysed"},
-                               {"cause", "the analysis produced no summary"}};
-  if (!Notes.empty()) {
-    llvm::json::Array N;
-    for (const std::string &S : Notes)
-      N.push_back(S);
-    Input["notes"] = std::move(N);
+  InputOutcome Input;
+  if (const llvm::json::Object *I = Output.getObject("input")) {
+    Input = inputFromJson(*I);
+  } else {
+    Input.File = Output.getString("file").value_or("").str();
+    Input.Status = "not_analysed";
+    Input.Cause = "the analysis produced no summary";
   }
+  if (!Notes.empty())
+    Input.Notes = Notes;
   Inputs.push_back(std::move(Input));
   if (llvm::json::Array *K = Output.getArray("kernels"))
     for (llvm::json::Value &V : *K)
       if (SeenKernels.insert(keyOf(V)).second)
         Kernels.push_back(std::move(V));
-  if (llvm::json::Array *F = Output.getArray("findings"))
-    for (llvm::json::Value &V : *F) {
-      llvm::json::Object *Finding = V.getAsObject();
-      if (!Finding)
+  if (const llvm::json::Array *F = Output.getArray("findings"))
+    for (const llvm::json::Value &V : *F) {
+      const llvm::json::Object *O = V.getAsObject();
+      if (!O)
         continue;
-      std::string Key = findingKey(*Finding);
+      Finding New = findingFromJson(*O);
+      std::string Key = findingKey(New);
       auto Seen = FindingIndex.find(Key);
       if (Seen == FindingIndex.end()) {
         FindingIndex[Key] = Findings.size();
-        Findings.push_back(std::move(V));
+        Findings.push_back(std::move(New));
         continue;
       }
       // Reported by an earlier unit already: say which other launch gives
       // the same numbers, once.
-      llvm::json::Object &First = *Findings[Seen->second].getAsObject();
-      std::string Launch = launchNamed(Finding->getString("message").value_or(""));
-      if (Launch.empty() || Launch == launchNamed(First.getString("message").value_or("")))
+      Finding &First = Findings[Seen->second];
+      std::string Launch = launchNamed(New.Message);
+      if (Launch.empty() || Launch == launchNamed(First.Message))
         continue;
       std::string Text = "the same for " + Launch;
-      llvm::json::Array *Notes = First.getArray("notes");
-      if (!Notes) {
-        First["notes"] = llvm::json::Array();
-        Notes = First.getArray("notes");
-      }
-      bool Said = false;
-      for (const llvm::json::Value &N : *Notes)
-        if (const llvm::json::Object *O = N.getAsObject())
-          Said |= O->getString("message") == Text;
+      bool Said = llvm::any_of(First.Notes,
+                               [&](const ReportedMessage &N) { return N.Message == Text; });
       if (!Said) {
-        llvm::json::Object Note{{"message", Text}};
-        for (const char *K : {"file", "line", "column", "source_line"})
-          if (const llvm::json::Value *X = First.get(K))
-            Note[K] = *X;
-        Notes->push_back(std::move(Note));
+        ReportedMessage Note = First;
+        Note.Message = Text;
+        First.Notes.push_back(std::move(Note));
       }
     }
-  if (llvm::json::Array *E = Output.getArray("errors"))
-    for (llvm::json::Value &V : *E)
-      Errors.push_back(std::move(V));
+  if (const llvm::json::Array *E = Output.getArray("errors"))
+    for (const llvm::json::Value &V : *E)
+      if (const llvm::json::Object *O = V.getAsObject())
+        Errors.push_back(errorFromJson(*O));
 }
 
 RunCounts countRun(const RunResult &R) {
   RunCounts C;
-  for (const llvm::json::Value &V : R.Inputs) {
-    const llvm::json::Object *I = V.getAsObject();
-    llvm::StringRef Status = I ? I->getString("status").value_or("") : "";
+  for (const InputOutcome &I : R.Inputs) {
+    llvm::StringRef Status = I.Status;
     if (Status == "included")
       continue;
     ++C.Inputs;
@@ -155,11 +154,10 @@ RunCounts countRun(const RunResult &R) {
   }
   C.KernelsAnalysed = Analysed.size();
   C.KernelsWithErrors = WithErrors.size();
-  for (const llvm::json::Value &V : R.Findings) {
+  for (const Finding &F : R.Findings) {
     ++C.Findings;
-    if (const llvm::json::Object *F = V.getAsObject())
-      if (F->getString("severity") == "error")
-        ++C.FindingsAsErrors;
+    if (F.Severity == "error")
+      ++C.FindingsAsErrors;
   }
   return C;
 }

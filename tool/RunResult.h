@@ -12,6 +12,8 @@
 #ifndef WARPCHECK_TOOL_RUNRESULT_H
 #define WARPCHECK_TOOL_RUNRESULT_H
 
+#include "ReportEntries.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <map>
@@ -23,15 +25,13 @@ namespace warpcheck::tool {
 
 /// Results of all translation units, merged.
 struct RunResult {
+  /// The kernel objects of the workers (KernelReportJson.h).
   llvm::json::Array Kernels;
-  llvm::json::Array Findings;
-  /// {"file"[, "line", "column"], "message"}: compiler errors and inputs that
-  /// could not be analysed.
-  llvm::json::Array Errors;
-  /// One per input, in input order: {"file", "status": "analysed" |
-  /// "analysed_with_errors" | "not_analysed", "errors", "kernels_analysed",
-  /// "kernels_with_errors"[, "cause"][, "notes": [...]]}.
-  llvm::json::Array Inputs;
+  std::vector<Finding> Findings;
+  /// Compiler errors and inputs that could not be analysed.
+  std::vector<ReportedError> Errors;
+  /// One per input, in input order.
+  std::vector<InputOutcome> Inputs;
 
   /// Adds an input that could not be analysed at all.
   void addNotAnalysed(const std::string &File, const std::string &Cause);

@@ -6,12 +6,14 @@
 
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/analysis/TranslationUnitSession.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
 
+#include "CheckSessions.h"
 #include "CudaCheckSupport.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -130,10 +132,11 @@ private:
 class KernelReportConsumer : public ASTConsumer {
 public:
   KernelReportConsumer(const TranslationUnitJob &Job, const cuda::RegisterCountOptions &Registers,
-                       const ErrorRecorder &Recorder, llvm::json::Array &Kernels,
-                       ParseOutcome &Outcome, const Preprocessor *PP)
-      : Job(Job), Registers(Registers), Recorder(Recorder), Kernels(Kernels),
-        Outcome(Outcome), PP(PP) {}
+                       const ErrorRecorder &Recorder, analysis::TranslationUnitSession &Session,
+                       llvm::json::Array &Kernels, ParseOutcome &Outcome,
+                       const Preprocessor *PP)
+      : Job(Job), Registers(Registers), Recorder(Recorder), Session(Session),
+        Kernels(Kernels), Outcome(Outcome), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     Outcome.Parsed = true;
@@ -172,27 +175,26 @@ public:
     ReportedFiles Reported(SM, Job.HeaderFilter);
     analysis::AnalysisOptions Options =
         cuda::makeAnalysisOptions(Job.Arch, Job.DefaultBlock, Ctx);
-    auto &Analysis = analysis::TranslationUnitAnalysis::get(Ctx);
-    // The checks, which run after this consumer, see the same errors and
-    // the same launches from other units.
-    Analysis.setCompilerErrors(Recorder.Errors);
-    Analysis.setOtherUnitLaunches(Outcome.OtherUnits);
+    // The checks, which run after this consumer in the same session, see
+    // the same errors and the same launches from other units.
+    Session.setCompilerErrors(Recorder.Errors);
+    Session.setOtherUnitLaunches(Outcome.OtherUnits);
     Outcome.LaunchesOfOtherUnitsKernels =
-        Analysis.launchSites().launchesOfExternalKernels(Options.Defaults);
+        Session.launchSites().launchesOfExternalKernels(Options.Defaults);
     for (const FunctionDecl *K : Finder.Kernels) {
       if (!Reported.reports(K->getLocation()))
         continue;
-      if (const std::optional<analysis::KernelError> &E = Analysis.errorIn(K)) {
+      if (const std::optional<analysis::KernelError> &E = Session.errorIn(K)) {
         Kernels.push_back(kernelErrorToJson(K, *E, Ctx));
         ++Outcome.KernelsWithErrors;
         continue;
       }
       ++Outcome.KernelsAnalysed;
-      const auto &Launches = Analysis.analyze(K, Options);
+      const auto &Launches = Session.analyze(K, Options);
       if (!Launches.empty() && Launches.front().Launch.Source != analysis::LaunchSource::LaunchSite)
         Outcome.KernelsWithoutLaunch.push_back(analysis::crossUnitName(K));
       for (const analysis::KernelLaunchAnalysis &L : Launches)
-        Kernels.push_back(kernelLaunchToJson(L, Ctx, cuda::resolveArch(Job.Arch, Ctx), PP,
+        Kernels.push_back(kernelLaunchToJson(L, Session, cuda::resolveArch(Job.Arch, Ctx), PP,
                                              Registers, Job.CompareArchs));
     }
   }
@@ -201,6 +203,7 @@ private:
   const TranslationUnitJob &Job;
   const cuda::RegisterCountOptions &Registers;
   const ErrorRecorder &Recorder;
+  analysis::TranslationUnitSession &Session;
   llvm::json::Array &Kernels;
   ParseOutcome &Outcome;
   const Preprocessor *PP;
@@ -231,13 +234,21 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef File) override {
+    // The unit's session: the report asks it first, and it is lent to the
+    // checks of the same parse, which reuse its analyses.
+    Session = std::make_shared<analysis::TranslationUnitSession>(CI.getASTContext());
+    SessionLoan.emplace(Session);
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-    // The report runs first: it fills the analysis cache the checks reuse,
-    // before the checks release it at the end of the translation unit.
     Consumers.push_back(std::make_unique<KernelReportConsumer>(
-        Job, Registers, Recorder, Kernels, Outcome, &CI.getPreprocessor()));
+        Job, Registers, Recorder, *Session, Kernels, Outcome, &CI.getPreprocessor()));
     Consumers.push_back(Tidy.createASTConsumer(CI, File));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+  }
+
+  // Before the AST is destroyed: the session describes it.
+  void EndSourceFileAction() override {
+    SessionLoan.reset();
+    Session.reset();
   }
 
 private:
@@ -247,6 +258,8 @@ private:
   const ErrorRecorder &Recorder;
   llvm::json::Array &Kernels;
   ParseOutcome &Outcome;
+  std::shared_ptr<analysis::TranslationUnitSession> Session;
+  std::optional<cuda::CheckSessions::Loan> SessionLoan;
 };
 
 class JobActionFactory : public tooling::FrontendActionFactory {

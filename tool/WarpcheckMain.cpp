@@ -64,34 +64,28 @@ std::string unreadable(const Input &In) {
 void printErrorsAndNotes(const RunResult &R) {
   constexpr unsigned PerInput = 10;
   std::map<std::string, unsigned> Printed, Left;
-  for (const llvm::json::Value &V : R.Errors)
-    if (const llvm::json::Object *E = V.getAsObject()) {
-      std::string File = E->getString("file").value_or("").str();
-      if (Printed[File] >= PerInput) {
-        ++Left[File];
-        continue;
-      }
-      ++Printed[File];
-      std::string Where = File;
-      if (auto Line = E->getInteger("line"))
-        Where += ":" + std::to_string(*Line) + ":" +
-                 std::to_string(E->getInteger("column").value_or(0));
-      error(Where + ": " + E->getString("message").value_or("").str());
+  for (const ReportedError &E : R.Errors) {
+    std::string File = E.File.value_or("");
+    if (Printed[File] >= PerInput) {
+      ++Left[File];
+      continue;
     }
+    ++Printed[File];
+    std::string Where = File;
+    if (E.Line)
+      Where += ":" + std::to_string(*E.Line) + ":" + std::to_string(E.Column.value_or(0));
+    error(Where + ": " + E.Message);
+  }
   for (const auto &[File, N] : Left)
     error(File + ": " + std::to_string(N) + " more error" + (N == 1 ? "" : "s") +
           " (--format=json lists them all)");
-  for (const llvm::json::Value &V : R.Inputs)
-    if (const llvm::json::Object *I = V.getAsObject()) {
-      llvm::StringRef File = I->getString("file").value_or("");
-      if (I->getString("status") == "analysed_with_errors")
-        note(File + ": analysed with errors: the kernels that compile were analysed" +
-             (I->getString("cause") ? "; " + I->getString("cause")->str() : std::string()));
-      if (const llvm::json::Array *Notes = I->getArray("notes"))
-        for (const llvm::json::Value &N : *Notes)
-          if (auto S = N.getAsString())
-            note(File + ": " + *S);
-    }
+  for (const InputOutcome &I : R.Inputs) {
+    if (I.Status == "analysed_with_errors")
+      note(I.File + ": analysed with errors: the kernels that compile were analysed" +
+           (I.Cause ? "; " + *I.Cause : std::string()));
+    for (const std::string &N : I.Notes)
+      note(I.File + ": " + N);
+  }
 }
 
 } // namespace

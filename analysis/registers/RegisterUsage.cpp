@@ -1,7 +1,7 @@
 //===- RegisterUsage.cpp - registers per kernel, once per AST and options -===//
 //
-// The per-AST cache: one RegisterUsage per ASTContext, shared by every
-// check and the JSON report; ptxas's results per options, the estimate as
+// The results of one AST (its TranslationUnitSession holds them for every
+// check and the JSON report): ptxas's results per options, the estimate as
 // the fallback where ptxas was not used or has no entry for a kernel.
 //
 //===----------------------------------------------------------------------===//
@@ -25,16 +25,6 @@ namespace warpcheck::analysis {
 using registers::hexDigest;
 
 namespace {
-struct RegistryEntry {
-  const TranslationUnitDecl *TU = nullptr;
-  std::unique_ptr<RegisterUsage> Usage;
-};
-std::mutex RegistryMutex;
-std::map<const ASTContext *, RegistryEntry> &registry() {
-  static std::map<const ASTContext *, RegistryEntry> M;
-  return M;
-}
-
 /// Path and contents of every file the parse read, for the cache key.
 std::string loadedFilesKey(const SourceManager &SM) {
   std::vector<std::pair<std::string, llvm::StringRef>> Files;
@@ -60,21 +50,6 @@ std::string loadedFilesKey(const SourceManager &SM) {
 } // namespace
 
 RegisterUsage::RegisterUsage(ASTContext &Ctx) : Ctx(Ctx) {}
-
-RegisterUsage &RegisterUsage::get(ASTContext &Ctx) {
-  std::lock_guard<std::mutex> Lock(RegistryMutex);
-  RegistryEntry &E = registry()[&Ctx];
-  if (!E.Usage || E.TU != Ctx.getTranslationUnitDecl()) {
-    E.TU = Ctx.getTranslationUnitDecl();
-    E.Usage = std::make_unique<RegisterUsage>(Ctx);
-  }
-  return *E.Usage;
-}
-
-void RegisterUsage::release(ASTContext &Ctx) {
-  std::lock_guard<std::mutex> Lock(RegistryMutex);
-  registry().erase(&Ctx);
-}
 
 RegisterOptions RegisterUsage::resolve(const RegisterOptions &Options) {
   RegisterOptions O = Options;

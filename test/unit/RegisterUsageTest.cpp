@@ -12,6 +12,7 @@
 
 #include "warpcheck/analysis/KernelResources.h"
 #include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/analysis/TranslationUnitSession.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -666,15 +667,15 @@ const clang::FunctionDecl *findKernel(clang::ASTContext &Ctx, llvm::StringRef Na
   return F.Found;
 }
 
-/// Estimate-mode options for a host-side unit, whose preprocessor
-/// RegisterUsage is given (the device reparse takes the include paths,
-/// macros and forced includes from it).
-RegisterOptions hostSideEstimate(ParsedUnit &U) {
+/// Estimate-mode options for a host-side unit, whose preprocessor Usage is
+/// given (the device reparse takes the include paths, macros and forced
+/// includes from it).
+RegisterOptions hostSideEstimate(ParsedUnit &U, RegisterUsage &Usage) {
   RegisterOptions O;
   O.Mode = RegisterMode::Estimate;
   O.CompileFlags = {"-nocudainc", "-isystem", U.Dir.file("shim")};
   O.SourceFile = U.File;
-  RegisterUsage::get(U.AST->getASTContext()).setPreprocessor(&U.AST->getPreprocessor());
+  Usage.setPreprocessor(&U.AST->getPreprocessor());
   return O;
 }
 
@@ -722,7 +723,8 @@ TEST(Estimate, DeviceSideASTWithoutToolkit) {
   clang::ASTContext &Ctx = U->AST->getASTContext();
   RegisterOptions O;
   O.Mode = RegisterMode::Estimate;
-  auto &Usage = RegisterUsage::get(Ctx);
+  TranslationUnitSession Session(Ctx);
+  auto &Usage = Session.registers();
   auto Light = Usage.lookup(findKernel(Ctx, "light"), O);
   auto Heavy = Usage.lookup(findKernel(Ctx, "heavy"), O);
   auto Bounded = Usage.lookup(findKernel(Ctx, "bounded"), O);
@@ -734,19 +736,18 @@ TEST(Estimate, DeviceSideASTWithoutToolkit) {
   EXPECT_GE(Heavy->Registers, 58u);
   EXPECT_LE(Heavy->Registers, 90u);
   EXPECT_LE(Bounded->Registers, 64u);
-  RegisterUsage::release(Ctx);
 }
 
 TEST(Estimate, HostSideASTIsParsedAgainForTheDevice) {
   auto U = parse(EstimateUnit, /*Device=*/false, std::nullopt);
   ASSERT_TRUE(U->AST);
   clang::ASTContext &Ctx = U->AST->getASTContext();
-  RegisterOptions O = hostSideEstimate(*U);
-  auto &Usage = RegisterUsage::get(Ctx);
+  TranslationUnitSession Session(Ctx);
+  auto &Usage = Session.registers();
+  RegisterOptions O = hostSideEstimate(*U, Usage);
   auto Heavy = Usage.lookup(findKernel(Ctx, "heavy"), O);
   ASSERT_TRUE(Heavy) << Usage.translationUnit(O).FallbackReason;
   EXPECT_GE(Heavy->Registers, 58u);
-  RegisterUsage::release(Ctx);
 }
 
 TEST(Estimate, DeviceParseErrorIsTheReason) {
@@ -763,8 +764,9 @@ G void light(float *out) { out[0] = 1.0f; }
   auto U = parse(Code, /*Device=*/false, std::nullopt);
   ASSERT_TRUE(U->AST);
   clang::ASTContext &Ctx = U->AST->getASTContext();
-  RegisterOptions O = hostSideEstimate(*U);
-  auto &Usage = RegisterUsage::get(Ctx);
+  TranslationUnitSession Session(Ctx);
+  auto &Usage = Session.registers();
+  RegisterOptions O = hostSideEstimate(*U, Usage);
   std::string Note;
   EXPECT_FALSE(Usage.lookup(findKernel(Ctx, "light"), O, &Note));
   EXPECT_NE(Note.find("the source could not be parsed for the device: use of undeclared "
@@ -774,9 +776,8 @@ G void light(float *out) { out[0] = 1.0f; }
   LaunchConfig L;
   L.Block = Dim3{128, 1, 1};
   std::string WhyNot;
-  EXPECT_FALSE(occupancyFor(findKernel(Ctx, "light"), L, Ctx, O, std::nullopt, &WhyNot));
+  EXPECT_FALSE(occupancyFor(findKernel(Ctx, "light"), L, Session, O, std::nullopt, &WhyNot));
   EXPECT_EQ(WhyNot.rfind("its registers per thread could not be counted (", 0), 0u) << WhyNot;
-  RegisterUsage::release(Ctx);
 }
 
 TEST(Estimate, DeviceReparseKeepsForcedIncludes) {
@@ -788,12 +789,12 @@ TEST(Estimate, DeviceReparseKeepsForcedIncludes) {
                  {"forced.h"});
   ASSERT_TRUE(U->AST);
   clang::ASTContext &Ctx = U->AST->getASTContext();
-  RegisterOptions O = hostSideEstimate(*U);
-  auto &Usage = RegisterUsage::get(Ctx);
+  TranslationUnitSession Session(Ctx);
+  auto &Usage = Session.registers();
+  RegisterOptions O = hostSideEstimate(*U, Usage);
   std::string Note;
   auto Light = Usage.lookup(findKernel(Ctx, "light"), O, &Note);
   EXPECT_TRUE(Light) << Note;
-  RegisterUsage::release(Ctx);
 }
 
 TEST(Occupancy, ReportForALaunch) {
@@ -810,7 +811,8 @@ TEST(Occupancy, ReportForALaunch) {
   StaticSharedMemory S = staticSharedMemory(K, Ctx);
   EXPECT_EQ(S.Bytes, 4096u + 24u);
   EXPECT_EQ(S.Variables.size(), 2u);
-  auto R = occupancyFor(K, L, Ctx, O);
+  TranslationUnitSession Session(Ctx);
+  auto R = occupancyFor(K, L, Session, O);
   ASSERT_TRUE(R);
   EXPECT_EQ(R->RegistersSource, "estimate");
   EXPECT_EQ(R->SharedBytesStatic, 4120u);
@@ -840,12 +842,11 @@ TEST(Occupancy, ReportForALaunch) {
   ASSERT_TRUE(Bounds);
   EXPECT_EQ(Bounds->MaxThreads, 256u);
   EXPECT_EQ(Bounds->MinBlocks, 4u);
-  EXPECT_FALSE(occupancyFor(K, L, Ctx, [&] {
+  EXPECT_FALSE(occupancyFor(K, L, Session, [&] {
     RegisterOptions Unknown = O;
     Unknown.Arch = "sm_1234";
     return Unknown;
   }()));
-  RegisterUsage::release(Ctx);
 }
 
 TEST(Occupancy, PtxasCountsThroughTheAST) {
@@ -868,7 +869,8 @@ int main() { scale<<<1, 32>>>(nullptr, 2.0f); hidden<<<1, 32>>>(nullptr);
   O.CacheDir = "none";
   O.SourceFile = U->File;
   O.CompileFlags = {"-isystem", U->Dir.file("shim")};
-  auto &Usage = RegisterUsage::get(Ctx);
+  TranslationUnitSession Session(Ctx);
+  auto &Usage = Session.registers();
   for (const char *Name : {"scale", "hidden", "anon"}) {
     std::string Note;
     auto R = Usage.lookup(findKernel(Ctx, Name), O, &Note);
@@ -876,7 +878,6 @@ int main() { scale<<<1, 32>>>(nullptr, 2.0f); hidden<<<1, 32>>>(nullptr);
     EXPECT_EQ(R->Source, RegisterSource::Ptxas) << Name << ": " << Note;
     EXPECT_GT(R->Registers, 0u);
   }
-  RegisterUsage::release(Ctx);
 }
 
 //===--- Through clang-tidy -----------------------------------------------===//

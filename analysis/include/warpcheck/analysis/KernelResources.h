@@ -110,8 +110,11 @@ struct KernelOccupancyReport {
   std::vector<std::string> Assumptions;
 };
 
+class TranslationUnitSession;
+
 /// The occupancy of Kernel launched as Launch on Options.Arch (sm_90 when
-/// empty), with registers from RegisterUsage under Options. nullopt when the
+/// empty), with registers from the session's RegisterUsage under Options
+/// (Session is the unit's, TranslationUnitSession.h). nullopt when the
 /// architecture is unknown or no register count can be had; WhyNot (when
 /// given) then says which, with the register source's reason.
 /// DefaultDynamicSharedBytes: the dynamic shared memory assumed (and said
@@ -119,7 +122,7 @@ struct KernelOccupancyReport {
 /// __shared__ memory; 0 when absent.
 std::optional<KernelOccupancyReport>
 occupancyFor(const clang::FunctionDecl *Kernel, const LaunchConfig &Launch,
-             clang::ASTContext &Ctx, const RegisterOptions &Options,
+             TranslationUnitSession &Session, const RegisterOptions &Options,
              std::optional<std::uint64_t> DefaultDynamicSharedBytes = std::nullopt,
              std::string *WhyNot = nullptr);
 

@@ -34,7 +34,7 @@
 // NvptxInstructions.cpp, PressureModel.cpp and PressureModelValues.cpp (the
 // live values), Estimate.cpp (the estimate, its caps, the device reparse;
 // the calibrated formula is model/RegisterEstimate.h) and RegisterUsage.cpp
-// (the per-AST cache).
+// (the results of one AST, per options).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_REGISTERUSAGE_H
@@ -303,16 +303,12 @@ std::string deviceMangledName(const clang::FunctionDecl *Kernel,
 /// "_GLOBAL__N__<hash>" namespaces (static functions demangle alike).
 std::string normalizedKernelName(llvm::StringRef MangledName);
 
-/// Register counts of the kernels of one AST, computed once per options and
-/// shared by every check and the JSON report.
+/// Register counts of the kernels of one AST, computed once per options.
+/// The unit's TranslationUnitSession holds the one every check and the JSON
+/// report ask.
 class RegisterUsage {
 public:
   explicit RegisterUsage(clang::ASTContext &Ctx);
-
-  /// The instance for this AST.
-  static RegisterUsage &get(clang::ASTContext &Ctx);
-  /// Drops it (at the end of the translation unit).
-  static void release(clang::ASTContext &Ctx);
 
   /// The preprocessor of the parse, when the caller has it: used to re-parse
   /// a host-side AST for the estimate with the same include paths.

@@ -1,0 +1,85 @@
+//===- TranslationUnitSession.h - what is known about one parsed unit -----===//
+//
+// Everything the analysis computes about one translation unit, each part on
+// first use and kept while the unit is: its launch sites, the compiler's
+// errors and the kernels they stop, each kernel's analyses per options, and
+// the register counts of its kernels. Several consumers of one parse ask
+// the same questions (the three cuda-* checks, the JSON report), and
+// simulating a kernel or counting its registers (an nvcc run, or clang's
+// code generator for the estimate) is what costs: the session answers each
+// once.
+//
+// A session belongs to whoever parses the unit and is dropped with the AST:
+// the warpcheck binary's translation-unit job owns one per unit; in
+// clang-tidy the cuda-* checks of the unit hold one together
+// (checks/CheckSessions.h). Nothing in it is global.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_TRANSLATIONUNITSESSION_H
+#define WARPCHECK_ANALYSIS_TRANSLATIONUNITSESSION_H
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/LaunchConfig.h"
+#include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/analysis/SourceErrors.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+class TranslationUnitSession {
+public:
+  explicit TranslationUnitSession(clang::ASTContext &Ctx);
+  ~TranslationUnitSession();
+  TranslationUnitSession(const TranslationUnitSession &) = delete;
+  TranslationUnitSession &operator=(const TranslationUnitSession &) = delete;
+
+  clang::ASTContext &context() { return Ctx; }
+
+  /// The compiler errors of the parse, for errorIn(): whoever parses the
+  /// unit and sees its diagnostics sets them before the first analysis.
+  void setCompilerErrors(std::vector<CompilerError> Errors);
+  /// Launches other units make of this unit's kernels (not owned; null for
+  /// none): every analysis of the unit uses them where the unit's own
+  /// launches cannot be evaluated (the warpcheck binary over several units).
+  void setOtherUnitLaunches(const CrossUnitLaunches *Launches) { OtherUnits = Launches; }
+  /// The first error inside Kernel or a function it calls (computed once);
+  /// such a kernel is not analysed (analyze() gives no launches).
+  const std::optional<KernelError> &errorIn(const clang::FunctionDecl *Kernel);
+
+  /// Every kernel launch of the unit, found on first use.
+  const LaunchSiteIndex &launchSites();
+
+  /// One result per launch configuration of Kernel, computed once per
+  /// options. None for a kernel whose body holds an error (errorIn).
+  const std::vector<KernelLaunchAnalysis> &analyze(const clang::FunctionDecl *Kernel,
+                                                   const AnalysisOptions &Options);
+  /// The same, computed afresh and not kept: for trying layouts.
+  std::vector<KernelLaunchAnalysis> analyzeUncached(const clang::FunctionDecl *Kernel,
+                                                    const AnalysisOptions &Options);
+
+  /// The register counts of the unit's kernels.
+  RegisterUsage &registers() { return Registers; }
+
+private:
+  clang::ASTContext &Ctx;
+  std::unique_ptr<LaunchSiteIndex> Launches;
+  std::map<std::pair<const clang::FunctionDecl *, std::string>,
+           std::vector<KernelLaunchAnalysis>>
+      Analyses;
+  std::vector<CompilerError> CompilerErrors;
+  std::map<const clang::FunctionDecl *, std::optional<KernelError>> Errors;
+  RegisterUsage Registers;
+  const CrossUnitLaunches *OtherUnits = nullptr;
+};
+
+} // namespace warpcheck::analysis
+
+#endif

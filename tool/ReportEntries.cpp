@@ -1,0 +1,143 @@
+//===- ReportEntries.cpp - findings, errors and inputs of a run, typed ----===//
+
+#include "ReportEntries.h"
+
+namespace warpcheck::tool {
+
+namespace {
+
+std::optional<std::string> stringField(const llvm::json::Object &O, llvm::StringRef Key) {
+  if (std::optional<llvm::StringRef> S = O.getString(Key))
+    return S->str();
+  return std::nullopt;
+}
+
+void readMessage(const llvm::json::Object &O, ReportedMessage &M) {
+  M.Message = O.getString("message").value_or("").str();
+  M.File = stringField(O, "file");
+  M.HasPosition = O.get("line") || O.get("column");
+  M.Line = O.getInteger("line");
+  M.Column = O.getInteger("column");
+  M.SourceLine = stringField(O, "source_line");
+}
+
+llvm::json::Value orNull(const std::optional<std::int64_t> &V) {
+  return V ? llvm::json::Value(*V) : llvm::json::Value(nullptr);
+}
+
+void writeMessage(const ReportedMessage &M, bool WithSourceLine, llvm::json::Object &O) {
+  O["message"] = M.Message;
+  O["file"] = M.File ? llvm::json::Value(*M.File) : llvm::json::Value(nullptr);
+  if (M.HasPosition) {
+    O["line"] = orNull(M.Line);
+    O["column"] = orNull(M.Column);
+  }
+  if (WithSourceLine && M.SourceLine)
+    O["source_line"] = *M.SourceLine;
+}
+
+} // namespace
+
+ReportedMessage messageFromJson(const llvm::json::Object &O) {
+  ReportedMessage M;
+  readMessage(O, M);
+  return M;
+}
+
+Finding findingFromJson(const llvm::json::Object &O) {
+  Finding F;
+  readMessage(O, F);
+  F.Check = O.getString("check").value_or("").str();
+  F.Severity = O.getString("severity").value_or("warning").str();
+  if (const llvm::json::Array *Notes = O.getArray("notes"))
+    for (const llvm::json::Value &V : *Notes)
+      if (const llvm::json::Object *N = V.getAsObject())
+        F.Notes.push_back(messageFromJson(*N));
+  if (const llvm::json::Array *Fixes = O.getArray("fixes"))
+    for (const llvm::json::Value &V : *Fixes)
+      if (const llvm::json::Object *X = V.getAsObject())
+        F.Fixes.push_back(FixIt{X->getString("file").value_or("").str(),
+                                X->getInteger("offset").value_or(0),
+                                X->getInteger("length").value_or(0),
+                                X->getInteger("line").value_or(0),
+                                X->getInteger("column").value_or(0),
+                                X->getString("replacement").value_or("").str()});
+  return F;
+}
+
+ReportedError errorFromJson(const llvm::json::Object &O) {
+  ReportedError E;
+  readMessage(O, E);
+  E.Check = stringField(O, "check");
+  return E;
+}
+
+InputOutcome inputFromJson(const llvm::json::Object &O) {
+  InputOutcome I;
+  I.File = O.getString("file").value_or("").str();
+  I.Status = O.getString("status").value_or("").str();
+  I.Errors = O.getInteger("errors");
+  I.KernelsAnalysed = O.getInteger("kernels_analysed");
+  I.KernelsWithErrors = O.getInteger("kernels_with_errors");
+  I.Cause = stringField(O, "cause");
+  if (const llvm::json::Array *Notes = O.getArray("notes"))
+    for (const llvm::json::Value &V : *Notes)
+      if (std::optional<llvm::StringRef> S = V.getAsString())
+        I.Notes.push_back(S->str());
+  return I;
+}
+
+llvm::json::Object toJson(const ReportedMessage &M, bool WithSourceLine) {
+  llvm::json::Object O;
+  writeMessage(M, WithSourceLine, O);
+  return O;
+}
+
+llvm::json::Object toJson(const Finding &F, bool WithSourceLine) {
+  llvm::json::Object O;
+  writeMessage(F, WithSourceLine, O);
+  O["check"] = F.Check;
+  O["severity"] = F.Severity;
+  llvm::json::Array Notes, Fixes;
+  for (const ReportedMessage &N : F.Notes)
+    Notes.push_back(toJson(N, WithSourceLine));
+  for (const FixIt &X : F.Fixes)
+    Fixes.push_back(llvm::json::Object{{"file", X.File},
+                                       {"offset", X.Offset},
+                                       {"length", X.Length},
+                                       {"line", X.Line},
+                                       {"column", X.Column},
+                                       {"replacement", X.Replacement}});
+  O["notes"] = std::move(Notes);
+  O["fixes"] = std::move(Fixes);
+  return O;
+}
+
+llvm::json::Object toJson(const ReportedError &E) {
+  llvm::json::Object O;
+  writeMessage(E, /*WithSourceLine=*/true, O);
+  if (E.Check)
+    O["check"] = *E.Check;
+  return O;
+}
+
+llvm::json::Object toJson(const InputOutcome &I) {
+  llvm::json::Object O{{"file", I.File}, {"status", I.Status}};
+  if (I.Errors)
+    O["errors"] = *I.Errors;
+  if (I.KernelsAnalysed)
+    O["kernels_analysed"] = *I.KernelsAnalysed;
+  if (I.KernelsWithErrors)
+    O["kernels_with_errors"] = *I.KernelsWithErrors;
+  if (I.Cause)
+    O["cause"] = *I.Cause;
+  if (!I.Notes.empty()) {
+    llvm::json::Array Notes;
+    for (const std::string &N : I.Notes)
+      Notes.push_back(N);
+    O["notes"] = std::move(Notes);
+  }
+  return O;
+}
+
+} // namespace warpcheck::tool

@@ -1,0 +1,206 @@
+//===- SarifReport.cpp - SARIF 2.1.0 --------------------------------------===//
+
+#include "Reporters.h"
+#include "ReportSupport.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+#include <memory>
+
+namespace warpcheck::tool {
+
+static constexpr llvm::StringLiteral SarifSchema =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+    "sarif-schema-2.1.0.json";
+static constexpr llvm::StringLiteral SourceRoot = "%SRCROOT%";
+
+/// Path as the path of a URI: every byte but unreserved characters and "/"
+/// percent-encoded (spaces, "#", "%", ":" and non-ASCII occur in file names).
+static std::string uriPath(llvm::StringRef Path) {
+  std::string Out;
+  for (unsigned char C : Path) {
+    if (llvm::isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' || C == '/') {
+      Out += C;
+      continue;
+    }
+    Out += '%';
+    Out += llvm::hexdigit(C >> 4);
+    Out += llvm::hexdigit(C & 15);
+  }
+  return Out;
+}
+
+/// UTF-16 code units in Utf8. SARIF counts columns and character offsets in
+/// them (columnKind utf16CodeUnits); clang counts bytes. They differ after
+/// any non-ASCII character, in a comment above a fix-it for instance.
+static int64_t utf16Length(llvm::StringRef Utf8) {
+  int64_t Units = 0;
+  for (unsigned char C : Utf8)
+    Units += (C & 0xC0) == 0x80 ? 0 : C >= 0xF0 ? 2 : 1;
+  return Units;
+}
+
+static llvm::json::Object sarifMessage(llvm::StringRef Text) {
+  return llvm::json::Object{{"text", Text.str()}};
+}
+
+namespace {
+
+/// SARIF locations of the report's messages and fix-its.
+class SarifLocations {
+public:
+  explicit SarifLocations(llvm::StringRef Base) : Base(Base.str()) {}
+
+  /// Relative to %SRCROOT% (the base directory) when the file lies under
+  /// it, else an absolute file:// URI.
+  llvm::json::Object artifact(llvm::StringRef File) const {
+    ReportedFile F = reportedFile(Base, File);
+    if (F.UnderBase)
+      return llvm::json::Object{{"uri", uriPath(F.Path)}, {"uriBaseId", SourceRoot}};
+    return llvm::json::Object{{"uri", "file://" + uriPath(F.Path)}};
+  }
+
+  /// The location of a finding, note or error (its file, line, column and
+  /// line text); empty when it names no file.
+  llvm::json::Object location(const ReportedMessage &M) const {
+    if (!M.File || M.File->empty())
+      return {};
+    llvm::json::Object Physical{{"artifactLocation", artifact(*M.File)}};
+    if (M.Line && *M.Line >= 1) {
+      llvm::json::Object Region{{"startLine", *M.Line}};
+      if (M.Column && *M.Column >= 1) {
+        int64_t BytesBefore = *M.Column - 1;
+        llvm::StringRef Before =
+            M.SourceLine ? llvm::StringRef(*M.SourceLine).take_front(BytesBefore) : "";
+        Region["startColumn"] =
+            utf16Length(Before) + (BytesBefore - static_cast<int64_t>(Before.size())) + 1;
+      }
+      Physical["region"] = std::move(Region);
+    }
+    return llvm::json::Object{{"physicalLocation", std::move(Physical)}};
+  }
+
+  /// The text a fix-it replaces: clang's byte offset and length as UTF-16
+  /// character offsets, counted in the file; when the file cannot be read
+  /// (any more), the byte region, which is exact.
+  llvm::json::Object deletedRegion(const FixIt &Fix) {
+    int64_t Offset = Fix.Offset;
+    int64_t Length = Fix.Length;
+    const llvm::MemoryBuffer *Source = source(Fix.File);
+    if (!Source || Offset < 0 || Length < 0 ||
+        static_cast<uint64_t>(Offset + Length) > Source->getBufferSize())
+      return llvm::json::Object{{"byteOffset", Offset}, {"byteLength", Length}};
+    llvm::StringRef Text = Source->getBuffer();
+    return llvm::json::Object{{"charOffset", utf16Length(Text.take_front(Offset))},
+                              {"charLength", utf16Length(Text.substr(Offset, Length))}};
+  }
+
+private:
+  const llvm::MemoryBuffer *source(llvm::StringRef File) {
+    llvm::SmallString<256> Abs(File);
+    if (!Base.empty())
+      llvm::sys::fs::make_absolute(Base, Abs);
+    auto [It, Inserted] = Sources.try_emplace(Abs.str().str());
+    if (Inserted)
+      if (auto Buffer = llvm::MemoryBuffer::getFile(Abs, /*IsText=*/false,
+                                                    /*RequiresNullTerminator=*/false))
+        It->second = std::move(*Buffer);
+    return It->second.get();
+  }
+
+  std::string Base;
+  /// Files read for fix-its, once each (null: unreadable).
+  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Sources;
+};
+
+} // namespace
+
+void renderSarif(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS) {
+  SarifLocations Locations(Ctx.BaseDirectory);
+
+  llvm::json::Array Rules;
+  std::map<std::string, int64_t> RuleIndex;
+  for (const auto &[Check, Count] : findingsPerCheck(R)) {
+    RuleIndex[Check] = static_cast<int64_t>(Rules.size());
+    llvm::StringRef Summary = checkSummary(Check);
+    llvm::json::Object Rule{{"id", Check},
+                            {"shortDescription", sarifMessage(Summary.empty() ? Check : Summary)},
+                            {"defaultConfiguration", llvm::json::Object{{"level", "warning"}}}};
+    if (llvm::StringRef(Check).starts_with("cuda-"))
+      Rule["help"] = sarifMessage("See docs/checks/" + Check + ".rst in warpcheck's sources.");
+    Rules.push_back(std::move(Rule));
+  }
+
+  llvm::json::Array Results;
+  for (const Finding &F : R.Findings) {
+    const std::string &Check = F.Check;
+    llvm::json::Object Result{{"ruleId", Check},
+                              {"ruleIndex", RuleIndex[Check]},
+                              {"level", F.Severity == "error" ? "error" : "warning"},
+                              {"message", sarifMessage(F.Message)}};
+    if (llvm::json::Object Where = Locations.location(F); !Where.empty())
+      Result["locations"] = llvm::json::Array{std::move(Where)};
+
+    llvm::json::Array Related;
+    for (const ReportedMessage &N : F.Notes) {
+      llvm::json::Object Where = Locations.location(N);
+      Where["id"] = static_cast<int64_t>(Related.size());
+      Where["message"] = sarifMessage(N.Message);
+      Related.push_back(std::move(Where));
+    }
+    if (!Related.empty())
+      Result["relatedLocations"] = std::move(Related);
+
+    // A finding's replacements form one fix-it; SARIF groups them by file.
+    std::map<std::string, llvm::json::Array> ReplacementsPerFile;
+    for (const FixIt &X : F.Fixes)
+      ReplacementsPerFile[X.File].push_back(
+          llvm::json::Object{{"deletedRegion", Locations.deletedRegion(X)},
+                             {"insertedContent", sarifMessage(X.Replacement)}});
+    if (!ReplacementsPerFile.empty()) {
+      llvm::json::Array Changes;
+      for (auto &[File, Replacements] : ReplacementsPerFile)
+        Changes.push_back(llvm::json::Object{{"artifactLocation", Locations.artifact(File)},
+                                             {"replacements", std::move(Replacements)}});
+      Result["fixes"] =
+          llvm::json::Array{llvm::json::Object{{"artifactChanges", std::move(Changes)}}};
+    }
+    Results.push_back(std::move(Result));
+  }
+
+  llvm::json::Array Notifications;
+  for (const ReportedError &E : R.Errors) {
+    llvm::json::Object Notification{{"level", "error"}, {"message", sarifMessage(E.Message)}};
+    if (llvm::json::Object Where = Locations.location(E); !Where.empty())
+      Notification["locations"] = llvm::json::Array{std::move(Where)};
+    Notifications.push_back(std::move(Notification));
+  }
+  llvm::json::Object Invocation{{"executionSuccessful", Notifications.empty()}};
+  if (!Notifications.empty())
+    Invocation["toolExecutionNotifications"] = std::move(Notifications);
+
+  llvm::json::Object Run{
+      {"tool", llvm::json::Object{{"driver", llvm::json::Object{{"name", "warpcheck"},
+                                                                {"version", Ctx.ToolVersion},
+                                                                {"rules", std::move(Rules)}}}}},
+      {"columnKind", "utf16CodeUnits"},
+      {"invocations", llvm::json::Array{std::move(Invocation)}},
+      {"results", std::move(Results)}};
+  if (!Ctx.BaseDirectory.empty()) {
+    std::string BaseUri = "file://" + uriPath(Ctx.BaseDirectory);
+    if (BaseUri.back() != '/')
+      BaseUri += '/';
+    Run["originalUriBaseIds"] =
+        llvm::json::Object{{SourceRoot, llvm::json::Object{{"uri", std::move(BaseUri)}}}};
+  }
+  llvm::json::Object Log{{"$schema", SarifSchema},
+                         {"version", "2.1.0"},
+                         {"runs", llvm::json::Array{std::move(Run)}}};
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Log))) << "\n";
+}
+
+} // namespace warpcheck::tool
