@@ -135,9 +135,9 @@ int main(int argc, const char **argv) {
 
   // The CUDA headers to parse with.
   std::string EnvDiagnostic;
-  std::optional<CudaToolkit> Toolkit;
+  std::optional<toolchain::CudaToolkit> Toolkit;
   if (!CL.NoCuda)
-    Toolkit = findCudaToolkit(CL.CudaPath, EnvDiagnostic);
+    Toolkit = toolchain::findCudaToolkit(CL.CudaPath, EnvDiagnostic);
   if (!Toolkit && !EnvDiagnostic.empty()) {
     error(EnvDiagnostic);
     return ExitUsage;
