@@ -18,7 +18,7 @@ import shutil
 import sys
 import tempfile
 
-from testsupport import run
+from testsupport import run, toolkit_nvcc
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "hw", "scripts"))
@@ -39,7 +39,7 @@ def main():
     ap.add_argument("--input", default=os.path.join(HERE, "inputs", "atomics.cu"))
     args = ap.parse_args()
     args.build, args.input = os.path.abspath(args.build), os.path.abspath(args.input)
-    nvcc = census.find_nvcc()
+    nvcc = toolkit_nvcc(os.path.join(args.build, "bin", "warpcheck"))
     version = run([nvcc, "--version"])[1] if nvcc else ""
     if not re.search(r"release 13\.0\b", version):
         print("SKIP: no nvcc 13.0 (the census's compiler) to compare with")

@@ -14,33 +14,19 @@ import os
 import sys
 import tempfile
 
-from testsupport import run
+from testsupport import plugin_nvcc, run, toolkit_nvcc
 
 
-def nvcc_root(root):
-    """root when it holds an executable bin/nvcc (a toolkit ptxas can run from)."""
-    if root and os.access(os.path.join(root, "bin", "nvcc"), os.X_OK):
-        return root
-    return None
-
-
-def registers_from_ptxas(door, extra, clang_args):
+def registers_from_ptxas(door, warpcheck, extra):
     """Whether the door's cuda-occupancy counts registers with ptxas (a
-    toolkit is there) or estimates them: CHECK-PTXAS or CHECK-ESTIMATE lines
-    apply. The binary uses the toolkit it parses with (--cuda-path in its
-    clang arguments; none with --no-cuda); the plugin searches $CUDA_PATH,
-    $CUDA_HOME, then /usr/local/cuda (analysis/RegisterUsage.h)."""
+    toolkit with nvcc is there) or estimates them: CHECK-PTXAS or
+    CHECK-ESTIMATE lines apply. warpcheck says which toolkit each door uses
+    (--print-toolkit): the binary the one it parses with (none with
+    --no-cuda), the plugin the first of $CUDA_PATH, $CUDA_HOME and
+    /usr/local/cuda with an nvcc (analysis/RegisterUsage.h)."""
     if door == "binary":
-        if "--no-cuda" in extra:
-            return False
-        for a in clang_args.split("\n"):
-            if a.startswith("--cuda-path="):
-                return nvcc_root(a[len("--cuda-path="):]) is not None
-        return False
-    for var in ("CUDA_PATH", "CUDA_HOME"):
-        if os.environ.get(var) and nvcc_root(os.environ[var]):
-            return True
-    return nvcc_root("/usr/local/cuda") is not None
+        return toolkit_nvcc(warpcheck, [a for a in extra if a == "--no-cuda"]) is not None
+    return plugin_nvcc(warpcheck) is not None
 
 
 def directives(text, name):
@@ -103,7 +89,7 @@ def main():
     warpcheck = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
     rc, printed_args, err = run([warpcheck, "--print-clang-args"] +
                                 [a for a in args.extra if a == "--no-cuda"] + [name], cwd)
-    register_prefix = ("CHECK-PTXAS" if registers_from_ptxas(args.door, args.extra, printed_args)
+    register_prefix = ("CHECK-PTXAS" if registers_from_ptxas(args.door, warpcheck, args.extra)
                        else "CHECK-ESTIMATE")
     text = open(src).read()
     status = directives(text, "CHECK-STATUS")
@@ -212,10 +198,9 @@ def check_fixes(args, src, name, cwd, warpcheck):
         if rc != 0:
             sys.stderr.write("the fixed file does not parse:\n" + err)
             return 1
-        root = next((r for r in (os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME"),
-                                 "/usr/local/cuda") if nvcc_root(r)), None)
-        if root:
-            rc, out, err = run([os.path.join(root, "bin", "nvcc"), "-arch=sm_90", "-c", name,
+        nvcc = plugin_nvcc(warpcheck)
+        if nvcc:
+            rc, out, err = run([nvcc, "-arch=sm_90", "-c", name,
                                 "-o", os.path.join(tmp, "fixed.o")], tmp)
             if rc != 0:
                 sys.stderr.write("the fixed file does not compile with nvcc:\n" + out + err)

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import textwrap
 
-from testsupport import run
+from testsupport import run, toolkit_nvcc
 
 RESULTS = []
 
@@ -42,12 +42,6 @@ def report(wc, args, cwd):
         return rc, json.loads(out), err
     except ValueError:
         return rc, None, out + err
-
-
-def has_toolkit():
-    return any(os.access(os.path.join(r, "bin", "nvcc"), os.X_OK)
-               for r in (os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME"),
-                         "/usr/local/cuda") if r)
 
 
 # A kernel in a header: a column store (32 sectors per request) and a
@@ -117,7 +111,7 @@ def database_cases(wc, tmp):
         ok = ok and all(k["launch"]["block"] == [32, 32, 1] for k in kernels)
     check("-p from another directory: relative file, -I and -include of the entry's directory",
           ok, json.dumps(doc)[:3000] if doc else err)
-    if ok and has_toolkit():
+    if ok and toolkit_nvcc(wc):
         # The nvcc run for registers found the same headers (it failed
         # silently, falling back to the estimate, when -I stayed relative).
         srcs = [k["registers_source"] for k in kernels]

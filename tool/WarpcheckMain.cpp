@@ -12,6 +12,7 @@
 #include "CommandLine.h"
 #include "CudaEnvironment.h"
 #include "Inputs.h"
+#include "PrintToolkit.h"
 #include "Reporters.h"
 #include "RunResult.h"
 #include "Workers.h"
@@ -117,6 +118,9 @@ int main(int argc, const char **argv) {
                  << LLVM_VERSION_STRING << ")\n";
     return ExitOk;
   }
+  if (CL.PrintToolkit)
+    return printToolkit(toolchain::CudaSearchInputs::fromEnvironment(CL.CudaPath), CL.NoCuda,
+                        llvm::outs());
   std::vector<std::string> Enabled;
   if (!validateCommandLine(CL, Enabled))
     return ExitUsage;
