@@ -438,7 +438,8 @@ TranslationUnitAnalysis::analyzeUncached(const FunctionDecl *Kernel,
         A.Assumptions.push_back("the address depends on values read from memory");
       } else {
         if (Launch.Source == LaunchSource::Default ||
-            Launch.Source == LaunchSource::LaunchBounds)
+            Launch.Source == LaunchSource::LaunchBounds ||
+            Launch.Source == LaunchSource::Inferred)
           A.Assumptions.push_back("the block shape " + Launch.Block.str() +
                                   " is assumed from " + Launch.Description);
         if (!Launch.Unevaluated.empty()) {

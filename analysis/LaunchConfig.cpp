@@ -10,6 +10,7 @@
 
 #include "warpcheck/analysis/LaunchConfig.h"
 
+#include "BlockShapeInference.h"
 #include "host/HostEvaluator.h"
 #include "warpcheck/model/Arch.h"
 
@@ -39,6 +40,8 @@ const char *LaunchConfig::sourceName() const {
     return "launch";
   case LaunchSource::Annotation:
     return "annotation";
+  case LaunchSource::Inferred:
+    return "inferred";
   case LaunchSource::LaunchBounds:
     return "launch_bounds";
   case LaunchSource::Default:
@@ -480,19 +483,27 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   };
   if (auto A = annotationFor(Kernel, Ctx))
     return Fallback(*A);
+  std::optional<std::uint32_t> MaxThreads;
   if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
     Expr::EvalResult R;
     if (LB->getMaxThreads() &&
         LB->getMaxThreads()->EvaluateAsInt(R, Ctx) && R.Val.isInt()) {
       std::int64_t N = R.Val.getInt().getExtValue();
-      if (N > 0 && N <= 1024) {
-        LaunchConfig C;
-        C.Source = LaunchSource::LaunchBounds;
-        C.Block = Dim3{static_cast<std::uint32_t>(N), 1, 1};
-        C.Description = "__launch_bounds__(" + std::to_string(N) + ")";
-        return Fallback(C);
-      }
+      if (N > 0 && N <= Arch.MaxThreadsPerBlock)
+        MaxThreads = static_cast<std::uint32_t>(N);
     }
+  }
+  // What the kernel's own code says: never a 1-D block for a kernel that
+  // reads threadIdx.y (BlockShapeInference.h).
+  if (auto C = inferLaunchFromKernel(collectBlockShapeEvidence(Kernel, Ctx), MaxThreads,
+                                     Defaults, Arch.MaxThreadsPerBlock))
+    return Fallback(*C);
+  if (MaxThreads) {
+    LaunchConfig C;
+    C.Source = LaunchSource::LaunchBounds;
+    C.Block = Dim3{*MaxThreads, 1, 1};
+    C.Description = "__launch_bounds__(" + std::to_string(*MaxThreads) + ")";
+    return Fallback(C);
   }
   LaunchConfig C;
   C.Source = LaunchSource::Default;

@@ -111,8 +111,13 @@ void noteMergeableAccesses(std::vector<AccessResult> &Accesses, const CapturedVa
                     "-byte instruction; these numbers are those of separate ones");
         continue;
       }
-      // Adjacent elements: `a[i0]` and `a[i1]` with i1 = i0 + 1 in every lane
-      // and i0 even (the pair aligned to twice the element).
+      // Adjacent elements of a __shared__ array: `s[i0]` and `s[i1]` with
+      // i1 = i0 + 1 in every lane and i0 even (the pair aligned to twice the
+      // element). Only in shared memory, whose arrays nvcc places aligned:
+      // a global pointer's pair stays two LDG.E (merged-accesses.cu on the
+      // H200: data[i0], data[i0 + 1] two loads, s[i0], s[i1] one LDS.64).
+      if (A.Site.Space != MemorySpace::Shared)
+        continue;
       const auto *SA = dyn_cast<ArraySubscriptExpr>(stripped(A.Site.Expr));
       const auto *SB = dyn_cast<ArraySubscriptExpr>(stripped(B.Site.Expr));
       if (!SA || !SB || !baseDecl(SA) || baseDecl(SA) != baseDecl(SB) ||

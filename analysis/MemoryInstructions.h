@@ -32,9 +32,9 @@ using CapturedValues =
 /// the checks then report nothing on it) to every access of
 /// Accesses that nvcc may merge with another into one wider instruction:
 /// two fields of one aligned vector-like element (float2, int4...) read or
-/// written through the same expression, or two adjacent elements `a[i]` and
-/// `a[i + 1]` whose first element is aligned to their pair, both non-
-/// volatile.
+/// written through the same expression, or two adjacent elements `s[i]` and
+/// `s[i + 1]` of a __shared__ array whose first element is aligned to their
+/// pair, both non-volatile.
 void noteMergeableAccesses(std::vector<AccessResult> &Accesses, const CapturedValues &Captured,
                            const clang::ASTContext &Ctx);
 

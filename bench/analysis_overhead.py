@@ -20,6 +20,11 @@ import sys
 import tempfile
 import time
 
+# test/testsupport.py: running a command as the test scripts do.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "test"))
+import testsupport  # noqa: E402
+
 CCCL_UNIT = r'''
 #include <cub/cub.cuh>
 #include <thrust/device_vector.h>
@@ -59,7 +64,7 @@ def main():
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    wc = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
+    wc = testsupport.warpcheck_binary(args.build)
     files = [os.path.abspath(f) for f in args.files]
     tmp = tempfile.mkdtemp(prefix="warpcheck-bench-")
     if not files:
@@ -78,8 +83,9 @@ def main():
     worst = 0.0
     for f in files:
         cwd, name = os.path.dirname(f), os.path.basename(f)
-        out = subprocess.run([wc, "--print-clang-args", name], cwd=cwd, stdout=subprocess.PIPE,
-                             text=True, check=True).stdout
+        rc, out, err = testsupport.run([wc, "--print-clang-args", name], cwd=cwd)
+        if rc != 0:
+            raise RuntimeError("warpcheck --print-clang-args %s failed (%s): %s" % (name, rc, err))
         clang = ["clang++-19", "-fsyntax-only"] + [a for a in out.split("\n") if a] + [name]
         a, b = [], []
         timed(clang, cwd), timed([wc, name], cwd)  # warm the file cache

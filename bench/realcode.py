@@ -98,12 +98,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# test/testsupport.py: running a command as the test scripts do.
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "test"))
+import testsupport  # noqa: E402
 CACHE_VERSION = 1
 ARCH = "sm_90"
 
@@ -228,17 +230,10 @@ LIBRARY_NAMESPACES = {"cub", "thrust", "cuda", "cooperative_groups", "nvcuda",
 
 
 def run(cmd, cwd=None, timeout=None, stdin=None):
-    """(exit code, stdout, stderr, seconds); exit code None on time-out."""
+    """(exit code, stdout, stderr, seconds) of testsupport.run."""
     start = time.time()
-    try:
-        proc = subprocess.run(cmd, cwd=cwd, input=stdin, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, errors="replace",
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, "", "timed out after %d s" % timeout, time.time() - start
-    except OSError as e:
-        return 127, "", str(e), time.time() - start
-    return proc.returncode, proc.stdout, proc.stderr, time.time() - start
+    rc, out, err = testsupport.run(cmd, cwd=cwd, timeout=timeout, stdin=stdin)
+    return rc, out, err, time.time() - start
 
 
 # --------------------------------------------------------------------------

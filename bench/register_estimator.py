@@ -46,12 +46,14 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+# test/testsupport.py: running a command as the test scripts do.
+sys.path.insert(0, os.path.join(ROOT, "test"))
+import testsupport  # noqa: E402
 
 CCCL_UNIT = r"""// Instantiates a few CUB and Thrust kernels (written by
 // bench/register_estimator.py).
@@ -94,10 +96,7 @@ NOTE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): note: (?P<reg
 
 
 def run(cmd, cwd, env):
-    # An argument vector: no shell ever sees these arguments.
-    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, timeout=1800)
-    return proc.returncode, proc.stdout, proc.stderr
+    return testsupport.run(cmd, cwd=cwd, env=env, timeout=1800)
 
 
 def kernels_of(output):
@@ -265,9 +264,8 @@ def main():
             print("  %-12s %-70s %s" % (group, name[:70], why))
     if args.write_records:
         records = {r["kernel"]: r["ptxas"] for r in rows if r["group"] == "test inputs"}
-        nvcc = subprocess.run([os.path.join(args.cuda_path, "bin", "nvcc"), "--version"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        release = re.search(r"release ([\d.]+)", nvcc.stdout)
+        version = testsupport.run([os.path.join(args.cuda_path, "bin", "nvcc"), "--version"])[1]
+        release = re.search(r"release ([\d.]+)", version)
         with open(args.write_records, "w") as f:
             json.dump({"arch": args.arch,
                        "toolkit": "CUDA %s" % (release.group(1) if release else "unknown"),

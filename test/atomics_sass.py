@@ -14,11 +14,9 @@ import argparse
 import json
 import os
 import re
-import shutil
 import sys
-import tempfile
 
-from testsupport import run, toolkit_nvcc
+from testsupport import run, scratch_dir, toolkit_nvcc, warpcheck_binary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "hw", "scripts"))
@@ -39,28 +37,25 @@ def main():
     ap.add_argument("--input", default=os.path.join(HERE, "inputs", "atomics.cu"))
     args = ap.parse_args()
     args.build, args.input = os.path.abspath(args.build), os.path.abspath(args.input)
-    nvcc = toolkit_nvcc(os.path.join(args.build, "bin", "warpcheck"))
+    nvcc = toolkit_nvcc(warpcheck_binary(args.build))
     version = run([nvcc, "--version"])[1] if nvcc else ""
     if not re.search(r"release 13\.0\b", version):
         print("SKIP: no nvcc 13.0 (the census's compiler) to compare with")
         return 0
-    tmp = tempfile.mkdtemp()
-    try:
+    with scratch_dir() as tmp:
         cubin = os.path.join(tmp, "atomics.cubin")
         rc, out, err = run([nvcc, "-O3", "-arch=sm_90", "-cubin", "-o", cubin, args.input])
         if rc != 0:
             print("FAIL: nvcc: " + err)
             return 1
         sass = census.instructions_from_cubin(cubin)
-    finally:
-        shutil.rmtree(tmp)
     names = demangled(sorted(sass))
     verdicts = {}
     for mangled, instrs in sass.items():
         atomics, _, aggregated = census.classify(instrs)
         if len(atomics) == 1 or aggregated == "full_warp":
             verdicts[names[mangled]] = aggregated in ("yes", "full_warp")
-    rc, out, err = run([os.path.join(args.build, "bin", "warpcheck"), "--format=json", args.input],
+    rc, out, err = run([warpcheck_binary(args.build), "--format=json", args.input],
                        cwd=os.path.dirname(args.input))
     if rc != 0:
         print("FAIL: warpcheck exited %s: %s" % (rc, err))

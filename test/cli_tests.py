@@ -10,20 +10,14 @@ Runs as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
 import textwrap
 import urllib.parse
 
-from testsupport import print_toolkit, run
+from testsupport import Results, plugin_library, print_toolkit, run, scratch_dir, warpcheck_binary
 
-RESULTS = []
-
-
-def check(name, condition, detail=""):
-    RESULTS.append((name, bool(condition), detail))
-    print(("PASS " if condition else "FAIL ") + name + ("" if condition else ": " + detail))
+RESULTS = Results()
+check = RESULTS.check
 
 
 GOOD = textwrap.dedent("""\
@@ -49,10 +43,9 @@ def main():
     ap.add_argument("--source", required=True)
     ap.add_argument("--clang-tidy", default="clang-tidy-19")
     args = ap.parse_args()
-    wc = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
-    plugin = os.path.abspath(os.path.join(args.build, "lib", "libwarpcheck.so"))
-    tmp = tempfile.mkdtemp(prefix="warpcheck-cli-")
-    try:
+    wc = warpcheck_binary(args.build)
+    plugin = plugin_library(args.build)
+    with scratch_dir("warpcheck-cli-") as tmp:
         good = os.path.join(tmp, "good.cu")
         broken = os.path.join(tmp, "broken.cu")
         with open(good, "w") as f:
@@ -545,13 +538,7 @@ def main():
             rc, out, err = run([wc, "--cuda-path=", "--no-cuda"] + files, cwd=nt, env=env)
             check("no-toolkit inputs parse with the bundled declarations",
                   rc == 0 and "error" not in err.lower().replace("0 errors", ""), out[-2000:] + err[-2000:])
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-    passed = sum(1 for _, ok, _ in RESULTS if ok)
-    failed = len(RESULTS) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+    return RESULTS.summary()
 
 
 if __name__ == "__main__":

@@ -12,19 +12,13 @@ as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
 import textwrap
 
-from testsupport import run, toolkit_nvcc
+from testsupport import Results, run, scratch_dir, toolkit_nvcc, warpcheck_binary
 
-RESULTS = []
-
-
-def check(name, condition, detail=""):
-    RESULTS.append((name, bool(condition), detail))
-    print(("PASS " if condition else "FAIL ") + name + ("" if condition else ": " + detail))
+RESULTS = Results()
+check = RESULTS.check
 
 
 def write(root, rel, text):
@@ -313,19 +307,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     args = ap.parse_args()
-    wc = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
-    tmp = tempfile.mkdtemp(prefix="warpcheck-real-")
-    try:
+    wc = warpcheck_binary(args.build)
+    with scratch_dir("warpcheck-real-") as tmp:
         database_cases(wc, tmp)
         register_cap_cases(wc, tmp)
         entry_cases(wc, tmp)
         folder_cases(wc, tmp)
         counting_cases(wc, tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    failed = [r for r in RESULTS if not r[1]]
-    print("%d passed, %d failed" % (len(RESULTS) - len(failed), len(failed)))
-    return 1 if failed else 0
+    return RESULTS.summary()
 
 
 if __name__ == "__main__":

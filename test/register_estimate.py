@@ -31,7 +31,7 @@ import json
 import os
 import sys
 
-from testsupport import run
+from testsupport import run, warpcheck_binary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -73,7 +73,7 @@ def estimates_without_toolkit(build, inputs):
     """{"file:line kernel": (registers, registers_source)} from
     `warpcheck --no-cuda --format=json` on every input, the files that
     parsed, those that did not (with the first error), and failures."""
-    warpcheck = os.path.abspath(os.path.join(build, "bin", "warpcheck"))
+    warpcheck = warpcheck_binary(build)
     files = sorted(set(glob.glob(os.path.join(inputs, "*.cu")) +
                        glob.glob(os.path.join(inputs, "**", "*.cu"), recursive=True)))
     estimates, parsed, skipped, failures = {}, set(), [], []

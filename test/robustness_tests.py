@@ -37,13 +37,7 @@ import os
 import re
 import sys
 
-import testsupport
-
-TIMEOUT = 600
-
-
-def run(cmd, cwd):
-    return testsupport.run(cmd, cwd, timeout=TIMEOUT)
+from testsupport import Results, plugin_library, run, warpcheck_binary
 
 
 def close(a, b):
@@ -174,18 +168,13 @@ def main():
     ap.add_argument("--inputs", required=True)
     ap.add_argument("--clang-tidy", default="clang-tidy-19")
     args = ap.parse_args()
-    plugin = os.path.abspath(os.path.join(args.build, "lib", "libwarpcheck.so"))
-    warpcheck = os.path.abspath(os.path.join(args.build, "bin", "warpcheck"))
+    plugin = plugin_library(args.build)
+    warpcheck = warpcheck_binary(args.build)
     inputs = os.path.abspath(args.inputs)
-    passed = failed = 0
+    results = Results()
 
     def report(ok, text):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-        print(("PASS " if ok else "FAIL ") + text)
+        results.check(text, ok)
 
     files = sorted(os.path.join(inputs, f) for f in os.listdir(inputs) if f.endswith(".cu"))
     if not files:
@@ -226,8 +215,7 @@ def main():
         except ValueError:
             report(False, "all files in one run: exit %s, no JSON report: %s" % (rc, err[-1500:]))
 
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+    return results.summary()
 
 
 if __name__ == "__main__":

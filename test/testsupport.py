@@ -1,16 +1,40 @@
-"""What warpcheck's test scripts share."""
+"""What warpcheck's test and bench scripts share: running a command (an
+argument vector, never through a shell), where a build keeps its binaries,
+the CUDA toolkit the tests may use, scratch folders, and PASS/FAIL
+bookkeeping."""
+import contextlib
+import json
+import os
+import shutil
 import subprocess
+import tempfile
 
 
-def run(cmd, cwd=None, timeout=600, env=None):
+def run(cmd, cwd=None, timeout=600, env=None, stdin=None):
     """(exit code, stdout, stderr) of cmd, an argument vector: no shell ever
-    sees it. The exit code is None when cmd ran past timeout seconds."""
+    sees it. The exit code is None when cmd ran past timeout seconds (None:
+    no limit), 127 when it could not be started (as a shell says of a
+    missing program). Output that is not UTF-8 is kept, its bad bytes
+    replaced."""
     try:
-        proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, cwd=cwd, env=env, input=stdin, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, errors="replace",
+                              timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, "", "timed out after %d s" % timeout
+        return None, "", "timed out after %s s" % timeout
+    except OSError as e:
+        return 127, "", str(e)
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def warpcheck_binary(build):
+    """The warpcheck binary of a build folder."""
+    return os.path.abspath(os.path.join(build, "bin", "warpcheck"))
+
+
+def plugin_library(build):
+    """The clang-tidy plugin of a build folder (clang-tidy -load)."""
+    return os.path.abspath(os.path.join(build, "lib", "libwarpcheck.so"))
 
 
 def print_toolkit(warpcheck, options=(), env=None):
@@ -19,7 +43,6 @@ def print_toolkit(warpcheck, options=(), env=None):
     instead of searching for the CUDA toolkit themselves, so that they and
     warpcheck always agree (docs/cuda-environment.md). None when warpcheck
     gave no JSON."""
-    import json
     rc, out, err = run([warpcheck, "--print-toolkit"] + list(options), env=env, timeout=60)
     try:
         found = json.loads(out)
@@ -39,7 +62,35 @@ def plugin_nvcc(warpcheck, env=None):
     """The nvcc the clang-tidy plugin counts registers with (it takes no
     --cuda-path: the first of $CUDA_PATH, $CUDA_HOME, /usr/local/cuda that has
     one), or None."""
-    import os
     found = print_toolkit(warpcheck, env=env)
     root = found.get("plugin_toolkit_root") if found else None
     return os.path.join(root, "bin", "nvcc") if root else None
+
+
+@contextlib.contextmanager
+def scratch_dir(prefix="warpcheck-test-"):
+    """A fresh folder, removed with everything in it when the block ends."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+class Results:
+    """PASS/FAIL lines of a script with many named cases, and its exit code."""
+
+    def __init__(self):
+        self.cases = []
+
+    def check(self, name, condition, detail=""):
+        self.cases.append((name, bool(condition), detail))
+        print(("PASS " if condition else "FAIL ") + name +
+              (": " + detail if detail and not condition else ""))
+        return bool(condition)
+
+    def summary(self):
+        """Prints the counts; 0 when every case passed, else 1."""
+        failed = sum(1 for _, ok, _ in self.cases if not ok)
+        print("%d passed, %d failed" % (len(self.cases) - failed, failed))
+        return 1 if failed else 0

@@ -225,10 +225,81 @@ void HostEvaluator::bindParameters(const FunctionDecl *FD, const CallExpr *CE,
     eval(CE->getArg(I)); // variadic arguments
 }
 
+bool HostEvaluator::mayLaunch(const Stmt *Root) const {
+  llvm::SmallVector<const Stmt *, 32> Work{Root};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (isa<CUDAKernelCallExpr>(S))
+      return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      if (Sites.count(CE))
+        return true;
+      // Through a pointer the callee might launch; a function without a
+      // body here (the C library, the runtime) cannot reach this unit's
+      // launch sites.
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      if (!Callee ? !isa<CXXPseudoDestructorExpr>(CE->getCallee())
+                  : runnable(Callee) && mayLaunchFunction(Callee))
+        return true;
+    }
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(S))
+      if (const CXXConstructorDecl *Ctor = CC->getConstructor())
+        if (runnable(Ctor) && mayLaunchFunction(Ctor))
+          return true;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
+bool HostEvaluator::mayLaunchFunction(const FunctionDecl *FD) const {
+  FD = FD->getCanonicalDecl();
+  auto [It, New] = MayLaunch.try_emplace(FD, true); // recursion: it may
+  if (!New)
+    return It->second;
+  const FunctionDecl *Def = nullptr;
+  bool Result = !FD->hasBody(Def) || !Def || mayLaunch(Def->getBody());
+  MayLaunch[FD] = Result;
+  return Result;
+}
+
 HostValue HostEvaluator::callFunction(const FunctionDecl *FD, const CallExpr *CE,
                                       unsigned FirstArg) {
   const FunctionDecl *Def = nullptr;
   FD->hasBody(Def);
+  // A call that cannot reach a launch runs on a small budget of its own:
+  // past it, the state before the call comes back and the call is opaque.
+  bool Bounded = !LocalStepLimit && !mayLaunchFunction(Def);
+  HostState Before;
+  std::vector<std::string> ContextBefore;
+  if (Bounded) {
+    Before = Cur;
+    ContextBefore = Context;
+    LocalStepLimit = Steps + Limits.MaxStepsLaunchFreeCall;
+    LocalAborted = false;
+  }
+  HostValue Result = runCall(Def, CE, FirstArg);
+  if (Bounded) {
+    LocalStepLimit = 0;
+    if (LocalAborted) {
+      LocalAborted = false;
+      Aborted = Exhausted;
+      Cur = std::move(Before);
+      Context = std::move(ContextBefore);
+      HostValue Opaque = opaqueCall(FD, CE, FirstArg);
+      forgetAssignedIn(Def->getBody(), "a value '" + Def->getNameAsString() +
+                                           "' may change (" + where(CE) +
+                                           "), too long to follow");
+      return Opaque;
+    }
+  }
+  return Result;
+}
+
+HostValue HostEvaluator::runCall(const FunctionDecl *Def, const CallExpr *CE,
+                                 unsigned FirstArg) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     if (const Expr *Obj = MC->getImplicitObjectArgument())
       eval(Obj);

@@ -74,6 +74,12 @@ struct HostLimits {
   unsigned MaxCallDepth = 8;
   /// Expressions and statements evaluated per function run from the top.
   std::uint64_t MaxSteps = 400'000;
+  /// Steps a call of a function that can reach no launch may take before
+  /// it is abandoned and taken as an opaque call (its results and what it
+  /// writes unknown). Benchmark drivers call CPU references and random
+  /// initialisers (nested loops over the whole problem) before the launch
+  /// loop; followed in full, they would spend the whole budget.
+  std::uint64_t MaxStepsLaunchFreeCall = 20'000;
 };
 
 /// "main.cu:40" for a location (its file's name and line).
@@ -138,6 +144,15 @@ private:
   unsigned NextFrameId = 1;
   std::uint64_t Steps = 0;
   bool Aborted = false, Exhausted = false;
+  /// The step count at which the innermost launch-free call is abandoned
+  /// (none: 0), and whether it was.
+  std::uint64_t LocalStepLimit = 0;
+  bool LocalAborted = false;
+  /// Whether a statement can launch: it holds a launch site, calls through
+  /// a pointer, or calls a function with a body that can (memoised).
+  bool mayLaunch(const clang::Stmt *S) const;
+  bool mayLaunchFunction(const clang::FunctionDecl *FD) const;
+  mutable std::map<const clang::FunctionDecl *, bool> MayLaunch;
   std::vector<std::string> Context;
   std::map<const LaunchSite *, std::vector<LaunchRecord>> Records;
   std::set<const clang::FunctionDecl *> Reached;
@@ -183,6 +198,10 @@ private:
   HostValue evalCall(const clang::CallExpr *CE);
   HostValue callFunction(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                          unsigned FirstArg);
+  /// Runs Def's body for the call CE (callFunction's work, without the
+  /// launch-free budget).
+  HostValue runCall(const clang::FunctionDecl *Def, const clang::CallExpr *CE,
+                    unsigned FirstArg);
   HostValue opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                        unsigned FirstArg);
   std::optional<HostValue> libraryCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);

@@ -36,6 +36,8 @@ HostEvaluator::HostEvaluator(ASTContext &Ctx, const model::ArchSpec &Arch,
 bool HostEvaluator::step() {
   if (++Steps > Limits.MaxSteps) {
     Aborted = Exhausted = true;
+  } else if (LocalStepLimit && Steps > LocalStepLimit) {
+    Aborted = LocalAborted = true;
   }
   return !Aborted;
 }

@@ -273,25 +273,6 @@ void HostEvaluator::execSwitch(const SwitchStmt *Sw) {
 }
 
 namespace {
-/// Whether a statement can launch: a launch site or a call of code that runs.
-struct MayLaunch : RecursiveASTVisitor<MayLaunch> {
-  const std::map<const Expr *, const LaunchSite *> &Sites;
-  std::function<bool(const FunctionDecl *)> Runnable;
-  bool Found = false;
-  MayLaunch(const std::map<const Expr *, const LaunchSite *> &S,
-            std::function<bool(const FunctionDecl *)> R)
-      : Sites(S), Runnable(std::move(R)) {}
-  bool VisitCallExpr(CallExpr *CE) {
-    if (Sites.count(CE) || !CE->getDirectCallee() || Runnable(CE->getDirectCallee()))
-      Found = true;
-    return !Found;
-  }
-  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *) {
-    Found = true;
-    return false;
-  }
-};
-
 /// The variables a for loop's init declares or assigns.
 std::vector<const VarDecl *> loopVariables(const Stmt *Init) {
   std::vector<const VarDecl *> Vars;
@@ -339,11 +320,9 @@ void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *
                              const Stmt *Loop) {
   exec(Init);
   std::vector<const VarDecl *> Vars = loopVariables(Init);
-  MayLaunch Launches(Sites, [this](const FunctionDecl *F) { return runnable(F); });
-  Launches.TraverseStmt(const_cast<Stmt *>(Loop));
   // A loop that cannot launch is unrolled only as far as a value it
   // computes is worth (a power of two grown to a size).
-  unsigned Cap = Launches.Found ? Limits.MaxLoopIterations : 64;
+  unsigned Cap = mayLaunch(Loop) ? Limits.MaxLoopIterations : 64;
   frame().Breakables.push_back(Breakable{true, {}, {}});
   std::string Widen;
   for (unsigned Iter = 0;; ++Iter) {

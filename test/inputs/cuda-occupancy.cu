@@ -6,7 +6,7 @@
 // also runs on a GPU, where cudaOccupancyMaxActiveBlocksPerMultiprocessor and
 // ncu's launch__occupancy_limit_* metrics give the reference numbers.
 // CHECK-PTXAS lines hold where a CUDA toolkit gives ptxas's counts,
-// CHECK-ESTIMATE lines where there is none (the estimate, test/check_inputs.py).
+// CHECK-ESTIMATE lines where there is none (test/check_warpcheck.py).
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -141,3 +141,8 @@ int main() {
   cudaFree(out);
   return E == cudaSuccess ? 0 : 1;
 }
+
+// How this input is run (test/lit.cfg.py, test/check_warpcheck.py). The RUN
+// lines are last, not first as in clang-tidy's own tests: the H200 records
+// of this input (test/hw/inputs/) are keyed by the line numbers above.
+// RUN: %check_warpcheck %s 'cuda-*' %t

@@ -192,3 +192,9 @@ int main() {
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
+
+// How this input is run (test/lit.cfg.py, test/check_warpcheck.py). The RUN
+// lines are last, not first as in clang-tidy's own tests: the H200 records
+// of this input (test/hw/inputs/) are keyed by the line numbers above.
+// RUN: %check_warpcheck %s 'cuda-*' %t
+// RUN: %check_warpcheck -door=binary %s 'cuda-*' %t.no-cuda -- --no-cuda

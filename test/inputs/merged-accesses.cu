@@ -1,11 +1,11 @@
 // Test input for accesses nvcc emits as one wider instruction (seen in
 // real programs: BlackScholes, fastWalshTransform, shfl_scan): two fields
 // of one aligned float2 or uint4 element, and adjacent elements s[i0],
-// s[i0 + 1] with i0 even. Counted as separate instructions they look like
-// stride-2 waste (50% sectors, a 2-way conflict); the H200 sees one LDG.64,
-// LDG.128 or LDS.64 (test/hw/inputs/merged-accesses.json). warpcheck calls
-// them assumed and reports nothing on them; the one finding below is a
-// real one, for contrast.
+// s[i0 + 1] of a __shared__ array with i0 even (a global pair stays two
+// loads). Counted as separate instructions they look like stride-2 waste
+// (50% sectors, a 2-way conflict); the H200 sees one LDG.64, LDG.128 or
+// LDS.64 (test/hw/inputs/merged-accesses.json). warpcheck calls them
+// assumed and reports nothing on them; the one finding below is real.
 #include <cuda_runtime.h>
 
 __global__ void float2Fields(const float2 *p, float *out) {
@@ -61,3 +61,8 @@ int main() {
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
+
+// How this input is run (test/lit.cfg.py, test/check_warpcheck.py). The RUN
+// lines are last, not first as in clang-tidy's own tests: the H200 records
+// of this input (test/hw/inputs/) are keyed by the line numbers above.
+// RUN: %check_warpcheck %s 'cuda-*' %t

@@ -3,7 +3,7 @@
 // declaration is the user's text, and `TILE + 1` pads this array alone), as
 // an expression of a macro, and in a header. A declaration a macro writes
 // (both extents from one argument) is not edited. Each fix-it must apply,
-// compile with nvcc and remove the conflict (test/check_inputs.py).
+// compile with nvcc and remove the conflict (test/check_warpcheck.py).
 #include <cuda_runtime.h>
 #include "shared-padding-macros.cuh"
 
@@ -65,3 +65,8 @@ int main() {
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
+
+// How this input is run (test/lit.cfg.py, test/check_warpcheck.py). The RUN
+// lines are last, not first as in clang-tidy's own tests: the H200 records
+// of this input (test/hw/inputs/) are keyed by the line numbers above.
+// RUN: %check_warpcheck %s 'cuda-*' %t

@@ -10,9 +10,7 @@
 #include "host/DeviceProperties.h"
 #include "warpcheck/analysis/LaunchConfig.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Frontend/ASTUnit.h"
-#include "clang/Tooling/Tooling.h"
+#include "CudaTestUnit.h"
 
 #include <gtest/gtest.h>
 
@@ -24,39 +22,13 @@ struct Unit {
   std::unique_ptr<clang::ASTUnit> AST;
   std::unique_ptr<LaunchSiteIndex> Index;
 
-  explicit Unit(const std::string &Code) {
-    std::string Include = std::string(WARPCHECK_SOURCE_DIR) + "/tool/include/cuda-minimal";
-    std::vector<std::string> Args = {"-resource-dir=" WARPCHECK_CLANG_RESOURCE_DIR,
-                                     "--cuda-gpu-arch=sm_90", "--cuda-host-only",
-                                     "-Wno-unknown-cuda-version", "-nocudainc", "-nocudalib",
-                                     "--cuda-path=/nonexistent", "-include",
-                                     Include + "/warpcheck_cuda_minimal.h", "-isystem", Include};
-    AST = clang::tooling::buildASTFromCodeWithArgs(Code, Args, "unit.cu");
+  explicit Unit(const std::string &Code)
+      : AST(warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Host)) {
     Index = std::make_unique<LaunchSiteIndex>(AST->getASTContext());
   }
 
   const clang::FunctionDecl *kernel(llvm::StringRef Name) {
-    struct Finder : clang::RecursiveASTVisitor<Finder> {
-      llvm::StringRef Name;
-      const clang::FunctionDecl *Found = nullptr;
-      bool shouldVisitTemplateInstantiations() const { return true; }
-      bool VisitFunctionDecl(clang::FunctionDecl *FD) {
-        if (!FD->hasAttr<clang::CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
-            FD->isDependentContext())
-          return true;
-        // "reduce<256>": a specialization by its one integral argument.
-        std::string Spelled = FD->getNameAsString();
-        if (const auto *Args = FD->getTemplateSpecializationArgs())
-          if (Args->size() == 1 && Args->get(0).getKind() == clang::TemplateArgument::Integral)
-            Spelled += "<" + std::to_string(Args->get(0).getAsIntegral().getExtValue()) + ">";
-        if (Spelled == Name)
-          Found = FD;
-        return true;
-      }
-    } F;
-    F.Name = Name;
-    F.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
-    return F.Found;
+    return warpcheck::testing::kernelNamed(AST->getASTContext(), Name);
   }
 
   std::vector<LaunchConfig> configs(llvm::StringRef Kernel, const std::string &Arch = "sm_90") {
@@ -325,3 +297,40 @@ TEST(DeviceProperties, ConstantsOfTheArchitectureOnly) {
 }
 
 } // namespace
+
+// Benchmark drivers run a CPU reference (nested loops over the whole
+// problem) and random initialisers before their loop over block sizes.
+// Followed in full they would spend the whole step budget and leave every
+// launch unevaluated; a call that can reach no launch gets a budget of its
+// own and, past it, is an opaque call: what it may write is unknown, and
+// nothing else.
+TEST(HostEvaluator, LongCallsThatCannotLaunchAreNotFollowedInFull) {
+  Unit U(std::string(Kernels) + R"(
+#include <cstdlib>
+int calls = 0;
+void reference(float *out, const float *in, int n) {
+  ++calls;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < n; k++)
+        out[i * n + j] += in[i * n + k] * in[k * n + j];
+}
+int threadsFor(int n) { return n < 64 ? 32 : 64; }
+void run(float *p, int block_size) { k<<<8, block_size>>>(p, calls); }
+int main(int argc, char **argv) {
+  float *p, *h = (float *)malloc(4096 * sizeof(float));
+  reference(h, h, 1024);
+  int block_sizes[] = {threadsFor(16), threadsFor(128), 128};
+  for (int j = 0; j < 3; j++)
+    run(p, block_sizes[j]);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  // threadsFor is launch-free too, and short: its value is known.
+  EXPECT_EQ(blocks(Cs), (std::vector<std::string>{"(32, 1, 1)", "(64, 1, 1)", "(128, 1, 1)"}));
+  ASSERT_EQ(Cs.size(), 3u);
+  // 'calls', which the abandoned call may have changed, is not known.
+  const clang::ParmVarDecl *N = U.kernel("k")->getParamDecl(1);
+  auto Bound = Cs[0].Arguments.find(N);
+  EXPECT_TRUE(Bound == Cs[0].Arguments.end() || !Bound->second.Integer.has_value());
+}

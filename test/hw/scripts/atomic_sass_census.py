@@ -53,15 +53,16 @@ import io
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+# test/testsupport.py: what warpcheck's test scripts share.
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
 from check_microbench_sass import FUNC_LINE, PTX_ENTRY, lines_by_function  # noqa: E402
 from cubin_census import kernel_instructions  # noqa: E402
+from testsupport import run, scratch_dir  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
 # Instructions
@@ -342,16 +343,14 @@ CALIBRATION = {
 
 def calibrate(nvcc):
     """Compile CALIBRATION_SOURCE, decode it; return the list of mismatches (empty: the tables hold)."""
-    tmp = tempfile.mkdtemp()
-    try:
+    with scratch_dir() as tmp:
         src, cubin = os.path.join(tmp, "calibration.cu"), os.path.join(tmp, "calibration.cubin")
         with open(src, "w") as f:
             f.write(CALIBRATION_SOURCE)
-        subprocess.run([nvcc, "-O3", "-arch=sm_90", "-cubin", "-o", cubin, src], check=True,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        rc, out, err = run([nvcc, "-O3", "-arch=sm_90", "-cubin", "-o", cubin, src])
+        if rc != 0:
+            raise RuntimeError("nvcc failed on the calibration source (%s): %s" % (rc, out + err))
         decoded = instructions_from_cubin(cubin)
-    finally:
-        shutil.rmtree(tmp)
     bad = []
     for kernel, want in CALIBRATION.items():
         names = [i.name for i in decoded.get(kernel, []) if i.base not in ("BRA", "EXIT")]

@@ -43,9 +43,12 @@ import io
 import json
 import os
 import re
-import subprocess
 import sys
 import tarfile
+
+# test/testsupport.py: running a command as the test scripts do.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from testsupport import run  # noqa: E402
 
 # Columns kept by --compact and read by the records.
 METRICS = {
@@ -192,12 +195,8 @@ def demangle_static(name):
     m = NV_STATIC.match(name)
     if not m:
         return name
-    try:
-        out = subprocess.run(["c++filt", m.group(1)], stdout=subprocess.PIPE, text=True,
-                             timeout=10).stdout.strip()
-        return out or name
-    except (OSError, subprocess.SubprocessError):
-        return name
+    rc, out, _ = run(["c++filt", m.group(1)], timeout=10)
+    return (out.strip() if rc == 0 else "") or name
 
 
 def kernel_name(signature):

@@ -9,18 +9,19 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tarfile
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+# test/testsupport.py: what warpcheck's test scripts share.
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
 import atomic_sass_census as census  # noqa: E402
 import atomics_to_records as a2r  # noqa: E402
 import microbench_to_records as m2r  # noqa: E402
+from testsupport import run, scratch_dir  # noqa: E402
 
 DATA = os.path.join(HERE, "testdata")
 HW = os.path.normpath(os.path.join(HERE, ".."))
@@ -170,8 +171,7 @@ class Records(unittest.TestCase):
             a2r.build_records(rows, m2r.parse_ncu_csv(read("atomic_ncu_sample.csv")))
 
     def test_main(self):
-        tmp = tempfile.mkdtemp()
-        try:
+        with scratch_dir() as tmp:
             shutil.copy(os.path.join(DATA, "atomic_list_sample.csv"), os.path.join(tmp, "atomic_patterns.csv"))
             shutil.copy(os.path.join(DATA, "atomic_ncu_sample.csv"), os.path.join(tmp, "atomic_ncu.csv"))
             out = os.path.join(tmp, "atomic_patterns.json")
@@ -181,8 +181,6 @@ class Records(unittest.TestCase):
             self.assertEqual([r["kernel"] for r in recs], [r["kernel"] for r in list_rows()])
             # no census beside the raw files: the committed one
             self.assertEqual(recs[0]["aggregated"], "yes")
-        finally:
-            shutil.rmtree(tmp)
 
     def test_known_metrics(self):
         query = ("Metric Name   Metric Type   Metric Unit   Metric Description\n"
@@ -196,7 +194,7 @@ class Records(unittest.TestCase):
 
 
 def nvcc_release(nvcc):
-    out = subprocess.run([nvcc, "--version"], stdout=subprocess.PIPE, universal_newlines=True).stdout
+    out = run([nvcc, "--version"])[1]
     m = re.search(r"release (\d+\.\d+)", out)
     return m.group(1) if m else None
 
@@ -209,19 +207,18 @@ class CommittedCensus(unittest.TestCase):
     def test_reproduced(self):
         """test/hw/atomics/sass_census.csv is what nvcc makes of atomic_patterns.cu."""
         src = os.path.join(HW, "microbench", "atomic_patterns.cu")
-        tmp = tempfile.mkdtemp()
-        try:
+        with scratch_dir() as tmp:
             exe, cubin, ptx, lst = (os.path.join(tmp, n) for n in ("ap", "ap.cubin", "ap.ptx", "list.csv"))
             flags = ["-O3", "-arch=sm_90", "-lineinfo"]
             for extra, out in (([], exe), (["-cubin"], cubin), (["-ptx"], ptx)):
-                subprocess.run([NVCC] + flags + extra + ["-o", out, src], check=True)
-            subprocess.run([exe, lst, "--list"], check=True, stdout=subprocess.PIPE)
+                rc, _, err = run([NVCC] + flags + extra + ["-o", out, src])
+                self.assertEqual(rc, 0, err)
+            rc, _, err = run([exe, lst, "--list"])
+            self.assertEqual(rc, 0, err)
             out = os.path.join(tmp, "census.csv")
             self.assertEqual(census.main(["--list", lst, "--cubin", cubin, "--ptx", ptx, "-o", out]), 0)
             with open(out) as a, open(os.path.join(HW, "atomics", "sass_census.csv")) as b:
                 self.assertEqual(a.read(), b.read())
-        finally:
-            shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":

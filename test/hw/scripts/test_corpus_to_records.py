@@ -10,13 +10,15 @@ import os
 import shutil
 import sys
 import tarfile
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+# test/testsupport.py: what warpcheck's test scripts share.
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
 import corpus_to_records as c2r  # noqa: E402
+from testsupport import scratch_dir  # noqa: E402
 
 DATA = os.path.join(HERE, "testdata")
 
@@ -69,8 +71,7 @@ def make_result(base, compact=False):
 
 
 def convert(source):
-    out = tempfile.mkdtemp()
-    try:
+    with scratch_dir() as out:
         with contextlib.redirect_stdout(io.StringIO()):
             c2r.convert(c2r.Result(source), out)
         files = sorted(os.listdir(out))
@@ -79,8 +80,6 @@ def convert(source):
             with open(os.path.join(out, name)) as f:
                 docs[name] = json.load(f)
         return docs
-    finally:
-        shutil.rmtree(out)
 
 
 def rec(doc, kernel, line, space, op):
@@ -204,18 +203,14 @@ class Convert(unittest.TestCase):
             self.assertNotIn(snippet, text)
 
     def test_folder(self):
-        tmp = tempfile.mkdtemp()
-        try:
+        with scratch_dir() as tmp:
             make_result(os.path.join(tmp, "result"))
             self.check(convert(os.path.join(tmp, "result")))
-        finally:
-            shutil.rmtree(tmp)
 
     def test_compacted_tarball_in_parts(self):
         """The compact form gives the same records; the tarball may come in
         .partNN pieces."""
-        tmp = tempfile.mkdtemp()
-        try:
+        with scratch_dir() as tmp:
             make_result(os.path.join(tmp, "result"), compact=True)
             with open(os.path.join(tmp, "result", "csv", "demo_prog.0.source.csv")) as f:
                 text = f.read()
@@ -233,8 +228,6 @@ class Convert(unittest.TestCase):
                     f.write(chunk)
             self.check(convert(tar))
             self.check(convert(tar + ".part00"))
-        finally:
-            shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":

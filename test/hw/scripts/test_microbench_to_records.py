@@ -7,14 +7,16 @@ import os
 import shutil
 import sys
 import tarfile
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+# test/testsupport.py: what warpcheck's test scripts share.
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
 import check_microbench_sass as sass  # noqa: E402
 import microbench_to_records as m2r  # noqa: E402
+from testsupport import scratch_dir  # noqa: E402
 
 DATA = os.path.join(HERE, "testdata")
 
@@ -132,8 +134,7 @@ class Records(unittest.TestCase):
         self.assertEqual(recs[1]["num_regs"], 40)
 
     def test_main_from_tarball(self):
-        tmp = tempfile.mkdtemp()
-        try:
+        with scratch_dir() as tmp:
             raw = os.path.join(tmp, "microbench_raw")
             os.makedirs(raw)
             for src, dst in [("shared_patterns_sample.csv", "shared_patterns.csv"),
@@ -163,8 +164,6 @@ class Records(unittest.TestCase):
             self.assertEqual(o["rows"][0][o["columns"].index("active_blocks")], 3)
             self.assertEqual(o["rows"][0][o["columns"].index("kernel")], "occ_kernel<40,1024>")
             self.assertEqual(o["device"]["props"]["multiProcessorCount"], 132)
-        finally:
-            shutil.rmtree(tmp)
 
 
 class SassCheck(unittest.TestCase):

@@ -35,8 +35,12 @@ struct Dim3 {
 enum class LaunchSource {
   LaunchSite,   ///< kernel<<<grid, block, smem>>>(...) or cudaLaunchKernel.
   Annotation,   ///< a `// warpcheck: block(...)` comment above the kernel.
-  LaunchBounds, ///< __launch_bounds__(N): block (N, 1, 1) assumed.
-  Default,      ///< the configured default block.
+  Inferred,     ///< the kernel's own code: blockDim compared with a
+                ///< constant, __shared__ dimensions indexed by threadIdx.
+  LaunchBounds, ///< __launch_bounds__(N): N threads assumed, as (N, 1, 1) or
+                ///< spread over the axes the kernel reads.
+  Default,      ///< the configured default block (spread over the axes the
+                ///< kernel reads).
 };
 
 /// A kernel argument value known at the launch site.
@@ -74,7 +78,8 @@ struct LaunchConfig {
   /// Empty when the source launches the kernel nowhere.
   std::vector<std::string> Unevaluated;
 
-  /// Short form used in JSON: "launch", "annotation", "launch_bounds", "default".
+  /// Short form used in JSON: "launch", "annotation", "inferred",
+  /// "launch_bounds", "default".
   const char *sourceName() const;
 };
 

@@ -1,0 +1,253 @@
+//===- SimulationTest.cpp - per-warp requests totalled into an access -----===//
+//
+// simulateLaunch runs the warp interpreter over a launch's warps and its
+// aggregator costs each request with the hardware model and totals them
+// per access site; costOf turns the totals into the per-request averages
+// every check reports. The numbers below are worked out by hand: a global
+// request costs one 32-byte sector per distinct sector its lanes touch, the
+// ideal is ceil(unique bytes / 32); a shared request costs one wavefront
+// per pass, as many as the lanes of its busiest bank use distinct words
+// (CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory" and
+// "Shared Memory and Memory Banks").
+//
+//===----------------------------------------------------------------------===//
+
+#include "Simulation.h"
+
+#include "CudaTestUnit.h"
+
+#include <gtest/gtest.h>
+
+using namespace warpcheck::analysis;
+
+namespace {
+
+struct Launched {
+  std::unique_ptr<clang::ASTUnit> AST;
+  Simulation Sim;
+
+  Launched(const std::string &Code, llvm::StringRef Name, Dim3 Block, Dim3 Grid,
+           AnalysisOptions Options = {})
+      : AST(warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Device)) {
+    const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(AST->getASTContext(), Name);
+    EXPECT_TRUE(K) << Name.str();
+    if (!K)
+      return;
+    LaunchConfig Launch;
+    Launch.Block = Block;
+    Launch.Grid = Grid;
+    Launch.GridKnown = true;
+    SampleValues Samples;
+    InterpreterLimits Limits;
+    std::map<const clang::VarDecl *, ArrayLayout> Layouts;
+    Sim = simulateLaunch(K, Launch, Samples, Limits, Layouts, Options);
+  }
+
+  /// The totals of the access spelled Text doing Op (fails when absent).
+  const SiteTotals &site(llvm::StringRef Text, AccessOp Op) const {
+    for (const auto &[Key, Totals] : Sim.Sites)
+      if (Key.Op == Op && sourceText(Key.E, AST->getASTContext()) == Text)
+        return Totals;
+    ADD_FAILURE() << "no " << opName(Op) << " of " << Text.str();
+    static const SiteTotals None;
+    return None;
+  }
+};
+
+TEST(Simulation, CoalescedAndStridedLoadsCostTheirSectors) {
+  const char *Code = R"(
+__global__ void strides(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i] + in[2 * i];
+}
+)";
+  // 2 blocks of 64 threads: 4 warps, all simulated.
+  Launched L(Code, "strides", Dim3{64, 1, 1}, Dim3{2, 1, 1});
+  EXPECT_EQ(L.Sim.SimulatedWarps, 4u);
+  EXPECT_EQ(L.Sim.TotalWarps, 4u);
+  // in[i]: 32 lanes x 4 bytes = 128 contiguous bytes from a 128-byte
+  // boundary: 4 sectors, 1 line, the ideal.
+  AccessCost Unit = costOf(L.site("in[i]", AccessOp::Load));
+  EXPECT_EQ(Unit.Requests, 4u);
+  EXPECT_DOUBLE_EQ(Unit.SectorsPerRequest, 4);
+  EXPECT_DOUBLE_EQ(Unit.IdealSectorsPerRequest, 4);
+  EXPECT_DOUBLE_EQ(Unit.LinesPerRequest, 1);
+  EXPECT_DOUBLE_EQ(Unit.efficiency(MemorySpace::Global), 1.0);
+  // in[2 * i]: lanes 8 bytes apart span 256 bytes: 8 sectors and 2 lines
+  // for the 128 bytes that 4 sectors could deliver: 50%.
+  AccessCost Stride2 = costOf(L.site("in[2 * i]", AccessOp::Load));
+  EXPECT_EQ(Stride2.Requests, 4u);
+  EXPECT_DOUBLE_EQ(Stride2.SectorsPerRequest, 8);
+  EXPECT_DOUBLE_EQ(Stride2.IdealSectorsPerRequest, 4);
+  EXPECT_DOUBLE_EQ(Stride2.LinesPerRequest, 2);
+  EXPECT_DOUBLE_EQ(Stride2.IdealLinesPerRequest, 1);
+  EXPECT_DOUBLE_EQ(Stride2.efficiency(MemorySpace::Global), 0.5);
+}
+
+TEST(Simulation, WarpsThatDifferAreAveraged) {
+  const char *Code = R"(
+__global__ void mixed(const float *in, float *out) {
+  int t = threadIdx.x;
+  out[t] = in[t < 32 ? t : 2 * t];
+}
+)";
+  // Warp 0 reads in[0..31] (4 sectors); warp 1 reads in[64], in[66], ...,
+  // in[126]: bytes 256-507, 8 sectors. Per request: (4 + 8) / 2 = 6
+  // sectors for an ideal of 4, efficiency 4 / 6.
+  Launched L(Code, "mixed", Dim3{64, 1, 1}, Dim3{1, 1, 1});
+  const SiteTotals &T = L.site("in[t < 32 ? t : 2 * t]", AccessOp::Load);
+  EXPECT_EQ(T.Requests, 2u);
+  EXPECT_DOUBLE_EQ(T.Sectors, 12);
+  EXPECT_DOUBLE_EQ(T.IdealSectors, 8);
+  AccessCost C = costOf(T);
+  EXPECT_DOUBLE_EQ(C.SectorsPerRequest, 6);
+  EXPECT_DOUBLE_EQ(C.IdealSectorsPerRequest, 4);
+  EXPECT_DOUBLE_EQ(C.efficiency(MemorySpace::Global), 4.0 / 6.0);
+  // The worst request kept for messages is warp 1's (8 - 4 sectors over
+  // the ideal, warp 0's 0): lane 0 at element 64, lanes 8 bytes apart.
+  ASSERT_TRUE(T.Worst);
+  EXPECT_EQ(T.WorstGlobal.Sectors, 8u);
+  EXPECT_EQ(T.Worst->address(1) - T.Worst->address(0), 8u);
+  EXPECT_EQ(T.Worst->address(0) % 4096, 256u);
+}
+
+TEST(Simulation, LoopIterationsAreRequestsOfOneSite) {
+  const char *Code = R"(
+__global__ void rows(const float *in, float *out) {
+  float s = 0.0f;
+  for (int k = 0; k < 8; ++k)
+    s += in[k * 64 + threadIdx.x];
+  out[threadIdx.x] = s;
+}
+)";
+  // 2 warps x 8 iterations = 16 requests, each 32 contiguous floats at a
+  // multiple of 128 bytes: 4 sectors.
+  Launched L(Code, "rows", Dim3{64, 1, 1}, Dim3{1, 1, 1});
+  const SiteTotals &T = L.site("in[k * 64 + threadIdx.x]", AccessOp::Load);
+  EXPECT_EQ(T.Requests, 16u);
+  EXPECT_DOUBLE_EQ(T.Sectors, 64);
+  EXPECT_DOUBLE_EQ(costOf(T).SectorsPerRequest, 4);
+  EXPECT_EQ(costOf(L.site("out[threadIdx.x]", AccessOp::Store)).Requests, 2u);
+}
+
+TEST(Simulation, SharedColumnConflictsInEveryBank) {
+  const char *Code = R"(
+__global__ void transpose(float *out) {
+  __shared__ float tile[32][32];
+  __shared__ float padded[32][33];
+  tile[threadIdx.y][threadIdx.x] = threadIdx.x;
+  padded[threadIdx.y][threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] =
+      tile[threadIdx.x][threadIdx.y] + padded[threadIdx.x][threadIdx.y];
+}
+)";
+  // Block (32, 32): warp w is row threadIdx.y = w. Reading a column of
+  // tile[32][32], lane L reads word 32 L: bank (32 L) % 32 = 0 for every
+  // lane, 32 distinct words in one bank: 32 wavefronts, ideal 1. With rows
+  // of 33 words, word 33 L is in bank L % 32: one wavefront.
+  Launched L(Code, "transpose", Dim3{32, 32, 1}, Dim3{1, 1, 1});
+  AccessCost Column = costOf(L.site("tile[threadIdx.x][threadIdx.y]", AccessOp::Load));
+  EXPECT_EQ(Column.Requests, 32u);
+  EXPECT_DOUBLE_EQ(Column.WavefrontsPerRequest, 32);
+  EXPECT_DOUBLE_EQ(Column.IdealWavefrontsPerRequest, 1);
+  EXPECT_DOUBLE_EQ(Column.efficiency(MemorySpace::Shared), 1.0 / 32);
+  AccessCost Padded = costOf(L.site("padded[threadIdx.x][threadIdx.y]", AccessOp::Load));
+  EXPECT_DOUBLE_EQ(Padded.WavefrontsPerRequest, 1);
+  AccessCost Row = costOf(L.site("tile[threadIdx.y][threadIdx.x]", AccessOp::Store));
+  EXPECT_DOUBLE_EQ(Row.WavefrontsPerRequest, 1);
+}
+
+TEST(Simulation, AggregatedAtomicIsOneLanesRequest) {
+  const char *Code = R"(
+__global__ void count(int *total, int *perThread) {
+  atomicAdd(&total[blockIdx.x], 1);
+  atomicAdd(&perThread[blockIdx.x * blockDim.x + threadIdx.x], 1);
+}
+)";
+  // 2 blocks of 64 threads: 4 warp requests per site. &total[blockIdx.x]
+  // is warp-uniform and the operand a constant: nvcc issues one 32-bit add
+  // from one elected lane for the warp (test/hw/atomics/sass_census.csv),
+  // 1 sector. The per-thread adds touch 32 distinct words: not aggregated.
+  Launched L(Code, "count", Dim3{64, 1, 1}, Dim3{2, 1, 1});
+  const SiteTotals *Total = nullptr, *PerThread = nullptr;
+  for (const auto &[Key, T] : L.Sim.Sites) {
+    if (Key.Op != AccessOp::Atomic)
+      continue;
+    if (sourceText(Key.E, L.AST->getASTContext()).find("total") != std::string::npos)
+      Total = &T;
+    else
+      PerThread = &T;
+  }
+  ASSERT_TRUE(Total && PerThread);
+  EXPECT_EQ(Total->Requests, 4u);
+  EXPECT_EQ(Total->AggregatedRequests, 4u);
+  EXPECT_DOUBLE_EQ(costOf(*Total).SectorsPerRequest, 1);
+  EXPECT_EQ(PerThread->Requests, 4u);
+  EXPECT_EQ(PerThread->AggregatedRequests, 0u);
+}
+
+TEST(Simulation, UnknownRequestsAreCountedApart) {
+  const char *Code = R"(
+__global__ void gather(const int *idx, const float *in, float *out) {
+  out[threadIdx.x] = in[idx[threadIdx.x]];
+}
+)";
+  Launched L(Code, "gather", Dim3{64, 1, 1}, Dim3{1, 1, 1});
+  const SiteTotals &T = L.site("in[idx[threadIdx.x]]", AccessOp::Load);
+  // Two warps, no address known: no request is costed.
+  EXPECT_EQ(T.Requests, 0u);
+  EXPECT_EQ(T.UnknownRequests, 2u);
+  EXPECT_EQ(costOf(T).Requests, 0u);
+  EXPECT_DOUBLE_EQ(costOf(T).SectorsPerRequest, 0);
+}
+
+TEST(Simulation, LargeLaunchIsSampledWithinTheWarpBudget) {
+  const char *Code = R"(
+__global__ void copy(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+}
+)";
+  // 1000 blocks of 256 threads (8 warps each): with at most 16 warps
+  // simulated, every warp of 2 blocks, the first (0) and the last (999).
+  AnalysisOptions Options;
+  Options.MaxSimulatedWarps = 16;
+  Launched L(Code, "copy", Dim3{256, 1, 1}, Dim3{1000, 1, 1}, Options);
+  EXPECT_EQ(L.Sim.TotalWarps, 8000u);
+  EXPECT_EQ(L.Sim.SimulatedWarps, 16u);
+  EXPECT_EQ(L.Sim.Plan.Blocks, (std::vector<std::uint64_t>{0, 999}));
+  EXPECT_EQ(L.Sim.Plan.Warps.size(), 8u);
+  EXPECT_EQ(costOf(L.site("in[i]", AccessOp::Load)).Requests, 16u);
+}
+
+TEST(Simulation, CostOfAveragesPerRequest) {
+  SiteTotals T;
+  T.Requests = 4;
+  T.Sectors = 20;
+  T.IdealSectors = 16;
+  T.Lines = 6;
+  T.IdealLines = 4;
+  T.Wavefronts = 10;
+  T.IdealWavefronts = 4;
+  AccessCost C = costOf(T);
+  EXPECT_EQ(C.Requests, 4u);
+  EXPECT_DOUBLE_EQ(C.SectorsPerRequest, 5);
+  EXPECT_DOUBLE_EQ(C.IdealSectorsPerRequest, 4);
+  EXPECT_DOUBLE_EQ(C.LinesPerRequest, 1.5);
+  EXPECT_DOUBLE_EQ(C.IdealLinesPerRequest, 1);
+  EXPECT_DOUBLE_EQ(C.WavefrontsPerRequest, 2.5);
+  EXPECT_DOUBLE_EQ(C.IdealWavefrontsPerRequest, 1);
+  EXPECT_DOUBLE_EQ(C.efficiency(MemorySpace::Global), 0.8);
+  EXPECT_DOUBLE_EQ(C.efficiency(MemorySpace::Shared), 0.4);
+  EXPECT_DOUBLE_EQ(C.lineEfficiency(), 4.0 / 6.0);
+  // No costed request: zero averages, not a division by zero.
+  SiteTotals Empty;
+  Empty.UnknownRequests = 3;
+  AccessCost Z = costOf(Empty);
+  EXPECT_EQ(Z.Requests, 0u);
+  EXPECT_DOUBLE_EQ(Z.SectorsPerRequest, 0);
+  EXPECT_DOUBLE_EQ(Z.WavefrontsPerRequest, 0);
+}
+
+} // namespace

@@ -1,0 +1,293 @@
+//===- WarpInterpreterTest.cpp - one warp of a kernel, lane by lane -------===//
+//
+// Small kernels parsed device side and run by the warp interpreter for one
+// warp of a launch shape; each test checks the requests it records: which
+// lanes are active and the byte address of each, worked out by hand in the
+// comments. Pointer parameters get an allocation each (256-byte aligned, as
+// cudaMalloc returns); the tests compare addresses within one allocation
+// and across warps, never the base the interpreter happens to choose.
+//
+//===----------------------------------------------------------------------===//
+
+#include "interp/WarpInterpreter.h"
+#include "warpcheck/analysis/KernelAnalysis.h"
+
+#include "CudaTestUnit.h"
+
+#include <gtest/gtest.h>
+
+using namespace warpcheck::analysis;
+using warpcheck::model::WarpAddressSet;
+
+namespace {
+
+/// A kernel run warp by warp, its requests kept in order.
+struct WarpRun {
+  std::unique_ptr<clang::ASTUnit> AST;
+  const clang::FunctionDecl *Kernel = nullptr;
+  LaunchConfig Launch;
+  SampleValues Samples;
+  InterpreterLimits Limits;
+  std::map<const clang::VarDecl *, ArrayLayout> Layouts;
+  std::vector<RecordedRequest> Requests;
+  std::unique_ptr<WarpInterpreter> Interp;
+
+  WarpRun(const std::string &Code, llvm::StringRef Name, Dim3 Block, Dim3 Grid)
+      : AST(warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Device)) {
+    Kernel = warpcheck::testing::kernelNamed(AST->getASTContext(), Name);
+    Launch.Block = Block;
+    Launch.Grid = Grid;
+    Launch.GridKnown = true;
+    Interp = std::make_unique<WarpInterpreter>(
+        AST->getASTContext(), Launch, Samples, Limits, Layouts,
+        [this](const RecordedRequest &R) { Requests.push_back(R); });
+  }
+
+  /// Runs warp Warp of block (BlockX, 0, 0); returns the requests it made.
+  std::vector<RecordedRequest> run(unsigned Warp, unsigned BlockX = 0) {
+    EXPECT_TRUE(Kernel);
+    Requests.clear();
+    if (Kernel)
+      Interp->runWarp(Kernel, WarpPosition{Dim3{BlockX, 0, 0}, Warp});
+    return Requests;
+  }
+
+  /// The requests of the access spelled Text doing Op.
+  std::vector<RecordedRequest> of(const std::vector<RecordedRequest> &All,
+                                  llvm::StringRef Text, AccessOp Op) const {
+    std::vector<RecordedRequest> Out;
+    for (const RecordedRequest &R : All)
+      if (R.Site.Op == Op && sourceText(R.Site.Expr, AST->getASTContext()) == Text)
+        Out.push_back(R);
+    return Out;
+  }
+};
+
+/// Lane L's address minus lane 0's (both must be active).
+std::int64_t fromLaneZero(const WarpAddressSet &S, unsigned L) {
+  return static_cast<std::int64_t>(S.address(L) - S.address(0));
+}
+
+const char *Copy = R"(
+__global__ void copy(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+}
+)";
+
+TEST(WarpInterpreter, CoalescedLoadAddressesFollowTheGlobalIndex) {
+  WarpRun R(Copy, "copy", Dim3{128, 1, 1}, Dim3{4, 1, 1});
+  std::vector<RecordedRequest> First = R.run(0, 0);
+  // One load of in[i] and one store to out[i].
+  ASSERT_EQ(First.size(), 2u);
+  std::vector<RecordedRequest> Loads = R.of(First, "in[i]", AccessOp::Load);
+  ASSERT_EQ(Loads.size(), 1u);
+  ASSERT_TRUE(Loads[0].Addresses);
+  const WarpAddressSet &A = *Loads[0].Addresses;
+  EXPECT_EQ(A.activeMask(), 0xffffffffu);
+  EXPECT_EQ(A.bytesPerLane(), 4u);
+  EXPECT_EQ(Loads[0].Site.Space, MemorySpace::Global);
+  EXPECT_FALSE(Loads[0].UnderUncertainMask);
+  // Lane L reads in[L]: 4 bytes apart, lane 0 at the allocation's start.
+  for (unsigned L = 0; L < 32; ++L)
+    EXPECT_EQ(fromLaneZero(A, L), 4 * L) << L;
+  EXPECT_EQ(A.address(0) % 256, 0u);
+  ASSERT_EQ(R.of(First, "out[i]", AccessOp::Store).size(), 1u);
+
+  // Warp 1 of block 2: i = 2 * 128 + 32 + L, so lane 0 reads in[288],
+  // 288 * 4 = 1152 bytes after block 0's warp 0.
+  std::vector<RecordedRequest> Later = R.of(R.run(1, 2), "in[i]", AccessOp::Load);
+  ASSERT_EQ(Later.size(), 1u);
+  ASSERT_TRUE(Later[0].Addresses);
+  EXPECT_EQ(Later[0].Addresses->address(0) - A.address(0), 1152u);
+  EXPECT_EQ(Later[0].Addresses->address(31) - A.address(0), 1152u + 31 * 4);
+}
+
+TEST(WarpInterpreter, StridedAndColumnAddresses) {
+  const char *Code = R"(
+struct Pair { float x, y; };
+__global__ void strides(const float *in, const Pair *pairs, float *out) {
+  __shared__ float tile[32][32];
+  int t = threadIdx.x;
+  tile[t][0] = in[2 * t];
+  __syncthreads();
+  out[t] = tile[0][t] + pairs[t].y;
+}
+)";
+  WarpRun R(Code, "strides", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  std::vector<RecordedRequest> All = R.run(0);
+  // in[2 * t]: 8 bytes apart (two floats).
+  std::vector<RecordedRequest> Stride2 = R.of(All, "in[2 * t]", AccessOp::Load);
+  ASSERT_EQ(Stride2.size(), 1u);
+  ASSERT_TRUE(Stride2[0].Addresses);
+  for (unsigned L = 0; L < 32; ++L)
+    EXPECT_EQ(fromLaneZero(*Stride2[0].Addresses, L), 8 * L);
+  // tile[t][0]: a row of 32 floats is 128 bytes, so lanes are 128 apart,
+  // in shared memory, through the variable 'tile'.
+  std::vector<RecordedRequest> Column = R.of(All, "tile[t][0]", AccessOp::Store);
+  ASSERT_EQ(Column.size(), 1u);
+  ASSERT_TRUE(Column[0].Addresses);
+  EXPECT_EQ(Column[0].Site.Space, MemorySpace::Shared);
+  ASSERT_TRUE(Column[0].Site.SharedVar);
+  EXPECT_EQ(Column[0].Site.SharedVar->getName(), "tile");
+  for (unsigned L = 0; L < 32; ++L)
+    EXPECT_EQ(fromLaneZero(*Column[0].Addresses, L), 128 * L);
+  // tile[0][t]: the row, 4 bytes apart, starting where the column did.
+  std::vector<RecordedRequest> Row = R.of(All, "tile[0][t]", AccessOp::Load);
+  ASSERT_EQ(Row.size(), 1u);
+  ASSERT_TRUE(Row[0].Addresses);
+  EXPECT_EQ(Row[0].Addresses->address(0), Column[0].Addresses->address(0));
+  EXPECT_EQ(fromLaneZero(*Row[0].Addresses, 31), 124);
+  // pairs[t].y: a field 4 bytes into an 8-byte struct, 4 bytes wide.
+  std::vector<RecordedRequest> Field = R.of(All, "pairs[t].y", AccessOp::Load);
+  ASSERT_EQ(Field.size(), 1u);
+  ASSERT_TRUE(Field[0].Addresses);
+  EXPECT_EQ(Field[0].Addresses->bytesPerLane(), 4u);
+  EXPECT_EQ(Field[0].Addresses->address(0) % 256, 4u);
+  EXPECT_EQ(fromLaneZero(*Field[0].Addresses, 1), 8);
+}
+
+TEST(WarpInterpreter, BranchesSplitTheActiveMask) {
+  const char *Code = R"(
+__global__ void branches(float *a, float *b, float *c, int n) {
+  int t = threadIdx.x;
+  if (t & 1)
+    a[t] = 1.0f;
+  else
+    b[t] = 2.0f;
+  if (t < n)
+    c[t] = 3.0f;
+}
+)";
+  WarpRun R(Code, "branches", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  // n is bound at the launch: 10.
+  const clang::FunctionDecl *K = R.Kernel;
+  ASSERT_TRUE(K);
+  R.Launch.Arguments[K->getParamDecl(3)].Integer = 10;
+  std::vector<RecordedRequest> All = R.run(0);
+  // Odd lanes take the then-branch, even lanes the else-branch.
+  std::vector<RecordedRequest> Odd = R.of(All, "a[t]", AccessOp::Store);
+  std::vector<RecordedRequest> Even = R.of(All, "b[t]", AccessOp::Store);
+  ASSERT_EQ(Odd.size(), 1u);
+  ASSERT_EQ(Even.size(), 1u);
+  ASSERT_TRUE(Odd[0].Addresses && Even[0].Addresses);
+  EXPECT_EQ(Odd[0].Addresses->activeMask(), 0xaaaaaaaau);
+  EXPECT_EQ(Even[0].Addresses->activeMask(), 0x55555555u);
+  // t < 10: lanes 0-9, mask 2^10 - 1. A condition on known values is no
+  // uncertainty.
+  std::vector<RecordedRequest> Guarded = R.of(All, "c[t]", AccessOp::Store);
+  ASSERT_EQ(Guarded.size(), 1u);
+  ASSERT_TRUE(Guarded[0].Addresses);
+  EXPECT_EQ(Guarded[0].Addresses->activeMask(), 0x3ffu);
+  EXPECT_FALSE(Guarded[0].UnderUncertainMask);
+}
+
+TEST(WarpInterpreter, PartialLastWarpHasOnlyItsThreads) {
+  // A block of 40 threads: warp 1 holds threads 32-39, lanes 0-7.
+  WarpRun R(Copy, "copy", Dim3{40, 1, 1}, Dim3{1, 1, 1});
+  std::vector<RecordedRequest> Loads = R.of(R.run(1), "in[i]", AccessOp::Load);
+  ASSERT_EQ(Loads.size(), 1u);
+  ASSERT_TRUE(Loads[0].Addresses);
+  EXPECT_EQ(Loads[0].Addresses->activeMask(), 0xffu);
+  EXPECT_EQ(Loads[0].Addresses->activeLanes(), 8u);
+}
+
+TEST(WarpInterpreter, TwoDimensionalBlockLaysThreadsOutXFirst) {
+  const char *Code = R"(
+__global__ void grid2d(float *out, int pitch) {
+  out[threadIdx.y * pitch + threadIdx.x] = 0.0f;
+}
+)";
+  // Block (8, 8): lane L is thread (L % 8, L / 8) of warp 0; with pitch 64
+  // lane L writes element (L / 8) * 64 + L % 8.
+  WarpRun R(Code, "grid2d", Dim3{8, 8, 1}, Dim3{1, 1, 1});
+  R.Launch.Arguments[R.Kernel->getParamDecl(1)].Integer = 64;
+  std::vector<RecordedRequest> Stores =
+      R.of(R.run(0), "out[threadIdx.y * pitch + threadIdx.x]", AccessOp::Store);
+  ASSERT_EQ(Stores.size(), 1u);
+  ASSERT_TRUE(Stores[0].Addresses);
+  for (unsigned L = 0; L < 32; ++L)
+    EXPECT_EQ(fromLaneZero(*Stores[0].Addresses, L), 4 * ((L / 8) * 64 + L % 8)) << L;
+}
+
+TEST(WarpInterpreter, LoopRecordsOneRequestPerIteration) {
+  const char *Code = R"(
+__global__ void loop(float *out) {
+  for (int k = 0; k < 4; ++k)
+    out[k * 32 + threadIdx.x] = 0.0f;
+  for (int j = 0; j < threadIdx.x % 4; ++j)
+    out[j] += 1.0f;
+}
+)";
+  WarpRun R(Code, "loop", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  std::vector<RecordedRequest> All = R.run(0);
+  // Four iterations, each a full warp 128 bytes (32 floats) after the last.
+  std::vector<RecordedRequest> Steps = R.of(All, "out[k * 32 + threadIdx.x]", AccessOp::Store);
+  ASSERT_EQ(Steps.size(), 4u);
+  for (unsigned K = 0; K < 4; ++K) {
+    ASSERT_TRUE(Steps[K].Addresses);
+    EXPECT_EQ(Steps[K].Addresses->activeMask(), 0xffffffffu);
+    EXPECT_EQ(Steps[K].Addresses->address(0) - Steps[0].Addresses->address(0), 128u * K);
+  }
+  // Lane L runs L % 4 iterations: iteration j has the lanes with L % 4 > j,
+  // 3 of every 4 lanes (0xe per nibble), then 2 (0xc), then 1 (0x8); out[j]
+  // += 1 is a load and a store, all lanes at one address.
+  std::vector<RecordedRequest> Loads = R.of(All, "out[j]", AccessOp::Load);
+  std::vector<RecordedRequest> Stores = R.of(All, "out[j]", AccessOp::Store);
+  ASSERT_EQ(Loads.size(), 3u);
+  ASSERT_EQ(Stores.size(), 3u);
+  const std::uint32_t Masks[3] = {0xeeeeeeeeu, 0xccccccccu, 0x88888888u};
+  for (unsigned J = 0; J < 3; ++J) {
+    ASSERT_TRUE(Stores[J].Addresses);
+    EXPECT_EQ(Stores[J].Addresses->activeMask(), Masks[J]) << J;
+    EXPECT_EQ(Stores[J].Addresses->uniqueBytes(), 4u) << J;
+    EXPECT_EQ(Stores[J].Addresses->address(31) - Steps[0].Addresses->address(0), 4u * J);
+  }
+}
+
+TEST(WarpInterpreter, AddressReadFromMemoryIsUnknown) {
+  const char *Code = R"(
+__global__ void gather(const int *idx, const float *in, float *out) {
+  int t = threadIdx.x;
+  if (in[t] > 0.0f)
+    out[t] = in[idx[t]];
+}
+)";
+  WarpRun R(Code, "gather", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  std::vector<RecordedRequest> All = R.run(0);
+  // in[idx[t]]: the index is data, so no address is claimed.
+  std::vector<RecordedRequest> Gather = R.of(All, "in[idx[t]]", AccessOp::Load);
+  ASSERT_EQ(Gather.size(), 1u);
+  EXPECT_FALSE(Gather[0].Addresses);
+  // The index load itself is known: idx[t], 4 bytes apart.
+  std::vector<RecordedRequest> Index = R.of(All, "idx[t]", AccessOp::Load);
+  ASSERT_EQ(Index.size(), 1u);
+  ASSERT_TRUE(Index[0].Addresses);
+  EXPECT_EQ(fromLaneZero(*Index[0].Addresses, 31), 124);
+  // Both sit under a branch on data: every lane is simulated as if it took
+  // it, and the requests say their mask is uncertain.
+  EXPECT_TRUE(Gather[0].UnderUncertainMask);
+  EXPECT_EQ(Index[0].Addresses->activeMask(), 0xffffffffu);
+  EXPECT_TRUE(Index[0].UnderUncertainMask);
+  std::vector<RecordedRequest> Cond = R.of(All, "in[t]", AccessOp::Load);
+  ASSERT_EQ(Cond.size(), 1u);
+  EXPECT_FALSE(Cond[0].UnderUncertainMask);
+}
+
+TEST(WarpInterpreter, UnboundParameterTakesTheSampledValue) {
+  const char *Code = R"(
+__global__ void scaled(float *out, int n) {
+  out[threadIdx.x * n] = 0.0f;
+}
+)";
+  WarpRun R(Code, "scaled", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  R.Samples.UnboundInteger = 3;
+  std::vector<RecordedRequest> Stores = R.of(R.run(0), "out[threadIdx.x * n]", AccessOp::Store);
+  ASSERT_EQ(Stores.size(), 1u);
+  ASSERT_TRUE(Stores[0].Addresses);
+  // n = 3: lanes 12 bytes apart; the sample was read.
+  EXPECT_EQ(fromLaneZero(*Stores[0].Addresses, 1), 12);
+  EXPECT_EQ(R.Interp->sampledSymbolsRead().count("n"), 1u);
+}
+
+} // namespace
