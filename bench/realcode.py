@@ -1020,12 +1020,7 @@ def main():
         ap.error("no warpcheck at %s" % args.warpcheck)
     if not args.nvcc:
         # warpcheck says which toolkit it uses; the ground truth uses the same.
-        proc = subprocess.run([args.warpcheck, "--print-toolkit"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, timeout=60)
-        try:
-            found = json.loads(proc.stdout)
-        except ValueError:
-            found = {}
+        found = testsupport.print_toolkit(args.warpcheck) or {}
         args.nvcc = found.get("nvcc") if found.get("found") else None
         if not args.nvcc:
             ap.error("warpcheck --print-toolkit found no toolkit with nvcc (%s); give --nvcc"
