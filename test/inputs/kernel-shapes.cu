@@ -99,3 +99,8 @@ int main(int argc, char **argv) {
 // CHECK-MESSAGES: :43:24: note: assumed: the block shape (16, 16, 1) is assumed from the default block's 256 threads spread over threadIdx.x and threadIdx.y (the kernel reads threadIdx.y)
 // CHECK-MESSAGES: :59:20: warning: global load 'in[(blockIdx.x * blockDim.x + threadIdx.x) * 3]' touches 12 sectors per warp request (ideal 4, 33.3% efficiency) with block (128, 1, 1) from the kernel's code (the __shared__ array 's' holds 128 elements along threadIdx.x) [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :59:20: note: assumed: the block shape (128, 1, 1) is assumed from the kernel's code (the __shared__ array 's' holds 128 elements along threadIdx.x)
+
+// How this input is run (test/lit.cfg.py, test/check_warpcheck.py). The RUN
+// lines are last, not first as in clang-tidy's own tests: the H200 records
+// of this input (test/hw/inputs/) are keyed by the line numbers above.
+// RUN: %check_warpcheck %s 'cuda-*' %t
