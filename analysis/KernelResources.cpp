@@ -177,7 +177,7 @@ occupancyFor(const FunctionDecl *Kernel, const LaunchConfig &Launch,
   ASTContext &Ctx = Session.context();
   RegisterOptions O = Options;
   if (O.Arch.empty())
-    O.Arch = "sm_90";
+    O.Arch = std::string(model::DefaultArchName);
   const model::ArchSpec *Arch = model::findArch(O.Arch);
   if (!Arch)
     return Unavailable("unknown architecture '" + O.Arch + "'");

@@ -70,7 +70,10 @@ def main():
     if not files:
         inputs = os.path.join(root, "test", "inputs")
         files = sorted(os.path.join(inputs, f) for f in os.listdir(inputs) if f.endswith(".cu"))
-        if os.path.isdir("/usr/local/cuda/include/cccl") or os.path.isdir("/usr/local/cuda/include/cub"):
+        # The CCCL unit where the toolkit warpcheck uses has CCCL.
+        found = testsupport.print_toolkit(wc) or {}
+        root = found.get("root") if found.get("found") else None
+        if root and (found.get("cccl_include_dir") or os.path.isdir(os.path.join(root, "include", "cub"))):
             cccl = os.path.join(tmp, "cccl_heavy.cu")
             open(cccl, "w").write(CCCL_UNIT)
             files.insert(0, cccl)

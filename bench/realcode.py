@@ -991,7 +991,8 @@ def main():
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
         "warpcheck-realcode"))
     ap.add_argument("--scratch", help="keep the compile databases and reports here")
-    ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--nvcc", help="the ground truth's nvcc (default: the one of the toolkit "
+                    "warpcheck uses, as `warpcheck --print-toolkit` says)")
     ap.add_argument("--relative-file", action="store_true",
                     help='write "file" relative to "directory" in the database')
     ap.add_argument("--timeout", type=int, default=300,
@@ -1017,6 +1018,13 @@ def main():
     args.warpcheck = os.path.join(args.build, "bin", "warpcheck")
     if not os.access(args.warpcheck, os.X_OK):
         ap.error("no warpcheck at %s" % args.warpcheck)
+    if not args.nvcc:
+        # warpcheck says which toolkit it uses; the ground truth uses the same.
+        found = testsupport.print_toolkit(args.warpcheck) or {}
+        args.nvcc = found.get("nvcc") if found.get("found") else None
+        if not args.nvcc:
+            ap.error("warpcheck --print-toolkit found no toolkit with nvcc (%s); give --nvcc"
+                     % (found.get("error") or "none found"))
     if not os.access(args.nvcc, os.X_OK):
         ap.error("no nvcc at %s" % args.nvcc)
     demangler = next((t for t in [os.path.join(os.path.dirname(args.nvcc), "cu++filt"),

@@ -19,7 +19,7 @@ share of kernels within +-20% (the target is 90% of the test inputs and
 CCCL together; with --extra-dir, the line `inputs+CCCL` gives that set).
 
 Usage:
-  bench/register_estimator.py --build <build dir> [--cuda-path /usr/local/cuda]
+  bench/register_estimator.py --build <build dir> [--cuda-path DIR]
       [--arch sm_90] [--no-cccl] [--verbose] [--json out.json]
       [--extra-dir DIR [--extra-include DIR]...] [--write-records FILE]
 
@@ -141,7 +141,8 @@ def analyse(path, mode, args, env, extra_includes=()):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", required=True)
-    ap.add_argument("--cuda-path", default="/usr/local/cuda")
+    ap.add_argument("--cuda-path", help="the toolkit of the ptxas side (default: the one "
+                    "`warpcheck --print-toolkit` names)")
     ap.add_argument("--clang-tidy", default="clang-tidy-19")
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--no-cccl", action="store_true")
@@ -158,6 +159,9 @@ def main():
                     help="include directory for the --extra-dir files (repeatable)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
+    if not args.cuda_path:
+        found = testsupport.print_toolkit(testsupport.warpcheck_binary(args.build)) or {}
+        args.cuda_path = found.get("root") if found.get("found") else ""
     args.cuda_path = os.path.abspath(args.cuda_path)
 
     if not os.path.exists(os.path.join(args.build, "lib", "libwarpcheck.so")):

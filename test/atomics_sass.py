@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-from testsupport import run, scratch_dir, warpcheck_binary
+from testsupport import run, scratch_dir, toolkit_nvcc, warpcheck_binary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "hw", "scripts"))
@@ -37,7 +37,7 @@ def main():
     ap.add_argument("--input", default=os.path.join(HERE, "inputs", "atomics.cu"))
     args = ap.parse_args()
     args.build, args.input = os.path.abspath(args.build), os.path.abspath(args.input)
-    nvcc = census.find_nvcc()
+    nvcc = toolkit_nvcc(warpcheck_binary(args.build))
     version = run([nvcc, "--version"])[1] if nvcc else ""
     if not re.search(r"release 13\.0\b", version):
         print("SKIP: no nvcc 13.0 (the census's compiler) to compare with")

@@ -47,7 +47,7 @@ import re
 import shutil
 import sys
 
-from testsupport import plugin_library, run, toolkit_root, nvcc_root, warpcheck_binary
+from testsupport import plugin_library, plugin_nvcc, run, toolkit_nvcc, warpcheck_binary
 
 # The warpcheck options that choose clang arguments, which the plugin door
 # passes to warpcheck --print-clang-args.
@@ -151,19 +151,16 @@ class Door:
         return [a for a in out.split("\n") if a] + self.clang_args
 
     def registers_from_ptxas(self, cwd, file_name):
-        """Whether cuda-occupancy counts registers with ptxas (a toolkit is
-        there) or estimates them: CHECK-PTXAS or CHECK-ESTIMATE lines apply.
-        The binary uses the toolkit it parses with (--cuda-path in its clang
-        arguments; none with --no-cuda); the plugin searches $CUDA_PATH,
-        $CUDA_HOME, then /usr/local/cuda (analysis/RegisterUsage.h)."""
+        """Whether cuda-occupancy counts registers with ptxas (a toolkit with
+        nvcc is there) or estimates them: CHECK-PTXAS or CHECK-ESTIMATE lines
+        apply. warpcheck says which toolkit each door uses (--print-toolkit):
+        the binary the one it parses with (none with --no-cuda), the plugin
+        the first of $CUDA_PATH, $CUDA_HOME and /usr/local/cuda with an nvcc
+        (analysis/RegisterUsage.h)."""
         if self.name == "plugin":
-            return toolkit_root() is not None
-        if "--no-cuda" in self.warpcheck_options:
-            return False
-        for a in self.printed_clang_args(cwd, file_name):
-            if a.startswith("--cuda-path="):
-                return nvcc_root(a[len("--cuda-path="):]) is not None
-        return False
+            return plugin_nvcc(self.warpcheck) is not None
+        options = [a for a in self.warpcheck_options if a == "--no-cuda"]
+        return toolkit_nvcc(self.warpcheck, options) is not None
 
     def diagnose(self, cwd, file_name, checks, expect_errors, fix=False):
         """The door's diagnostics, as text clang-tidy prints them."""
@@ -319,9 +316,9 @@ def check_fixes(door, args, src, files, exp):
     rc, out, err = run([args.clangxx, "-fsyntax-only"] + clang_args + [name], work)
     if rc != 0:
         fail("the fixed file does not parse:\n" + err)
-    root = toolkit_root()
-    if root:
-        rc, out, err = run([os.path.join(root, "bin", "nvcc"), "-arch=sm_90", "-c", name,
+    nvcc = plugin_nvcc(door.warpcheck)
+    if nvcc:
+        rc, out, err = run([nvcc, "-arch=sm_90", "-c", name,
                             "-o", os.path.join(work, "fixed.o")], work)
         if rc != 0:
             fail("the fixed file does not compile with nvcc:\n" + out + err)

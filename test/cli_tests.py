@@ -14,7 +14,7 @@ import sys
 import textwrap
 import urllib.parse
 
-from testsupport import Results, plugin_library, run, scratch_dir, warpcheck_binary
+from testsupport import Results, plugin_library, print_toolkit, run, scratch_dir, warpcheck_binary
 
 RESULTS = Results()
 check = RESULTS.check
@@ -264,8 +264,76 @@ def main():
         check("plugin on a broken file: an error, no crash",
               rc in (0, 1) and "error:" in (out + err) and "Stack dump" not in err, out + err)
 
+        # --print-toolkit: what the toolkit search found, as JSON, from fake
+        # toolkits (nothing in them is started).
+        fake_tk = os.path.join(tmp, "print-toolkit", "cuda-12.4")
+        for sub in ("include/cccl/cub", "bin"):
+            os.makedirs(os.path.join(fake_tk, sub))
+        with open(os.path.join(fake_tk, "include", "cuda.h"), "w") as f:
+            f.write("#define CUDA_VERSION 12040\n")
+        with open(os.path.join(fake_tk, "version.json"), "w") as f:
+            f.write('{"cuda": {"name": "CUDA SDK", "version": "12.4.1"}}\n')
+        tk_marker = os.path.join(tmp, "print-toolkit", "started")
+        for prog in ("nvcc", "ptxas"):
+            with open(os.path.join(fake_tk, "bin", prog), "w") as f:
+                f.write("#!/bin/sh\necho started > '%s'\n" % tk_marker)
+            os.chmod(os.path.join(fake_tk, "bin", prog), 0o755)
+        bare_tk = os.path.join(tmp, "print-toolkit", "headers-only")
+        os.makedirs(os.path.join(bare_tk, "include"))
+        with open(os.path.join(bare_tk, "include", "cuda.h"), "w") as f:
+            f.write("#define CUDA_VERSION 13000\n")
+        no_env = dict(os.environ)
+        no_env.pop("CUDA_PATH", None)
+        no_env.pop("CUDA_HOME", None)
+
+        def toolkit_json(options, env=no_env):
+            rc, out, err = run([wc, "--print-toolkit"] + options, env=env)
+            try:
+                return rc, json.loads(out), out + err
+            except ValueError:
+                return rc, {}, out + err
+
+        rc, doc, text = toolkit_json(["--cuda-path=" + fake_tk + "/"])
+        check("--print-toolkit: a toolkit named by --cuda-path",
+              rc == 0 and doc.get("found") is True and doc.get("root") == fake_tk and
+              doc.get("origin") == "--cuda-path" and doc.get("version") == "12.4" and
+              doc.get("nvcc") == os.path.join(fake_tk, "bin", "nvcc") and doc.get("ptxas") is True and
+              doc.get("cccl_include_dir") == os.path.join(fake_tk, "include", "cccl") and
+              not os.path.exists(tk_marker), text)
+        rc, doc, text = toolkit_json([], env=dict(no_env, CUDA_PATH=bare_tk))
+        check("--print-toolkit: CUDA_PATH, a toolkit without nvcc, its version from cuda.h",
+              rc == 0 and doc.get("found") is True and doc.get("origin") == "CUDA_PATH" and
+              doc.get("root") == bare_tk and doc.get("version") == "13.0" and
+              doc.get("nvcc") is None and doc.get("ptxas") is False and
+              doc.get("cccl_include_dir") is None, text)
+        rc, doc, text = toolkit_json([], env=dict(no_env, CUDA_HOME=fake_tk))
+        check("--print-toolkit: CUDA_HOME, and the plugin's toolkit is the one with nvcc",
+              rc == 0 and doc.get("origin") == "CUDA_HOME" and
+              doc.get("plugin_toolkit_root") == os.path.realpath(fake_tk), text)
+        missing = os.path.join(tmp, "print-toolkit", "no-such-cuda")
+        rc, doc, text = toolkit_json(["--cuda-path=" + missing])
+        check("--print-toolkit: a named location that is no toolkit is an error (exit 1)",
+              rc == 1 and doc.get("found") is False and
+              doc.get("error") == "--cuda-path '%s': no such directory" % missing, text)
+        rc, doc, text = toolkit_json(["--no-cuda", "--cuda-path=" + fake_tk])
+        check("--print-toolkit --no-cuda: no toolkit",
+              rc == 0 and doc.get("found") is False and doc.get("no_cuda") is True and
+              "root" not in doc, text)
+        rc, doc, text = toolkit_json([])
+        if os.path.isfile("/usr/local/cuda/include/cuda.h"):
+            check("--print-toolkit: the default location",
+                  rc == 0 and doc.get("found") is True and doc.get("origin") == "default" and
+                  doc.get("root") == "/usr/local/cuda", text)
+        else:
+            check("--print-toolkit: no toolkit anywhere is {\"found\": false}, exit 0",
+                  rc == 0 and doc.get("found") is False and "error" not in doc, text)
+
+        # The toolkit the tests below use is the one warpcheck found.
+        found = print_toolkit(wc) or {}
+        real = found.get("root") if found.get("found") else None
+
         # CCCL robustness: cub and thrust through both doors.
-        if os.path.isdir("/usr/local/cuda/include/cccl") or os.path.isdir("/usr/local/cuda/include/cub"):
+        if real and (found.get("cccl_include_dir") or os.path.isdir(os.path.join(real, "include", "cub"))):
             cccl = os.path.join(tmp, "cccl.cu")
             with open(cccl, "w") as f:
                 f.write(textwrap.dedent("""\
@@ -301,14 +369,13 @@ def main():
             check("CCCL unit: clang-tidy with the plugin, no error",
                   rc == 0 and "error:" not in out and "Stack dump" not in err, out[-2000:] + err[-2000:])
         else:
-            print("SKIP CCCL robustness: no CUDA toolkit with CCCL at /usr/local/cuda")
+            print("SKIP CCCL robustness: no CUDA toolkit with CCCL (warpcheck --print-toolkit)")
 
         # The registers come from the toolkit warpcheck located (--cuda-path),
         # and the JSON report and cuda-occupancy use the same options. A
         # toolkit whose bin/nvcc only leaves a marker shows which nvcc is
         # started (needs a real toolkit's headers to parse against).
-        real = "/usr/local/cuda"
-        if os.path.isfile(os.path.join(real, "include", "cuda.h")):
+        if real:
             fake = os.path.join(tmp, "located-toolkit")
             os.makedirs(os.path.join(fake, "bin"))
             for entry in ("include", "nvvm", "version.json", "lib64"):
@@ -327,7 +394,7 @@ def main():
             check("the nvcc of --cuda-path is the one started for registers",
                   os.path.exists(marker) and sources == ["estimate"], out[-2000:] + err[-2000:])
         else:
-            print("SKIP located-toolkit nvcc: no CUDA toolkit at /usr/local/cuda")
+            print("SKIP located-toolkit nvcc: no CUDA toolkit (warpcheck --print-toolkit)")
         for option in ("RegisterMode=estimate", "cuda-occupancy.RegisterMode=estimate"):
             rc, out, err = run([wc, "--format=json", "--config=" + option,
                                 "--config=cuda-occupancy.MinOccupancy=101", "good.cu"], cwd=tmp)

@@ -15,7 +15,7 @@ import os
 import sys
 import textwrap
 
-from testsupport import Results, run, scratch_dir, toolkit_root, warpcheck_binary
+from testsupport import Results, run, scratch_dir, toolkit_nvcc, warpcheck_binary
 
 RESULTS = Results()
 check = RESULTS.check
@@ -105,7 +105,7 @@ def database_cases(wc, tmp):
         ok = ok and all(k["launch"]["block"] == [32, 32, 1] for k in kernels)
     check("-p from another directory: relative file, -I and -include of the entry's directory",
           ok, json.dumps(doc)[:3000] if doc else err)
-    if ok and toolkit_root() is not None:
+    if ok and toolkit_nvcc(wc):
         # The nvcc run for registers found the same headers (it failed
         # silently, falling back to the estimate, when -I stayed relative).
         srcs = [k["registers_source"] for k in kernels]

@@ -3,6 +3,7 @@ argument vector, never through a shell), where a build keeps its binaries,
 the CUDA toolkit the tests may use, scratch folders, and PASS/FAIL
 bookkeeping."""
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -36,21 +37,34 @@ def plugin_library(build):
     return os.path.abspath(os.path.join(build, "lib", "libwarpcheck.so"))
 
 
-def nvcc_root(root):
-    """root when it holds an executable bin/nvcc (a toolkit ptxas can run from)."""
-    if root and os.access(os.path.join(root, "bin", "nvcc"), os.X_OK):
-        return root
-    return None
+def print_toolkit(warpcheck, options=(), env=None):
+    """What `warpcheck --print-toolkit` found (its JSON object, a dict), with
+    options such as --no-cuda or --cuda-path=DIR. The scripts ask warpcheck
+    instead of searching for the CUDA toolkit themselves, so that they and
+    warpcheck always agree (docs/cuda-environment.md). None when warpcheck
+    gave no JSON."""
+    rc, out, err = run([warpcheck, "--print-toolkit"] + list(options), env=env, timeout=60)
+    try:
+        found = json.loads(out)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
 
 
-def toolkit_root(env=None):
-    """The CUDA toolkit the plugin would find, or None: $CUDA_PATH, then
-    $CUDA_HOME, then /usr/local/cuda (analysis/registers/Guards.cpp)."""
-    env = os.environ if env is None else env
-    for root in (env.get("CUDA_PATH"), env.get("CUDA_HOME"), "/usr/local/cuda"):
-        if nvcc_root(root):
-            return root
-    return None
+def toolkit_nvcc(warpcheck, options=(), env=None):
+    """The nvcc of the toolkit the warpcheck binary uses (and counts
+    registers with), or None when it uses none or that toolkit has no nvcc."""
+    found = print_toolkit(warpcheck, options, env)
+    return found.get("nvcc") if found and found.get("found") else None
+
+
+def plugin_nvcc(warpcheck, env=None):
+    """The nvcc the clang-tidy plugin counts registers with (it takes no
+    --cuda-path: the first of $CUDA_PATH, $CUDA_HOME, /usr/local/cuda that has
+    one), or None."""
+    found = print_toolkit(warpcheck, env=env)
+    root = found.get("plugin_toolkit_root") if found else None
+    return os.path.join(root, "bin", "nvcc") if root else None
 
 
 @contextlib.contextmanager

@@ -76,6 +76,9 @@ static const char *HelpTail = R"(
   --list-checks            List the enabled checks and exit.
   --print-clang-args       Print, one per line, the clang arguments warpcheck parses
                            the first input with (for clang-tidy's -- or ExtraArgs).
+  --print-toolkit          Print, as JSON, the CUDA toolkit warpcheck found (honours
+                           --cuda-path and --no-cuda) and exit; exit code 1 when a
+                           named location is not a toolkit.
   --version                Print the version and exit.
   --help                   Print this help and exit.
 
@@ -145,6 +148,8 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
       CL.NoCuda = true;
     } else if (A == "--print-clang-args") {
       CL.PrintClangArgs = true;
+    } else if (A == "--print-toolkit") {
+      CL.PrintToolkit = true;
     } else if ((R = Take("-p", CL.BuildDir)) || (R = Take("--checks", CL.Checks)) ||
                (R = Take("-checks", CL.Checks)) || (R = Take("--arch", CL.Arch)) ||
                (R = Take("--format", CL.Format)) || (R = Take("-o", CL.Output)) ||

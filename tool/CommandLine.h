@@ -42,6 +42,8 @@ struct CommandLine {
   unsigned TimeoutSeconds = 600;
   bool ListChecks = false, Help = false, Version = false, PrintClangArgs = false;
   bool NoCuda = false;
+  /// Print what the toolkit search found, as JSON, and exit.
+  bool PrintToolkit = false;
   /// Analyse even a single file in a worker process of its own.
   bool Isolate = false;
 };

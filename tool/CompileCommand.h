@@ -12,7 +12,9 @@
 /// Nothing taken from them may name a program that warpcheck (or the clang
 /// driver) starts, a file clang loads as a plugin or module, a response or
 /// configuration file the driver reads for more arguments, or a file clang
-/// writes. The translation is therefore an allowlist: only flags known to be
+/// writes. The translation is therefore an allowlist (the flag table of
+/// warpcheck/toolchain/CompileFlags.h, which the nvcc run for registers
+/// reads too): only flags known to be
 /// safe for a parse are kept (include paths, macros, language standard,
 /// warnings, -f flags other than the denied ones, -O, -g, -m64); everything
 /// else is dropped and listed in TranslatedCommand::Dropped. Argument strings
@@ -22,6 +24,8 @@
 
 #ifndef WARPCHECK_TOOL_COMPILECOMMAND_H
 #define WARPCHECK_TOOL_COMPILECOMMAND_H
+
+#include "warpcheck/toolchain/CudaArch.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -82,13 +86,6 @@ TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args);
 TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
                                           const TranslateOptions &Options);
 
-/// Maps a requested CUDA arch (`sm_86`, `compute_90a`, `sm_120`, ...) to the
-/// value to give clang 19's --cuda-gpu-arch: the same arch when clang 19
-/// knows it (up to sm_90a), sm_90 for anything newer, and the newest known
-/// arch below it otherwise. Returns an empty string for something that is
-/// not an arch.
-std::string clangParseArchFor(llvm::StringRef RequestedArch);
-
 /// The values of -I, -isystem, -iquote, -idirafter, -include and -imacros
 /// (separate or joined, as clang spells them) made absolute against
 /// Directory, the compile command's working directory: the parse and the
@@ -97,9 +94,10 @@ std::string clangParseArchFor(llvm::StringRef RequestedArch);
 std::vector<std::string> makeIncludePathsAbsolute(llvm::ArrayRef<std::string> ClangArgs,
                                                   llvm::StringRef Directory);
 
-/// Normalises `sm_XX`, `compute_XX`, `lto_XX` (with an optional letter
-/// suffix) to `sm_XX`; empty when \p Arch is not of that form.
-std::string normalizeCudaArch(llvm::StringRef Arch);
+// Architecture names are the toolchain layer's (warpcheck/toolchain/
+// CudaArch.h); their names stay usable here.
+using toolchain::clangParseArchFor;
+using toolchain::normalizeCudaArch;
 
 } // namespace warpcheck::tool
 

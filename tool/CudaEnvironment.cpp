@@ -1,4 +1,4 @@
-//===- CudaEnvironment.cpp - CUDA toolkit detection and parse flags -------===//
+//===- CudaEnvironment.cpp - the clang arguments of the located toolkit ---===//
 //
 // Part of warpcheck.
 //
@@ -7,12 +7,8 @@
 #include "CudaEnvironment.h"
 
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 
 using llvm::StringRef;
 namespace fs = llvm::sys::fs;
@@ -20,178 +16,19 @@ namespace path = llvm::sys::path;
 
 namespace warpcheck::tool {
 
+using toolchain::CudaToolkit;
+
 namespace {
 
-std::string joinPath(StringRef A, StringRef B, StringRef C = "",
-                     StringRef D = "") {
+std::string joinPath(StringRef A, StringRef B, StringRef C = "") {
   llvm::SmallString<256> P(A);
-  for (StringRef Part : {B, C, D})
+  for (StringRef Part : {B, C})
     if (!Part.empty())
       path::append(P, Part);
   return std::string(P);
 }
 
-/// Absolute, with `.` and `..` removed; symbolic links are kept.
-std::string normalizeRoot(StringRef Root) {
-  llvm::SmallString<256> P(Root);
-  fs::make_absolute(P);
-  path::remove_dots(P, /*remove_dot_dot=*/true);
-  // "/usr/local/cuda/" and "/usr/local/cuda" are the same root.
-  while (P.size() > 1 && path::is_separator(P.back()))
-    P.pop_back();
-  return std::string(P);
-}
-
-std::optional<std::string> readSmallFile(StringRef File) {
-  auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
-  if (!Buffer)
-    return std::nullopt;
-  return (*Buffer)->getBuffer().str();
-}
-
-/// Parses "12.4" or "12.4.1" into 12 and 4.
-bool parseDottedVersion(StringRef Text, unsigned &Major, unsigned &Minor) {
-  StringRef MajorText, Rest;
-  std::tie(MajorText, Rest) = Text.trim().split('.');
-  StringRef MinorText = Rest.split('.').first;
-  unsigned Ma = 0, Mi = 0;
-  if (MajorText.getAsInteger(10, Ma) || MinorText.getAsInteger(10, Mi))
-    return false;
-  Major = Ma;
-  Minor = Mi;
-  return true;
-}
-
 } // namespace
-
-bool parseCudaVersionJson(StringRef Json, unsigned &Major, unsigned &Minor) {
-  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Json);
-  if (!Parsed) {
-    llvm::consumeError(Parsed.takeError());
-    return false;
-  }
-  const llvm::json::Object *Top = Parsed->getAsObject();
-  if (!Top)
-    return false;
-  const llvm::json::Object *Cuda = Top->getObject("cuda");
-  if (!Cuda)
-    return false;
-  std::optional<StringRef> Version = Cuda->getString("version");
-  return Version && parseDottedVersion(*Version, Major, Minor);
-}
-
-bool parseCudaHeaderVersion(StringRef Header, unsigned &Major,
-                            unsigned &Minor) {
-  // Look for a line `#define CUDA_VERSION <number>` (spaces allowed around
-  // '#' and between tokens).
-  llvm::SmallVector<StringRef, 0> Lines;
-  Header.split(Lines, '\n');
-  for (StringRef Line : Lines) {
-    Line = Line.trim();
-    if (!Line.consume_front("#"))
-      continue;
-    Line = Line.ltrim();
-    if (!Line.consume_front("define"))
-      continue;
-    if (Line.empty() || !llvm::isSpace(Line.front()))
-      continue;
-    Line = Line.ltrim();
-    if (!Line.consume_front("CUDA_VERSION"))
-      continue;
-    if (Line.empty() || !llvm::isSpace(Line.front()))
-      continue;
-    StringRef Number = Line.ltrim();
-    Number = Number.take_while([](char C) { return llvm::isDigit(C); });
-    unsigned Value = 0;
-    if (Number.empty() || Number.getAsInteger(10, Value))
-      continue;
-    Major = Value / 1000;
-    Minor = (Value % 1000) / 10;
-    return true;
-  }
-  return false;
-}
-
-std::optional<CudaToolkit> inspectCudaToolkit(StringRef Root,
-                                              std::string &Why) {
-  std::string Normal = normalizeRoot(Root);
-  if (!fs::exists(Normal)) {
-    Why = "no such directory";
-    return std::nullopt;
-  }
-  if (!fs::is_directory(Normal)) {
-    Why = "not a directory";
-    return std::nullopt;
-  }
-  std::string CudaH = joinPath(Normal, "include", "cuda.h");
-  if (!fs::is_regular_file(CudaH)) {
-    Why = "not a CUDA toolkit (no include/cuda.h)";
-    return std::nullopt;
-  }
-
-  CudaToolkit Toolkit;
-  Toolkit.Root = Normal;
-  bool HaveVersion = false;
-  if (std::optional<std::string> Json =
-          readSmallFile(joinPath(Normal, "version.json")))
-    HaveVersion = parseCudaVersionJson(*Json, Toolkit.Major, Toolkit.Minor);
-  if (!HaveVersion)
-    if (std::optional<std::string> Header = readSmallFile(CudaH))
-      parseCudaHeaderVersion(*Header, Toolkit.Major, Toolkit.Minor);
-
-  std::string CCCL = joinPath(Normal, "include", "cccl");
-  if (fs::is_directory(CCCL))
-    Toolkit.CCCLIncludeDir = CCCL;
-  return Toolkit;
-}
-
-std::optional<CudaToolkit> findCudaToolkit(const CudaSearchInputs &Inputs,
-                                           std::string &Diagnostic) {
-  Diagnostic.clear();
-  auto Named = [&](StringRef Where,
-                   StringRef Root) -> std::optional<CudaToolkit> {
-    std::string Why;
-    std::optional<CudaToolkit> Toolkit = inspectCudaToolkit(Root, Why);
-    if (!Toolkit)
-      Diagnostic = (Where + " '" + Root + "': " + Why).str();
-    return Toolkit;
-  };
-  if (!Inputs.ExplicitPath.empty())
-    return Named("--cuda-path", Inputs.ExplicitPath);
-  if (Inputs.EnvCudaPath && !Inputs.EnvCudaPath->empty())
-    return Named("CUDA_PATH", *Inputs.EnvCudaPath);
-  if (Inputs.EnvCudaHome && !Inputs.EnvCudaHome->empty())
-    return Named("CUDA_HOME", *Inputs.EnvCudaHome);
-  if (Inputs.DefaultRoot.empty())
-    return std::nullopt;
-  std::string Ignored;
-  return inspectCudaToolkit(Inputs.DefaultRoot, Ignored);
-}
-
-std::optional<CudaToolkit> findCudaToolkit(StringRef ExplicitPath,
-                                           std::string &Diagnostic) {
-  CudaSearchInputs Inputs;
-  Inputs.ExplicitPath = ExplicitPath.str();
-  Inputs.EnvCudaPath = llvm::sys::Process::GetEnv("CUDA_PATH");
-  Inputs.EnvCudaHome = llvm::sys::Process::GetEnv("CUDA_HOME");
-  return findCudaToolkit(Inputs, Diagnostic);
-}
-
-bool cudaToolkitNeedsTextureShim(const CudaToolkit &Toolkit) {
-  std::string Include = joinPath(Toolkit.Root, "include");
-  return !fs::exists(joinPath(Include, "texture_fetch_functions.h")) ||
-         !fs::exists(joinPath(Include, "texture_indirect_functions.h"));
-}
-
-bool cudaToolkitNeedsDevicePropertiesShim(const CudaToolkit &Toolkit) {
-  auto Header = llvm::MemoryBuffer::getFile(joinPath(Toolkit.Root, "include", "driver_types.h"));
-  if (!Header)
-    return false;
-  StringRef Text = (*Header)->getBuffer();
-  // The shim appends the removed members behind this one (see
-  // include/nvcc-compat/device-properties/driver_types.h).
-  return !Text.contains(" clockRate;") && Text.contains(" hostNumaMultinodeIpcSupported;");
-}
 
 /// `-include <the compatibility header>`: after clang's CUDA wrapper and
 /// the bundled declarations (the driver puts its own forced include first).
@@ -213,11 +50,11 @@ cudaParseArguments(const std::optional<CudaToolkit> &Toolkit,
     Args.push_back("--cuda-path=" + Toolkit->Root);
     // clang 19 knows CUDA up to 12.5 and warns about anything newer.
     Args.push_back("-Wno-unknown-cuda-version");
-    if (cudaToolkitNeedsTextureShim(*Toolkit)) {
+    if (toolchain::cudaToolkitNeedsTextureShim(*Toolkit)) {
       Args.push_back("-isystem");
       Args.push_back(joinPath(BundledIncludeRoot, "cuda-shim"));
     }
-    if (cudaToolkitNeedsDevicePropertiesShim(*Toolkit)) {
+    if (toolchain::cudaToolkitNeedsDevicePropertiesShim(*Toolkit)) {
       Args.push_back("-isystem");
       Args.push_back(joinPath(BundledIncludeRoot, "nvcc-compat", "device-properties"));
     }
@@ -225,8 +62,7 @@ cudaParseArguments(const std::optional<CudaToolkit> &Toolkit,
       Args.push_back("-isystem");
       Args.push_back(Toolkit->CCCLIncludeDir);
     }
-    if (!fs::exists(
-            joinPath(Toolkit->Root, "nvvm", "libdevice", "libdevice.10.bc")))
+    if (!toolchain::cudaToolkitHasLibdevice(*Toolkit))
       Args.push_back("-nocudalib");
     addNvccCompatibility(Args, BundledIncludeRoot);
     return Args;

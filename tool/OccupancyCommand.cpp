@@ -171,7 +171,7 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
     return 2;
   }
   if (ArchList.empty()) {
-    fail("--arch is required, e.g. --arch=sm_90");
+    fail("--arch is required, e.g. --arch=" + llvm::StringRef(DefaultArchName));
     return 2;
   }
   std::vector<const ArchSpec *> Archs;

@@ -12,6 +12,7 @@
 #include "CommandLine.h"
 #include "CudaEnvironment.h"
 #include "Inputs.h"
+#include "PrintToolkit.h"
 #include "Reporters.h"
 #include "RunResult.h"
 #include "CrossUnitLaunches.h"
@@ -112,6 +113,9 @@ int main(int argc, const char **argv) {
                  << LLVM_VERSION_STRING << ")\n";
     return ExitOk;
   }
+  if (CL.PrintToolkit)
+    return printToolkit(toolchain::CudaSearchInputs::fromEnvironment(CL.CudaPath), CL.NoCuda,
+                        llvm::outs());
   std::vector<std::string> Enabled;
   if (!validateCommandLine(CL, Enabled))
     return ExitUsage;
@@ -130,9 +134,9 @@ int main(int argc, const char **argv) {
 
   // The CUDA headers to parse with.
   std::string EnvDiagnostic;
-  std::optional<CudaToolkit> Toolkit;
+  std::optional<toolchain::CudaToolkit> Toolkit;
   if (!CL.NoCuda)
-    Toolkit = findCudaToolkit(CL.CudaPath, EnvDiagnostic);
+    Toolkit = toolchain::findCudaToolkit(CL.CudaPath, EnvDiagnostic);
   if (!Toolkit && !EnvDiagnostic.empty()) {
     error(EnvDiagnostic);
     return ExitUsage;

@@ -10,6 +10,7 @@
 #include "Options.h"
 
 #include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/toolchain/CudaToolkit.h"
 
 #include "clang/AST/ASTDiagnostic.h"
 #include "clang/Basic/CodeGenOptions.h"
@@ -93,9 +94,7 @@ bool optimizeModule(llvm::Module &M, llvm::StringRef CPU, std::string &Error) {
 void linkLibdevice(llvm::Module &M, llvm::StringRef ToolkitRoot) {
   if (ToolkitRoot.empty())
     return;
-  llvm::SmallString<256> Path(ToolkitRoot);
-  llvm::sys::path::append(Path, "nvvm", "libdevice", "libdevice.10.bc");
-  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  auto Buffer = llvm::MemoryBuffer::getFile(toolchain::cudaToolkitLibdevice(ToolkitRoot));
   if (!Buffer)
     return;
   bool NeedsLibdevice = llvm::any_of(M.functions(), [](const llvm::Function &F) {

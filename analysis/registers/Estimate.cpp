@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceCodeGen.h"
-#include "Guards.h"
+#include "ParsedFlags.h"
 #include "Options.h"
 #include "PressureModel.h"
 
@@ -151,21 +151,6 @@ TranslationUnitRegisters estimateOnDeviceAST(ASTContext &Ctx, const RegisterOpti
   return R;
 }
 
-bool isCudaIncludeDir(llvm::StringRef Dir, std::string &Root) {
-  if (!fileExists(Dir + "/cuda_runtime.h"))
-    return false;
-  llvm::SmallString<256> P(Dir);
-  for (int Up = 0; Up < 4 && !P.empty(); ++Up) {
-    P = llvm::sys::path::parent_path(P);
-    if (fileExists(P + "/bin/nvcc") || fileExists(P + "/version.json") ||
-        llvm::sys::fs::is_directory(P + "/nvvm")) {
-      Root = std::string(P.str());
-      return true;
-    }
-  }
-  return false;
-}
-
 /// The estimate for a host-side AST: the source is parsed again for the
 /// device in-process (no program is started) with the same include paths
 /// and macros.
@@ -199,7 +184,7 @@ TranslationUnitRegisters estimateByDeviceReparse(ASTContext &Ctx, const Register
     if (!HS.ResourceDir.empty())
       Args.push_back("-resource-dir=" + HS.ResourceDir);
     std::vector<std::string> Includes = includeFlags(HS, [&](llvm::StringRef P) {
-      if (CudaRoot.empty() && isCudaIncludeDir(P, CudaRoot))
+      if (CudaRoot.empty() && toolchain::isCudaToolkitIncludeDir(P, CudaRoot))
         return true;
       // the driver adds these itself
       return P.starts_with(HS.ResourceDir) || P.ends_with("/cuda_wrappers") ||

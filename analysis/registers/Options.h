@@ -2,36 +2,21 @@
 //
 // Internal to analysis/registers/: the architecture when none is named
 // (model::DefaultArchName), and how two -maxrregcount limits combine (the tool's own option and one
-// in the compile flags: the smaller applies, as RegisterOptions says).
+// in the compile flags: the smaller applies, as RegisterOptions says). Both
+// are the toolchain layer's (toolchain/CudaArch.h, NvccInvocation.h): the
+// nvcc command line applies them too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_REGISTERS_OPTIONS_H
 #define WARPCHECK_ANALYSIS_REGISTERS_OPTIONS_H
 
-#include "warpcheck/model/Arch.h"
-
-#include "llvm/ADT/StringRef.h"
-
-#include <algorithm>
-#include <optional>
-#include <string>
+#include "warpcheck/toolchain/CudaArch.h"
+#include "warpcheck/toolchain/NvccInvocation.h"
 
 namespace warpcheck::analysis::registers {
 
-/// Arch, or model::DefaultArchName when it is empty.
-inline std::string archOrDefault(llvm::StringRef Arch) {
-  return Arch.empty() ? std::string(model::DefaultArchName) : Arch.str();
-}
-
-/// The lower of two -maxrregcount limits; either may be absent.
-inline std::optional<unsigned> lowerMaxRegisterCount(std::optional<unsigned> A,
-                                                     std::optional<unsigned> B) {
-  if (!A)
-    return B;
-  if (!B)
-    return A;
-  return std::min(*A, *B);
-}
+using toolchain::archOrDefault;
+using toolchain::lowerMaxRegisterCount;
 
 } // namespace warpcheck::analysis::registers
 

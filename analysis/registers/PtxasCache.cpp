@@ -10,6 +10,8 @@
 
 #include "PtxasCache.h"
 
+#include "warpcheck/toolchain/CudaToolkit.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -80,8 +82,8 @@ std::string ptxasCacheKey(llvm::StringRef ToolkitRoot, llvm::StringRef Arch,
   llvm::SHA256 Hash;
   Hash.update(CacheHeader);
   Hash.update(ToolkitRoot);
-  hashFileIdentity(Hash, ToolkitRoot + "/bin/nvcc");
-  hashFileIdentity(Hash, ToolkitRoot + "/bin/ptxas");
+  hashFileIdentity(Hash, toolchain::cudaToolkitProgram(ToolkitRoot, "nvcc"));
+  hashFileIdentity(Hash, toolchain::cudaToolkitProgram(ToolkitRoot, "ptxas"));
   hashFileIdentity(Hash, ToolkitRoot + "/nvvm/bin/cicc");
   Hash.update(Arch);
   Hash.update(std::to_string(MaxRegisterCount.value_or(0)));

@@ -8,6 +8,8 @@
 #ifndef WARPCHECK_ANALYSIS_LAUNCHCONFIG_H
 #define WARPCHECK_ANALYSIS_LAUNCHCONFIG_H
 
+#include "warpcheck/model/Arch.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -105,7 +107,7 @@ struct LaunchDefaults {
   Dim3 Block{256, 1, 1};
   /// The target architecture, whose limits a launch must respect and whose
   /// properties host code reads (cudaDeviceProp::maxThreadsPerBlock).
-  std::string Arch = "sm_90";
+  std::string Arch = std::string(model::DefaultArchName);
   /// Launches other translation units make of this unit's kernels (the
   /// warpcheck binary over several inputs); used when this unit has no
   /// launch of the kernel it can evaluate. Not owned; may be null.

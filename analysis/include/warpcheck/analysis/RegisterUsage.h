@@ -16,19 +16,16 @@
 //
 // Security. The only program ever started is <toolkit>/bin/nvcc of a
 // toolkit the caller located itself (RegisterOptions::ToolkitRoot; never a
-// PATH search, never a name from a compile database), with
-// llvm::sys::ExecuteAndWait, an argument vector and a time limit. nvcc
-// itself runs its sub-steps through a shell (`nvcc -dryrun` shows them) and
-// does not escape `$(...)` or backquotes in -D values, so every argument
-// handed to it is checked against a conservative character set, and of a
-// compile database's flags only -I, -isystem, -D, -U, -std and
-// -maxrregcount survive (sanitizeCompileFlags). The source file reaches nvcc
-// through `#include "<path>"` in a wrapper file in a private temporary
-// folder, so its name never appears on a command line.
+// PATH search, never a name from a compile database), with an argument
+// vector and a time limit; the guards, the flags that survive and the
+// command line are the toolchain layer's (warpcheck/toolchain/
+// NvccInvocation.h, ProcessRunner.h). The source file reaches nvcc through
+// `#include "<path>"` in a wrapper file in a private temporary folder, so
+// its name never appears on a command line.
 //
 // Implemented in analysis/registers/, one file per part: RegisterNames.cpp
-// (names, options, kernel names), Guards.cpp (characters, flags, the
-// trusted toolkit), NvccRunner.cpp (nvcc's argument vector, runPtxas),
+// (names, options, kernel names), ParsedFlags.cpp (the parse's flags for
+// nvcc, the standard options), NvccRunner.cpp (runPtxas),
 // PtxasOutput.cpp (the ptxas -v parser), PtxasCache.cpp (the disk cache),
 // DeviceCodeGen.cpp (clang CodeGen to optimized NVPTX IR),
 // NvptxInstructions.cpp, PressureModel.cpp and PressureModelValues.cpp (the
@@ -39,6 +36,9 @@
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_REGISTERUSAGE_H
 #define WARPCHECK_ANALYSIS_REGISTERUSAGE_H
+
+#include "warpcheck/toolchain/CudaArch.h"
+#include "warpcheck/toolchain/NvccInvocation.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -91,7 +91,7 @@ struct RegisterOptions {
   /// toolkit, the estimate is used.
   std::string ToolkitRoot;
   /// Architecture to compile for: "sm_90", "sm_90a", "sm_100"... Empty
-  /// means sm_90.
+  /// means the model's default (model::DefaultArchName).
   std::string Arch;
   /// Flags of the translation unit, from a compile database or from the
   /// parse (compileFlagsFromPreprocessor). Untrusted: only what
@@ -151,59 +151,22 @@ struct TranslationUnitRegisters {
 
 //===--- The nvcc/ptxas runner, its guards and its parser -----------------===//
 
-/// True when every character of Arg is one nvcc can be trusted to pass
-/// through its internal shell literally: ASCII letters, digits and
-/// `_ . / + , = @ % : ~ -`, plus the space and, with ForMacro, `(` and `)`.
-bool isShellSafeArgument(llvm::StringRef Arg, bool ForMacro = false);
-
-struct SanitizedFlags {
-  /// Flags for nvcc, normalized ("-I/abs/dir", "-isystem", "/abs/dir",
-  /// "-DNAME=value", "-UNAME", "-std=c++17").
-  std::vector<std::string> Kept;
-  /// Flags left out because they are not on the allow-list (with their
-  /// values), e.g. "-ccbin=/tmp/evil.sh".
-  std::vector<std::string> Dropped;
-  /// Allow-listed flags whose value holds characters that are not
-  /// shell-safe: their presence means nvcc cannot compile the unit as the
-  /// build does, so ptxas is not run.
-  std::vector<std::string> Refused;
-  /// -maxrregcount=N of the flags (1..255).
-  std::optional<unsigned> MaxRegisterCount;
-};
-
-/// Filters a compile command (or clang arguments): -I, -isystem, -D, -U,
-/// -std and -maxrregcount survive, in their nvcc and clang spellings;
-/// everything else is dropped, values of flags known to take one included
-/// (-ccbin X, -Xptxas X, --options-file X, -o X, ...). Relative include
-/// paths are made absolute against WorkingDirectory. Include folders of a
-/// toolchain (clang's resource folder, a CUDA toolkit's include folder,
-/// CCCL, the system's C/C++ folders, warpcheck's bundled header shims) are
-/// left out too: nvcc brings its own.
-SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
-                                    llvm::StringRef WorkingDirectory);
+// The nvcc command line, its guards and the trusted toolkit are the
+// toolchain layer's (warpcheck/toolchain/NvccInvocation.h); their names stay
+// usable here.
+using toolchain::defaultToolkitRoot;
+using toolchain::isShellSafeArgument;
+using toolchain::nvccArchName;
+using toolchain::nvccArguments;
+using toolchain::SanitizedFlags;
+using toolchain::sanitizeCompileFlags;
+using toolchain::setTrustedToolkitRoot;
+using toolchain::trustedToolkitRoot;
+using toolchain::validateToolkitRoot;
 
 /// The -I/-isystem/-D/-U/-std flags the translation unit was parsed with,
 /// read back from the preprocessor's options (toolchain folders excluded).
 std::vector<std::string> compileFlagsFromPreprocessor(const clang::Preprocessor &PP);
-
-/// ToolkitRoot if it holds an executable regular file bin/nvcc (symlinks
-/// resolved), else nullopt and Why says what is missing. Nothing is
-/// searched.
-std::optional<std::string> validateToolkitRoot(llvm::StringRef ToolkitRoot,
-                                               std::string *Why = nullptr);
-
-/// The toolkit to use when the caller names none: $CUDA_PATH, $CUDA_HOME,
-/// then /usr/local/cuda, the first that validateToolkitRoot accepts. These
-/// come from the user's environment, never from a compile database.
-std::optional<std::string> defaultToolkitRoot();
-
-/// The toolkit root an embedding tool located itself (the warpcheck binary:
-/// its --cuda-path or its own search), for checks that are not handed
-/// RegisterOptions. Process-wide; empty by default. Deliberately not a
-/// check option: a .clang-tidy file of the analysed project must not be
-/// able to name the program that is started.
-void setTrustedToolkitRoot(llvm::StringRef ToolkitRoot);
-std::string trustedToolkitRoot();
 
 /// The options the cuda-occupancy check uses: the trusted toolkit
 /// (trustedToolkitRoot(), else defaultToolkitRoot()), Arch, the flags of
@@ -213,21 +176,6 @@ std::string trustedToolkitRoot();
 RegisterOptions standardRegisterOptions(llvm::StringRef Arch, const clang::Preprocessor *PP,
                                         RegisterMode Mode = RegisterMode::Auto,
                                         unsigned MaxRegisterCount = 0);
-
-/// "sm_90" if Arch is a GPU architecture nvcc can take (sm_NN[a|f]; also
-/// "compute_NN" and "90", normalized); nullopt otherwise.
-std::optional<std::string> nvccArchName(llvm::StringRef Arch);
-
-/// The argument vector nvcc is started with (element 0 is
-/// <ToolkitRoot>/bin/nvcc): `-cubin -arch=<Arch> -o <OutputFile> -Xptxas -v
-/// --extended-lambda --expt-relaxed-constexpr -allow-unsupported-compiler
-/// [-maxrregcount=N] [-rdc=true] <Flags.Kept> -x cu <WrapperSource>`. Fails
-/// (Error set) if any argument is not shell-safe.
-std::optional<std::vector<std::string>>
-nvccArguments(llvm::StringRef ToolkitRoot, llvm::StringRef Arch,
-              const SanitizedFlags &Flags, std::optional<unsigned> MaxRegisterCount,
-              llvm::StringRef WrapperSource, llvm::StringRef OutputFile,
-              std::string *Error, bool RelocatableDeviceCode = false);
 
 /// Parses `ptxas -v` output: each "Compiling entry function 'X' for 'sm_NN'"
 /// and the "Used N registers, ..." line after it.

@@ -1,15 +1,19 @@
-//===- Guards.h - what the guards share with the rest of the folder ------===//
+//===- ParsedFlags.h - the flags a unit was parsed with -------------------===//
 //
-// Internal to analysis/registers/: helpers of the guards (Guards.cpp) that
-// the nvcc runner and the estimate's device reparse use too.
+// Internal to analysis/registers/: the parse's own include folders and
+// macros read back for the nvcc run (ParsedFlags.cpp), which the estimate's
+// device reparse uses too. The guards on what reaches nvcc are the toolchain
+// layer's (warpcheck/toolchain/NvccInvocation.h).
 //
 //===----------------------------------------------------------------------===//
-#ifndef WARPCHECK_ANALYSIS_REGISTERS_GUARDS_H
-#define WARPCHECK_ANALYSIS_REGISTERS_GUARDS_H
+#ifndef WARPCHECK_ANALYSIS_REGISTERS_PARSEDFLAGS_H
+#define WARPCHECK_ANALYSIS_REGISTERS_PARSEDFLAGS_H
+
+#include "warpcheck/toolchain/CudaToolkit.h"
+#include "warpcheck/toolchain/NvccInvocation.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/ADT/Twine.h"
 
 #include <string>
 #include <vector>
@@ -21,12 +25,8 @@ class PreprocessorOptions;
 
 namespace warpcheck::analysis::registers {
 
-/// Path names something that exists and is not a folder.
-bool fileExists(const llvm::Twine &Path);
-
-/// The system's own C and C++ include folders (/usr/include and the like,
-/// GCC's): a compiler driver adds them itself.
-bool isSystemIncludeDir(llvm::StringRef Dir);
+using toolchain::fileExists;
+using toolchain::isSystemIncludeDir;
 
 /// The -I and -isystem flags of the parse's user include folders, in their
 /// order; frameworks and the folders Skip names are left out.

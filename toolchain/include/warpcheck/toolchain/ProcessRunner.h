@@ -1,0 +1,49 @@
+//===- ProcessRunner.h - starting a program without a shell ---------------===//
+//
+// Part of warpcheck.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The one way warpcheck starts a program: llvm::sys::ExecuteAndWait with an
+/// argument vector whose first element is an absolute path (no PATH search,
+/// no shell), an empty standard input, its output captured in files, and a
+/// time limit. Which program may be started is decided by the caller
+/// (NvccInvocation.h: only a located toolkit's bin/nvcc).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef WARPCHECK_TOOLCHAIN_PROCESSRUNNER_H
+#define WARPCHECK_TOOLCHAIN_PROCESSRUNNER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace warpcheck::toolchain {
+
+struct ProcessResult {
+  /// The program could not be started (StartError says why); nothing ran.
+  bool StartFailed = false;
+  /// The exit code; negative when the program did not finish (a time-out,
+  /// a crash): StartError then says what happened, when LLVM says.
+  int ExitCode = 0;
+  std::string StartError;
+  /// Its standard error, then its standard output.
+  std::string Output;
+};
+
+/// Runs \p Argv (Argv[0] is the program, an absolute path) with this
+/// process's environment, where \p EnvOverrides ("NAME=value") replace the
+/// variables of the same name, standard input empty, and its standard output
+/// and error written to files in \p CaptureDir. Gives up after
+/// \p TimeoutSeconds (0: no limit). A relative program path is refused.
+ProcessResult runProcess(llvm::ArrayRef<std::string> Argv,
+                         llvm::ArrayRef<std::string> EnvOverrides,
+                         llvm::StringRef CaptureDir, unsigned TimeoutSeconds);
+
+} // namespace warpcheck::toolchain
+
+#endif // WARPCHECK_TOOLCHAIN_PROCESSRUNNER_H
