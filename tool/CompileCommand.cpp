@@ -121,17 +121,8 @@ llvm::SmallVector<std::string, 4> splitTopLevel(StringRef S) {
 
 llvm::SmallVector<std::string, 4> splitList(StringRef S) {
   llvm::SmallVector<std::string, 4> Out;
-  llvm::SmallVector<StringRef, 4> Parts;
-  S.split(Parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef Part : Parts) {
-    llvm::SmallVector<StringRef, 2> Words;
-    Part.split(Words, ' ', -1, false);
-    for (StringRef W : Words) {
-      W = W.trim().trim("\"'");
-      if (!W.empty())
-        Out.push_back(W.str());
-    }
-  }
+  for (StringRef Item : toolchain::splitFlagList(S))
+    Out.push_back(Item.str());
   return Out;
 }
 

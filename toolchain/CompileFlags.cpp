@@ -271,8 +271,9 @@ constexpr StringRef OtherSeparateValueFlags[] = {
     "-fplugin", "-aux-triple", "-triple", "-fprebuilt-module-path"};
 // clang-format on
 
-/// Splits a comma (and blank) separated list, as nvcc's -Werror takes it.
-llvm::SmallVector<StringRef, 4> splitKinds(StringRef S) {
+} // namespace
+
+llvm::SmallVector<StringRef, 4> splitFlagList(StringRef S) {
   llvm::SmallVector<StringRef, 4> Out, Parts;
   S.split(Parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef Part : Parts) {
@@ -286,8 +287,6 @@ llvm::SmallVector<StringRef, 4> splitKinds(StringRef S) {
   }
   return Out;
 }
-
-} // namespace
 
 const char *flagFateName(FlagFate Fate) {
   switch (Fate) {
@@ -339,7 +338,7 @@ bool takesNextAsValue(const CompileFlag &Flag, bool HasNext, StringRef Next) {
   if (!Flag.TakesValue || !HasNext)
     return false;
   if (Flag.Meaning == FlagMeaning::NvccWerror)
-    return llvm::all_of(splitKinds(Next), isNvccWerrorKind);
+    return llvm::all_of(splitFlagList(Next), isNvccWerrorKind);
   if (Flag.Meaning == FlagMeaning::Optimize)
     return Next.size() == 1 && StringRef("0123sgz").contains(Next[0]);
   return true;

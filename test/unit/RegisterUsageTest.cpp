@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TempDir.h"
 #include "warpcheck/analysis/KernelResources.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 #include "warpcheck/analysis/TranslationUnitSession.h"
@@ -44,34 +45,11 @@ using namespace warpcheck::analysis;
 
 namespace {
 
-bool contains(const std::vector<std::string> &V, const std::string &S) {
-  return std::find(V.begin(), V.end(), S) != V.end();
-}
-
-/// A private temporary folder, removed at the end of the test.
-struct TempDir {
-  std::string Path;
-  TempDir() {
-    llvm::SmallString<128> P;
-    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("warpcheck-regtest", P));
-    llvm::SmallString<128> Real;
-    llvm::sys::fs::real_path(P, Real);
-    Path = std::string(Real.str());
-  }
-  ~TempDir() { llvm::sys::fs::remove_directories(Path); }
-  std::string file(const std::string &Name) const { return Path + "/" + Name; }
-  std::string write(const std::string &Name, const std::string &Text) const {
-    std::string F = file(Name);
-    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(F));
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(F, EC);
-    EXPECT_FALSE(EC) << F;
-    OS << Text;
-    return F;
-  }
+using warpcheck::test::contains;
+using warpcheck::test::exists;
+struct TempDir : warpcheck::test::TempDir {
+  TempDir() : warpcheck::test::TempDir("warpcheck-regtest") {}
 };
-
-bool exists(const std::string &Path) { return llvm::sys::fs::exists(Path); }
 
 std::optional<std::string> toolkit() { return defaultToolkitRoot(); }
 

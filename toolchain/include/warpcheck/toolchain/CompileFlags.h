@@ -32,6 +32,7 @@
 #define WARPCHECK_TOOLCHAIN_COMPILEFLAGS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -160,6 +161,10 @@ std::optional<MatchedFlag> matchCompileFlag(llvm::ArrayRef<std::string> Args, si
 
 /// The values nvcc's -Werror takes (all-warnings, reorder, ...).
 bool isNvccWerrorKind(llvm::StringRef Kind);
+
+/// The items of an nvcc list value ("a,b c"): split at commas and blanks,
+/// quotes trimmed, empty items dropped (-Werror kinds, -I lists, -D lists).
+llvm::SmallVector<llvm::StringRef, 4> splitFlagList(llvm::StringRef S);
 
 /// Flags only nvcc has: their presence marks an nvcc command even when the
 /// compiler is not called "nvcc" (a wrapper script, a renamed binary).
