@@ -68,7 +68,8 @@ std::string locationOf(SourceLocation Loc, const SourceManager &SM) {
 
 class EvidenceCollector : public RecursiveASTVisitor<EvidenceCollector> {
 public:
-  EvidenceCollector(BlockShapeEvidence &Out, ASTContext &Ctx) : Out(Out), Ctx(Ctx) {}
+  EvidenceCollector(BlockShapeEvidence &Out, ASTContext &Ctx, unsigned MaxThreadsPerBlock)
+      : Out(Out), Ctx(Ctx), MaxThreads(MaxThreadsPerBlock) {}
 
   void collect(const FunctionDecl *FD, unsigned Depth) {
     // Device functions the kernel calls, a few levels deep: helpers that
@@ -128,7 +129,7 @@ public:
           !Other->EvaluateAsInt(V, Ctx) || !V.Val.isInt())
         continue;
       std::int64_t N = V.Val.getInt().getExtValue();
-      if (N <= 0 || N > 1024)
+      if (N <= 0 || N > MaxThreads)
         continue;
       auto &Slot = Out.Compared[R->Axis];
       if (Slot && *Slot != N) {
@@ -173,7 +174,7 @@ public:
           --Extent;
         // Under `if (threadIdx.x < 32)` the array need only hold the
         // guarded threads (a reduction's per-warp scratch): no evidence.
-        if (Guarded[*Axis] || Extent < 1 || Extent > 1024)
+        if (Guarded[*Axis] || Extent < 1 || Extent > MaxThreads)
           return true;
         Frames.back().Extents.push_back({*Axis, static_cast<std::uint32_t>(Extent),
                                          V->getName().str()});
@@ -271,6 +272,9 @@ private:
   std::array<unsigned, 3> Guarded{{0, 0, 0}};
   BlockShapeEvidence &Out;
   ASTContext &Ctx;
+  /// The architecture's threads per block: a larger extent or comparison
+  /// is no block.
+  std::int64_t MaxThreads;
   std::vector<Frame> Frames;
   std::vector<std::pair<const FunctionDecl *, unsigned>> Pending;
   std::set<const FunctionDecl *> Visited;
@@ -296,9 +300,10 @@ void splitThreads(std::uint64_t Threads, const std::array<bool, 3> &Open,
 
 } // namespace
 
-BlockShapeEvidence collectBlockShapeEvidence(const FunctionDecl *Kernel, ASTContext &Ctx) {
+BlockShapeEvidence collectBlockShapeEvidence(const FunctionDecl *Kernel, ASTContext &Ctx,
+                                             unsigned MaxThreadsPerBlock) {
   BlockShapeEvidence Out;
-  EvidenceCollector Collector(Out, Ctx);
+  EvidenceCollector Collector(Out, Ctx, MaxThreadsPerBlock);
   Collector.collect(Kernel, 0);
   Collector.finish();
   return Out;

@@ -43,8 +43,10 @@ struct BlockShapeEvidence {
 
 /// Reads Kernel's body and, to a small depth, the bodies of the device
 /// functions it calls.
+/// MaxThreadsPerBlock is the target architecture's.
 BlockShapeEvidence collectBlockShapeEvidence(const clang::FunctionDecl *Kernel,
-                                             clang::ASTContext &Ctx);
+                                             clang::ASTContext &Ctx,
+                                             unsigned MaxThreadsPerBlock);
 
 /// The launch configuration inferred from Evidence, with
 /// LaunchSource::Inferred and a description saying what it rests on; or

@@ -522,7 +522,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   }
   // What the kernel's own code says: never a 1-D block for a kernel that
   // reads threadIdx.y (BlockShapeInference.h).
-  if (auto C = inferLaunchFromKernel(collectBlockShapeEvidence(Kernel, Ctx), MaxThreads,
+  if (auto C = inferLaunchFromKernel(collectBlockShapeEvidence(Kernel, Ctx, Arch.MaxThreadsPerBlock), MaxThreads,
                                      Defaults, Arch.MaxThreadsPerBlock))
     return Fallback(*C);
   if (MaxThreads) {
