@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockShapeInference.h"
+#include "CudaBuiltinVariables.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -26,38 +27,6 @@ namespace warpcheck::analysis {
 namespace {
 
 constexpr const char *AxisName[3] = {"x", "y", "z"};
-
-/// A read of a field of threadIdx, blockDim, ...: clang spells `threadIdx.x`
-/// as a pseudo-object over an MSPropertyRefExpr of the builtin variable
-/// (__clang_cuda_builtin_vars.h).
-struct BuiltinRead {
-  llvm::StringRef Var;
-  unsigned Axis;
-};
-
-std::optional<BuiltinRead> builtinRead(const Expr *E) {
-  if (!E)
-    return std::nullopt;
-  E = E->IgnoreParenCasts();
-  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-    E = PO->getSyntacticForm()->IgnoreParens();
-  const auto *MP = dyn_cast<MSPropertyRefExpr>(E);
-  if (!MP)
-    return std::nullopt;
-  const Expr *Base = MP->getBaseExpr()->IgnoreParenImpCasts();
-  if (const auto *OV = dyn_cast<OpaqueValueExpr>(Base)) // the pseudo-object's operand
-    Base = OV->getSourceExpr() ? OV->getSourceExpr()->IgnoreParenImpCasts() : Base;
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  const auto *RD = V ? V->getType()->getAsCXXRecordDecl() : nullptr;
-  if (!RD || !RD->getName().starts_with("__cuda_builtin_"))
-    return std::nullopt;
-  llvm::StringRef Field = MP->getPropertyDecl()->getName();
-  unsigned Axis = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : 3;
-  if (Axis > 2)
-    return std::nullopt;
-  return BuiltinRead{V->getName(), Axis};
-}
 
 std::string locationOf(SourceLocation Loc, const SourceManager &SM) {
   PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));

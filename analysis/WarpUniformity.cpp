@@ -2,6 +2,8 @@
 
 #include "warpcheck/analysis/WarpUniformity.h"
 
+#include "CudaBuiltinVariables.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -48,20 +50,6 @@ const VarDecl *targetVariable(const Expr *E) {
 
 bool isNonConstReference(QualType T) {
   return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
-}
-
-/// The builtin variable (threadIdx, blockIdx, ...) an expression reads a
-/// field of or converts, or "".
-llvm::StringRef builtinVariableName(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E)) // a pseudo-object's operand
-    E = OV->getSourceExpr() ? OV->getSourceExpr()->IgnoreParenImpCasts() : E;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (const auto *RD = V->getType()->getAsCXXRecordDecl())
-        if (RD->getName().starts_with("__cuda_builtin_"))
-          return V->getName();
-  return "";
 }
 
 /// Uniform per warp (blockIdx, blockDim, gridDim) or not (threadIdx).
