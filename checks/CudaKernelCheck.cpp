@@ -76,6 +76,23 @@ void CudaKernelCheck::onEndOfTranslationUnit() {
   Session.reset();
 }
 
+std::string CudaKernelCheck::kernelName(const FunctionDecl *Kernel, const ASTContext &Ctx) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  Kernel->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/false);
+  OS.flush();
+  return Name;
+}
+
+std::string CudaKernelCheck::launchClause(const FunctionDecl *Kernel,
+                                          const warpcheck::analysis::LaunchConfig &Launch,
+                                          const ASTContext &Ctx) {
+  std::string Instance = Kernel->isTemplateInstantiation()
+                             ? "in '" + kernelName(Kernel, Ctx) + "' "
+                             : std::string();
+  return Instance + "with block " + Launch.Block.str() + " from " + Launch.Description;
+}
+
 std::string CudaKernelCheck::targetArch(const ASTContext &Ctx) const {
   return resolveArch(Arch, Ctx);
 }

@@ -61,6 +61,18 @@ protected:
   /// architecture (a check that needs register counts).
   warpcheck::analysis::RegisterOptions registerOptions(const ASTContext &Ctx) const;
 
+  /// The kernel as a diagnostic names it: `transpose`, or with its template
+  /// arguments, `reduce<float, 256>`.
+  static std::string kernelName(const FunctionDecl *Kernel, const ASTContext &Ctx);
+  /// Which launch of which kernel a finding's numbers are for, the tail of
+  /// every message: "with block (32, 8, 1) from the launch at main.cu:56".
+  /// A template instance is named ("in 'reduce<float, 256>' with block
+  /// ..."): the instances of one template share the access's line, and
+  /// without the name their warnings cannot be told apart.
+  static std::string launchClause(const FunctionDecl *Kernel,
+                                  const warpcheck::analysis::LaunchConfig &Launch,
+                                  const ASTContext &Ctx);
+
   /// The check's or the global Arch option; empty: the compiled-for GPU.
   const std::string Arch;
   /// The check's or the global DefaultBlock option, "x,y,z".

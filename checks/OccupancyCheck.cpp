@@ -58,14 +58,6 @@ std::string blocksText(unsigned N) {
   return std::to_string(N) + (N == 1 ? " block" : " blocks");
 }
 
-std::string kernelName(const FunctionDecl *Kernel, const ASTContext &Ctx) {
-  std::string Name;
-  llvm::raw_string_ostream OS(Name);
-  Kernel->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/false);
-  OS.flush();
-  return Name;
-}
-
 double percent(const model::OccupancyResult &R) { return R.valid() ? R.Theoretical * 100 : 0; }
 
 /// The block count to aim for: the fewest blocks that reach the threshold,

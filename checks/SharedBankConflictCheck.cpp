@@ -173,8 +173,7 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
                   sourceText(A.Site.Expr, Ctx) + "'" + worstCaseClause(A) + ": " + Who + " (" +
                   formatCount(A.Cost.WavefrontsPerRequest) + " wavefronts per request, ideal " +
                   formatCount(A.Cost.IdealWavefrontsPerRequest) + otherwiseClause(A) +
-                  ") with block " +
-                  Launch.Launch.Block.str() + " from " + Launch.Launch.Description;
+                  ") " + launchClause(Kernel, Launch.Launch, Ctx);
       if (Padding.Elements) {
         llvm::StringRef OldText = Lexer::getSourceText(DimRange, SM, Ctx.getLangOpts()).trim();
         unsigned long long Literal;

@@ -82,8 +82,7 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
                             formatCount(A.Cost.IdealSectorsPerRequest) + ", " +
                             formatPercent(Efficiency) + " efficiency" + otherwiseClause(A) +
                             ")" + worstCaseClause(A);
-      std::string Shape = "with block " + Launch.Launch.Block.str() + " from " +
-                          Launch.Launch.Description;
+      std::string Shape = launchClause(Kernel, Launch.Launch, Ctx);
       SourceLocation Loc = A.Site.Expr->getBeginLoc();
       if (Misaligned && !A.SpreadingTerm.size()) {
         diag(Loc, "%0 '%1' is misaligned: it touches %2 %3")

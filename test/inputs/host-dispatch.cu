@@ -16,11 +16,11 @@ constexpr int Threads = 1 << 14;
 template <int Block> __global__ void rowSums(const float *in, float *out) {
   int i = blockIdx.x * Block + threadIdx.x;
   out[i] = in[i * 32];
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (128, 1, 1) from the launch at host-dispatch.cu:88 [cuda-uncoalesced-global-access]
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) in 'rowSums<128>' with block (128, 1, 1) from the launch at host-dispatch.cu:88 [cuda-uncoalesced-global-access]
   // CHECK-MESSAGES: :[[@LINE-2]]:12: note: 'i' (which differs between adjacent lanes) is multiplied by '32': adjacent lanes are 128 bytes apart
-  // CHECK-MESSAGES: :[[@LINE-3]]:12: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (256, 1, 1) from the launch at host-dispatch.cu:85 [cuda-uncoalesced-global-access]
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) in 'rowSums<256>' with block (256, 1, 1) from the launch at host-dispatch.cu:85 [cuda-uncoalesced-global-access]
   // CHECK-MESSAGES: :[[@LINE-4]]:12: note: 'i' (which differs between adjacent lanes) is multiplied by '32': adjacent lanes are 128 bytes apart
-  // CHECK-MESSAGES: :[[@LINE-5]]:12: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (64, 1, 1) from the launch at host-dispatch.cu:80 [cuda-uncoalesced-global-access]
+  // CHECK-MESSAGES: :[[@LINE-5]]:12: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) in 'rowSums<64>' with block (64, 1, 1) from the launch at host-dispatch.cu:80 [cuda-uncoalesced-global-access]
   // CHECK-MESSAGES: :[[@LINE-6]]:12: note: 'i' (which differs between adjacent lanes) is multiplied by '32': adjacent lanes are 128 bytes apart
 }
 

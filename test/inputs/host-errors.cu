@@ -41,9 +41,9 @@ static void reportAll() {
 // 32 for double (ideal 8).
 template <typename T> __global__ void strideFour(const T *in, T *out) {
   out[threadIdx.x] = in[threadIdx.x * 4];
-  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: global load 'in[threadIdx.x * 4]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (32, 1, 1) from the launch at host-errors.cu:{{[0-9]+}} [cuda-uncoalesced-global-access]
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: global load 'in[threadIdx.x * 4]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) in 'strideFour<float>' with block (32, 1, 1) from the launch at host-errors.cu:{{[0-9]+}} [cuda-uncoalesced-global-access]
   // CHECK-MESSAGES: :[[@LINE-2]]:22: note: 'threadIdx.x' (which differs between adjacent lanes) is multiplied by '4': adjacent lanes are 16 bytes apart
-  // CHECK-MESSAGES: :[[@LINE-3]]:22: warning: global load 'in[threadIdx.x * 4]' touches 32 sectors per warp request (ideal 8, 25.0% efficiency) with block (32, 1, 1) from the launch at host-errors.cu:{{[0-9]+}} [cuda-uncoalesced-global-access]
+  // CHECK-MESSAGES: :[[@LINE-3]]:22: warning: global load 'in[threadIdx.x * 4]' touches 32 sectors per warp request (ideal 8, 25.0% efficiency) in 'strideFour<double>' with block (32, 1, 1) from the launch at host-errors.cu:{{[0-9]+}} [cuda-uncoalesced-global-access]
   // CHECK-MESSAGES: :[[@LINE-4]]:22: note: 'threadIdx.x' (which differs between adjacent lanes) is multiplied by '4': adjacent lanes are 32 bytes apart
 }
 
