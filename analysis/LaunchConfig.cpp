@@ -461,9 +461,29 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
                                     "' reaches it"));
       continue;
     }
+    auto LaunchesThis = [&](const host::LaunchRecord &R) {
+      return std::find(R.Kernels.begin(), R.Kernels.end(), Canonical) != R.Kernels.end();
+    };
+    // A loop followed iteration by iteration launched the kernel here with
+    // its variables known: those are the launches analysed. Its widened
+    // iteration, where they are unknown, stands for the iterations not
+    // followed; it would only add numbers swept over values the loop never
+    // takes (a stride of 3 in a loop of powers of two).
+    bool FollowedIterations = llvm::any_of(Records->second, [&](const host::LaunchRecord &R) {
+      return LaunchesThis(R) && !R.InWidenedIteration;
+    });
+    bool SaidWidened = false;
     for (const host::LaunchRecord &R : Records->second) {
-      if (std::find(R.Kernels.begin(), R.Kernels.end(), Canonical) == R.Kernels.end())
+      if (!LaunchesThis(R))
         continue;
+      if (R.InWidenedIteration && FollowedIterations) {
+        if (!SaidWidened)
+          Unevaluated.push_back("the launch at " + S->Location +
+                                " in the iterations of its loop that were not followed one by "
+                                "one (their values are known only at run time) is not analysed");
+        SaidWidened = true;
+        continue;
+      }
       std::string Why;
       std::optional<LaunchConfig> C = configOf(*S, R, Kernel, Arch, Why);
       if (!C) {
@@ -477,8 +497,12 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
         Result.push_back(std::move(*C));
     }
   }
-  if (!Result.empty())
+  if (!Result.empty()) {
+    // The launches that were not analysed are said beside those that were.
+    for (LaunchConfig &C : Result)
+      C.Unevaluated = Unevaluated;
     return Result;
+  }
   // Launches of this kernel that another unit evaluated.
   if (Defaults.OtherUnits) {
     auto It = Defaults.OtherUnits->find(crossUnitName(Kernel));

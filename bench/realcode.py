@@ -712,6 +712,30 @@ def finding_op(finding):
     return None
 
 
+FINDING_INSTANCE = re.compile(r"\bin '([^']+)' with block \(")
+
+
+def finding_is_for(finding, kernel):
+    """Whether a finding is about this kernel entry (one kernel instance and
+    launch shape): its message ends with the launch its numbers are for
+    ("with block (256, 1, 1) from the launch at a.cu:12") and, in an
+    instance of a kernel template, names the instance ("in 'k<float>' with
+    block ..."). A finding of another launch of the kernel, or of another
+    instance sharing the line, is not the measured launch's."""
+    if not kernel:
+        return False
+    launch = kernel.get("launch") or {}
+    msg = finding.get("message", "")
+    block = launch.get("block")
+    if block and "with block (%s) from %s" % (", ".join(map(str, block)),
+                                               launch.get("description", "")) not in msg:
+        return False
+    m = FINDING_INSTANCE.search(msg)
+    if m and hw_kernel_key(m.group(1)) != unqualified(hw_kernel_key(kernel.get("name", ""))):
+        return False
+    return True
+
+
 def hw_positive(rec):
     """The hardware's verdict on a measured line, or None when it has no
     ideal to compare with (every lane predicated off), or when the line is a
@@ -757,7 +781,11 @@ def hw_stats():
     return {"kernels_measured": 0, "kernels_matched": 0, "shape_differs": 0, "lines": 0,
             "lines_guarded": 0, "lines_not_seen": 0, "lines_unknown": 0, "claimed": 0,
             "match": 0, "exact": 0, "wrong_exact": 0, "hw_positive": 0, "findings": 0,
-            "true_positive": 0, "false_positive": 0, "false_negative": 0}
+            "true_positive": 0, "false_positive": 0, "false_negative": 0,
+            "global_hw_positive": 0, "global_findings": 0, "global_true_positive": 0,
+            "global_false_positive": 0, "global_false_negative": 0,
+            "shared_hw_positive": 0, "shared_findings": 0, "shared_true_positive": 0,
+            "shared_false_positive": 0, "shared_false_negative": 0}
 
 
 def compare_hardware(prog, docs, wc):
@@ -837,7 +865,8 @@ def compare_hardware(prog, docs, wc):
                 st["hw_positive"] += hwp
                 mine = acc.get((r["file"], r["line"], r["space"], r["op"]), [])
                 pred = predicted(mine, r["space"]) if chosen else None
-                fnd = bool(findings.get((r["file"], r["line"], CHECK_OF_SPACE[r["space"]], r["op"])))
+                fnd = any(finding_is_for(f, chosen) for f in
+                          findings.get((r["file"], r["line"], CHECK_OF_SPACE[r["space"]], r["op"]), []))
                 d = {"id": doc["id"], "kernel": mk["kernel"], "file": r["file"], "line": r["line"],
                      "space": r["space"], "op": r["op"], "measured_ratio": round(measured_ratio(r), 4),
                      "guarded": not r.get("full_warps", False), "hw_positive": hwp, "finding": fnd}
@@ -855,10 +884,12 @@ def compare_hardware(prog, docs, wc):
                     st["wrong_exact"] += pred["exact"] and not ok
                     d.update({"claim": "exact" if pred["exact"] else "assumed",
                               "predicted_ratio": round(pred["ratio"], 4), "match": ok})
-                st["findings"] += fnd
-                st["true_positive"] += fnd and hwp
-                st["false_positive"] += fnd and not hwp
-                st["false_negative"] += hwp and not fnd
+                for prefix in ("", r["space"] + "_"):     # in total, and per check
+                    st[prefix + "findings"] += fnd
+                    st[prefix + "true_positive"] += fnd and hwp
+                    st[prefix + "false_positive"] += fnd and not hwp
+                    st[prefix + "false_negative"] += hwp and not fnd
+                st[r["space"] + "_hw_positive"] += hwp
                 st["lines_detail"].append(d)
     return st
 
@@ -881,7 +912,11 @@ def hw_line(st):
                 st["lines_guarded"], st["claimed"], st["match"], pct(st["match"], st["claimed"]),
                 st["exact"], st["wrong_exact"], st["lines_not_seen"], st["lines_unknown"],
                 st["findings"], frac(st["true_positive"], st["hw_positive"]),
-                frac(st["true_positive"], st["findings"])))
+                frac(st["true_positive"], st["findings"])) +
+            "".join("; %s: recall %s, precision %s" % (
+                CHECK_OF_SPACE[sp], frac(st[sp + "_true_positive"], st[sp + "_hw_positive"]),
+                frac(st[sp + "_true_positive"], st[sp + "_findings"]))
+                for sp in ("global", "shared") if st[sp + "_hw_positive"] or st[sp + "_findings"]))
 
 
 def summarise(name, entry, units):

@@ -333,6 +333,7 @@ std::vector<const FunctionDecl *> HostEvaluator::kernelsOf(const HostValue &V) {
 void HostEvaluator::recordLaunch(const LaunchSite &S, const CallExpr *CE) {
   LaunchRecord R;
   R.Context = Context;
+  R.InWidenedIteration = WidenedDepth > 0;
   if (S.Kernel) {
     R.Kernels = {S.Kernel->getCanonicalDecl()};
   } else if (S.Callee) {

@@ -65,12 +65,25 @@ struct LaunchRecord {
   std::string KernelsWhy;
   /// The calls, loop iterations and cases that led here, outermost first.
   std::vector<std::string> Context;
+  /// Recorded in the widened iteration of a loop (the iterations not
+  /// followed one by one: what the loop changes is unknown there). Where
+  /// the same site also launched the kernel in followed iterations, those
+  /// are its launches and this one stands for the rest of the loop.
+  bool InWidenedIteration = false;
 };
 
 struct HostLimits {
   /// Iterations a loop is unrolled for before its variables are taken as
   /// unknown and its body run once more with them.
   unsigned MaxLoopIterations = 256;
+  /// Iterations of a loop that can launch a kernel followed while its
+  /// condition is known only at run time (`for (size = 2048; size <=
+  /// arrayLength; size <<= 1)` with arrayLength a caller's value): each may
+  /// be the last, and the launches in them are recorded with the values
+  /// the loop's variables have there. The program's first launches are in
+  /// them (the ones a profiler measures first); the rest of the loop is
+  /// its widened iteration, as for a loop past MaxLoopIterations.
+  unsigned UnknownBoundIterations = 4;
   unsigned MaxCallDepth = 8;
   /// Expressions and statements evaluated per function run from the top.
   std::uint64_t MaxSteps = 400'000;
@@ -154,6 +167,8 @@ private:
   bool mayLaunchFunction(const clang::FunctionDecl *FD) const;
   mutable std::map<const clang::FunctionDecl *, bool> MayLaunch;
   std::vector<std::string> Context;
+  /// How many loops' widened iterations the evaluation is inside.
+  unsigned WidenedDepth = 0;
   std::map<const LaunchSite *, std::vector<LaunchRecord>> Records;
   std::set<const clang::FunctionDecl *> Reached;
 

@@ -7,7 +7,9 @@
 // case with the switched variable set to the case's value; a loop whose
 // condition stays known is unrolled, and one whose condition is unknown
 // (or that runs past HostLimits::MaxLoopIterations) runs its body once
-// more with every variable it changes unknown.
+// more with every variable it changes unknown. A loop that can launch is
+// first followed for HostLimits::UnknownBoundIterations iterations under
+// an unknown condition, each of which may be the last.
 //
 //===----------------------------------------------------------------------===//
 
@@ -325,6 +327,8 @@ void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *
   unsigned Cap = mayLaunch(Loop) ? Limits.MaxLoopIterations : 64;
   frame().Breakables.push_back(Breakable{true, {}, {}});
   std::string Widen;
+  unsigned UnknownBoundIters = 0;
+  const unsigned MaxUnknownBoundIters = mayLaunch(Loop) ? Limits.UnknownBoundIterations : 0;
   for (unsigned Iter = 0;; ++Iter) {
     if (!Cur.Live || Aborted)
       break;
@@ -332,6 +336,13 @@ void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *
       declare(CondVar);
     if ((TestFirst || Iter > 0) && Cond) {
       std::optional<bool> T = truth(eval(Cond));
+      if (!T && UnknownBoundIters < MaxUnknownBoundIters) {
+        // It may stop here (that path leaves the loop as a break does) or
+        // go on with the variables it has.
+        ++UnknownBoundIters;
+        frame().Breakables.back().Breaks.push_back(Cur);
+        T = true;
+      }
       if (!T) {
         Widen = ", which runs a number of times known only at run time";
         break;
@@ -353,7 +364,9 @@ void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *
     std::string Why = "a value that changes in the loop at " + where(Loop) + Widen;
     forgetAssignedIn(Loop, Why);
     Context.push_back(loopContext(Loop, Vars));
+    ++WidenedDepth;
     iterate(Body, Inc);
+    --WidenedDepth;
     Context.pop_back();
     Cur.Live = true;
     forgetAssignedIn(Loop, Why);

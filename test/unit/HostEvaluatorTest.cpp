@@ -275,9 +275,22 @@ int main(int argc, char **argv) {
   return 0;
 })");
   auto Cs = U.configs("k");
-  ASSERT_EQ(Cs.size(), 1u); // block 128 with the grid unknown; 'step' is not known after
-  EXPECT_EQ(Cs[0].Block.str(), "(128, 1, 1)");
-  EXPECT_FALSE(Cs[0].GridKnown);
+  // The first HostLimits::UnknownBoundIterations (4) iterations are followed,
+  // each of which may be the last: grids 1 to 4 with i bound. The rest of
+  // the loop (its widened iteration, the grid unknown) is said, not
+  // analysed. 'step' is not known after the loop (1 to 16, or more), so the
+  // launch after it is not evaluated either.
+  ASSERT_EQ(Cs.size(), 4u);
+  for (unsigned I = 0; I < 4; ++I) {
+    EXPECT_EQ(Cs[I].Block.str(), "(128, 1, 1)");
+    ASSERT_TRUE(Cs[I].GridKnown);
+    EXPECT_EQ(Cs[I].Grid.X, I + 1);
+  }
+  ASSERT_EQ(Cs[0].Unevaluated.size(), 2u);
+  EXPECT_EQ(Cs[0].Unevaluated[0],
+            "the launch at unit.cu:7 in the iterations of its loop that were not followed one "
+            "by one (their values are known only at run time) is not analysed");
+  EXPECT_NE(Cs[0].Unevaluated[1].find("the launch at unit.cu:10"), std::string::npos);
 }
 
 TEST(DeviceProperties, ConstantsOfTheArchitectureOnly) {
