@@ -1,6 +1,7 @@
 //===- KernelAnalysis.cpp - simulate warps, cost every access -------------===//
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "IndexSource.h"
 #include "MemoryInstructions.h"
 #include "Simulation.h"
 #include "ValueSweep.h"
@@ -388,6 +389,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       if (T.UnknownRequests > 0 || T.Requests == 0) {
         A.Status = AccessStatus::Unknown;
         A.Assumptions.push_back("the address depends on values read from memory");
+        if (const Expr *Read = memoryReadInAddress(T.Site.Expr))
+          A.DataSource = sourceText(Read, Ctx);
       } else {
         if (Launch.Source == LaunchSource::Default ||
             Launch.Source == LaunchSource::LaunchBounds ||

@@ -23,11 +23,13 @@ UncoalescedGlobalAccessCheck::UncoalescedGlobalAccessCheck(StringRef Name,
                                                            std::shared_ptr<CheckSessions> Sessions)
     : CudaKernelCheck(Name, Context, std::move(Sessions)),
       MinEfficiency(Options.get("MinEfficiency", 50U)),
-      ReportMisaligned(parseBoolOption(Options.get("ReportMisaligned", "true"))) {}
+      ReportMisaligned(parseBoolOption(Options.get("ReportMisaligned", "true"))),
+      ReportDataDependent(parseBoolOption(Options.get("ReportDataDependent", "false"))) {}
 
 void UncoalescedGlobalAccessCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinEfficiency", MinEfficiency);
   Options.store(Opts, "ReportMisaligned", ReportMisaligned ? "true" : "false");
+  Options.store(Opts, "ReportDataDependent", ReportDataDependent ? "true" : "false");
   CudaKernelCheck::storeOptions(Opts);
 }
 
@@ -63,6 +65,17 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
   const auto &Launches = unitSession()->analyze(Kernel, Opts);
   for (const KernelLaunchAnalysis &Launch : Launches) {
     for (const AccessResult &A : Launch.Accesses) {
+      if (A.Site.Space == MemorySpace::Global && A.Status == AccessStatus::Unknown &&
+          ReportDataDependent && !A.DataSource.empty()) {
+        // No number is claimed: the sectors depend on the data (sorted
+        // indices coalesce, scattered ones cost up to 32 sectors).
+        diag(A.Site.Expr->getBeginLoc(),
+             "global %0 '%1' has a data-dependent address (computed from '%2', read at run "
+             "time): its sectors per request depend on the data %3")
+            << opName(A.Site.Op) << sourceText(A.Site.Expr, Ctx) << A.DataSource
+            << launchClause(Kernel, Launch.Launch, Ctx);
+        continue;
+      }
       if (A.Site.Space != MemorySpace::Global || A.Status == AccessStatus::Unknown || A.MayMergeWith ||
           A.Cost.Requests == 0)
         continue;

@@ -24,6 +24,9 @@ private:
   const unsigned MinEfficiency;
   /// Report contiguous accesses whose only waste is a misaligned start.
   const bool ReportMisaligned;
+  /// Report gathers and scatters whose address is computed from data read
+  /// at run time (no sector count is claimed for them).
+  const bool ReportDataDependent;
 };
 
 } // namespace clang::tidy::cuda

@@ -31,7 +31,9 @@ and warpcheck's own directives:
 Options between the first and the second -- are warpcheck's (--no-cuda,
 --cuda-path=...): the binary gets them all; the plugin door, which has no
 command line of its own, takes those that choose its clang arguments
-(--no-cuda, --cuda-path, --arch; through warpcheck --print-clang-args).
+(--no-cuda, --cuda-path, --arch; through warpcheck --print-clang-args) and
+the check options (--config=<check>.<Option>=<value>, as clang-tidy's
+CheckOptions).
 Clang arguments after the second -- go to both doors.
 
 As check_clang_tidy.py does, the input is analysed as a copy in the test's
@@ -137,8 +139,8 @@ class Door:
         self.clang_args = clang_args
         if name == "plugin":
             for o in warpcheck_options:
-                if not o.startswith(CLANG_ARG_OPTIONS):
-                    fail("the plugin door takes no warpcheck option '%s' (only %s); "
+                if not o.startswith(CLANG_ARG_OPTIONS + ("--config=",)):
+                    fail("the plugin door takes no warpcheck option '%s' (only %s and --config); "
                          "give -door=binary" % (o, ", ".join(CLANG_ARG_OPTIONS)))
 
     def printed_clang_args(self, cwd, file_name):
@@ -162,11 +164,23 @@ class Door:
         options = [a for a in self.warpcheck_options if a == "--no-cuda"]
         return toolkit_nvcc(self.warpcheck, options) is not None
 
+    def check_options_config(self):
+        """The binary's --config=<check>.<Option>=<value> options as the
+        plugin door's clang-tidy --config (CheckOptions), so that both doors
+        run the checks with the same options."""
+        options = {}
+        for a in self.warpcheck_options:
+            m = re.match(r"--config=([^=]+)=(.*)$", a)
+            if m:
+                options[m.group(1)] = m.group(2)
+        return json.dumps({"CheckOptions": options}) if options else "{}"
+
     def diagnose(self, cwd, file_name, checks, expect_errors, fix=False):
         """The door's diagnostics, as text clang-tidy prints them."""
         if self.name == "plugin":
             cmd = ([self.args.clang_tidy, "-load", self.plugin, "--checks=-*," + checks,
-                    "--config={}", "--quiet"] + (["-fix"] if fix else []) +
+                    "--config=" + self.check_options_config(), "--quiet"] +
+                   (["-fix"] if fix else []) +
                    [file_name, "--"] + self.printed_clang_args(cwd, file_name))
             rc, out, err = run(cmd, cwd)
             if expect_errors:

@@ -106,6 +106,9 @@ struct AccessResult {
   /// The index term that spreads lanes apart, e.g. "'x' (which varies with
   /// threadIdx.x) is multiplied by 'N' (= 4096)"; empty when not found.
   std::string SpreadingTerm;
+  /// An unknown access whose address is computed from a read of memory (a
+  /// gather or scatter): that read, e.g. 'col[j]'; empty otherwise.
+  std::string DataSource;
   /// Set when the access depends on values the source leaves open: Cost
   /// and the worst request are then the worst case of the sweep, and the
   /// status is assumed.
