@@ -159,10 +159,13 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K,
     if (!Global && Known) {
       O["conflict_degree"] = A.WorstShared.ConflictDegree;
     }
-    llvm::json::Array Assumptions;
-    for (const std::string &S : A.Assumptions)
-      Assumptions.push_back(S);
+    llvm::json::Array Assumptions, Kinds;
+    for (const Assumption &S : A.Assumptions) {
+      Assumptions.push_back(S.Text);
+      Kinds.push_back(assumptionKindName(S.Kind));
+    }
     O["assumptions"] = std::move(Assumptions);
+    O["assumption_kinds"] = std::move(Kinds);
     if (A.Dependence) {
       // The numbers above are the sweep's worst case; this says where it is
       // and what the other values give.
