@@ -6,7 +6,7 @@
 // wrote them, so that --format=json stays the contract docs/json-format.md
 // describes, byte for byte.
 //
-// Kernels are still carried as the JSON objects the worker wrote.
+// Kernels, launches and accesses are typed in KernelEntries.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_TOOL_REPORTENTRIES_H

@@ -82,10 +82,16 @@ void RunResult::addJobOutput(llvm::json::Object Output, const std::vector<std::s
   if (!Notes.empty())
     Input.Notes = Notes;
   Inputs.push_back(std::move(Input));
-  if (llvm::json::Array *K = Output.getArray("kernels"))
-    for (llvm::json::Value &V : *K)
-      if (SeenKernels.insert(keyOf(V)).second)
-        Kernels.push_back(std::move(V));
+  // The same entry from two units (a kernel in a header both include,
+  // launched with the same shape from the same place) is kept once: the
+  // same in every field, as its JSON says.
+  if (const llvm::json::Array *K = Output.getArray("kernels"))
+    for (const llvm::json::Value &V : *K)
+      if (const llvm::json::Object *O = V.getAsObject()) {
+        KernelEntry Entry = kernelFromJson(*O);
+        if (SeenKernels.insert(keyOf(toJson(Entry))).second)
+          Kernels.push_back(std::move(Entry));
+      }
   if (const llvm::json::Array *F = Output.getArray("findings"))
     for (const llvm::json::Value &V : *F) {
       const llvm::json::Object *O = V.getAsObject();
@@ -138,14 +144,9 @@ RunCounts countRun(const RunResult &R) {
   // kernel; one in a header two inputs include, with the same shape, is
   // kept once already.
   std::set<std::string> Analysed, WithErrors;
-  for (const llvm::json::Value &V : R.Kernels) {
-    const llvm::json::Object *K = V.getAsObject();
-    if (!K)
-      continue;
-    std::string Id = K->getString("name").value_or("").str() + "@" +
-                     K->getString("file").value_or("").str() + ":" +
-                     std::to_string(K->getInteger("line").value_or(0));
-    if (K->getString("status") == "error") {
+  for (const KernelEntry &K : R.Kernels) {
+    std::string Id = K.Name + "@" + K.File.value_or("") + ":" + std::to_string(K.Line.value_or(0));
+    if (K.Status == KernelStatus::Error) {
       WithErrors.insert(Id);
     } else {
       Analysed.insert(Id);

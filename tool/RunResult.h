@@ -12,6 +12,7 @@
 #ifndef WARPCHECK_TOOL_RUNRESULT_H
 #define WARPCHECK_TOOL_RUNRESULT_H
 
+#include "KernelEntries.h"
 #include "ReportEntries.h"
 
 #include "llvm/Support/JSON.h"
@@ -25,8 +26,8 @@ namespace warpcheck::tool {
 
 /// Results of all translation units, merged.
 struct RunResult {
-  /// The kernel objects of the workers (KernelReportJson.h).
-  llvm::json::Array Kernels;
+  /// The kernel entries of the workers, each once.
+  std::vector<KernelEntry> Kernels;
   std::vector<Finding> Findings;
   /// Compiler errors and inputs that could not be analysed.
   std::vector<ReportedError> Errors;
@@ -43,6 +44,7 @@ struct RunResult {
   void addNote(const std::string &File, const std::string &Note);
 
 private:
+  /// The JSON text of every kernel entry kept (RunResult.cpp).
   std::set<std::string> SeenKernels;
   /// A finding's identity (RunResult.cpp) -> its index in Findings.
   std::map<std::string, size_t> FindingIndex;

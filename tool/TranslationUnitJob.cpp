@@ -2,7 +2,7 @@
 
 #include "TranslationUnitJob.h"
 #include "CrossUnitLaunches.h"
-#include "KernelReportJson.h"
+#include "KernelEntryBuilder.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/analysis/RegisterUsage.h"
@@ -133,7 +133,7 @@ class KernelReportConsumer : public ASTConsumer {
 public:
   KernelReportConsumer(const TranslationUnitJob &Job, const cuda::RegisterCountOptions &Registers,
                        const ErrorRecorder &Recorder, analysis::TranslationUnitSession &Session,
-                       llvm::json::Array &Kernels, ParseOutcome &Outcome,
+                       std::vector<KernelEntry> &Kernels, ParseOutcome &Outcome,
                        const Preprocessor *PP)
       : Job(Job), Registers(Registers), Recorder(Recorder), Session(Session),
         Kernels(Kernels), Outcome(Outcome), PP(PP) {}
@@ -185,7 +185,7 @@ public:
       if (!Reported.reports(K->getLocation()))
         continue;
       if (const std::optional<analysis::KernelError> &E = Session.errorIn(K)) {
-        Kernels.push_back(kernelErrorToJson(K, *E, Ctx));
+        Kernels.push_back(kernelErrorEntry(K, *E, Ctx));
         ++Outcome.KernelsWithErrors;
         continue;
       }
@@ -194,8 +194,8 @@ public:
       if (!Launches.empty() && Launches.front().Launch.Source != analysis::LaunchSource::LaunchSite)
         Outcome.KernelsWithoutLaunch.push_back(analysis::crossUnitName(K));
       for (const analysis::KernelLaunchAnalysis &L : Launches)
-        Kernels.push_back(kernelLaunchToJson(L, Session, cuda::resolveArch(Job.Arch, Ctx), PP,
-                                             Registers, Job.CompareArchs));
+        Kernels.push_back(kernelLaunchEntry(L, Session, cuda::resolveArch(Job.Arch, Ctx), PP,
+                                            Registers, Job.CompareArchs));
     }
   }
 
@@ -204,7 +204,7 @@ private:
   const cuda::RegisterCountOptions &Registers;
   const ErrorRecorder &Recorder;
   analysis::TranslationUnitSession &Session;
-  llvm::json::Array &Kernels;
+  std::vector<KernelEntry> &Kernels;
   ParseOutcome &Outcome;
   const Preprocessor *PP;
 };
@@ -213,7 +213,7 @@ class JobAction : public ASTFrontendAction {
 public:
   JobAction(ClangTidyASTConsumerFactory &Tidy, const TranslationUnitJob &Job,
             const cuda::RegisterCountOptions &Registers, const ErrorRecorder &Recorder,
-            llvm::json::Array &Kernels, ParseOutcome &Outcome)
+            std::vector<KernelEntry> &Kernels, ParseOutcome &Outcome)
       : Tidy(Tidy), Job(Job), Registers(Registers), Recorder(Recorder), Kernels(Kernels),
         Outcome(Outcome) {}
 
@@ -256,7 +256,7 @@ private:
   const TranslationUnitJob &Job;
   const cuda::RegisterCountOptions &Registers;
   const ErrorRecorder &Recorder;
-  llvm::json::Array &Kernels;
+  std::vector<KernelEntry> &Kernels;
   ParseOutcome &Outcome;
   std::shared_ptr<analysis::TranslationUnitSession> Session;
   std::optional<cuda::CheckSessions::Loan> SessionLoan;
@@ -265,7 +265,7 @@ private:
 class JobActionFactory : public tooling::FrontendActionFactory {
 public:
   JobActionFactory(ClangTidyContext &Context, const TranslationUnitJob &Job,
-                   const ErrorRecorder &Recorder, llvm::json::Array &Kernels,
+                   const ErrorRecorder &Recorder, std::vector<KernelEntry> &Kernels,
                    ParseOutcome &Outcome)
       : Tidy(Context), Job(Job), Registers(reportRegisterOptions(Context, Job.File)),
         Recorder(Recorder), Kernels(Kernels), Outcome(Outcome) {}
@@ -278,7 +278,7 @@ private:
   const TranslationUnitJob &Job;
   cuda::RegisterCountOptions Registers;
   const ErrorRecorder &Recorder;
-  llvm::json::Array &Kernels;
+  std::vector<KernelEntry> &Kernels;
   ParseOutcome &Outcome;
 };
 
@@ -346,7 +346,8 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
   // The toolkit whose nvcc may be started is the one warpcheck located,
   // never one named by the analysed project (see RegisterUsage.h).
   analysis::setTrustedToolkitRoot(Job.ToolkitRoot);
-  llvm::json::Array Errors, Findings, Kernels;
+  llvm::json::Array Errors, Findings;
+  std::vector<KernelEntry> Kernels;
 
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
   Defaults.Checks = "-*," + Job.Checks;
@@ -469,7 +470,10 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
   Result["headers"] = std::move(Headers);
   Result["errors"] = std::move(Errors);
   Result["findings"] = std::move(Findings);
-  Result["kernels"] = std::move(Kernels);
+  llvm::json::Array KernelObjects;
+  for (const KernelEntry &K : Kernels)
+    KernelObjects.push_back(toJson(K));
+  Result["kernels"] = std::move(KernelObjects);
   if (!Outcome.LaunchesOfOtherUnitsKernels.empty())
     Result[CrossUnitLaunchesKey] = crossUnitLaunchesToJson(Outcome.LaunchesOfOtherUnitsKernels);
   if (!Outcome.KernelsWithoutLaunch.empty()) {
