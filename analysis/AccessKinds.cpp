@@ -2,62 +2,35 @@
 
 #include "warpcheck/analysis/AccessKinds.h"
 
+#include <iterator>
+
 namespace warpcheck::analysis {
 
-const char *spaceName(MemorySpace S) {
-  return S == MemorySpace::Shared ? "shared" : "global";
-}
+namespace {
 
-const char *opName(AccessOp Op) {
-  switch (Op) {
-  case AccessOp::Load:
-    return "load";
-  case AccessOp::Store:
-    return "store";
-  case AccessOp::Atomic:
-    return "atomic";
-  }
-  return "load";
-}
+/// The names, in the order of each enum's enumerators (AccessKinds.h lists
+/// them all, in order, for reading a name back).
+constexpr const char *SpaceNames[] = {"global", "shared"};
+constexpr const char *OpNames[] = {"load", "store", "atomic"};
+constexpr const char *StatusNames[] = {"exact", "assumed", "unknown"};
+constexpr const char *AssumptionKindNames[] = {
+    "data_dependent_address", "block_shape",     "unevaluated_launch",
+    "unbound_value",          "truncated_sweep", "grid_shape",
+    "data_dependent_branch",  "struct_copy",     "loop_budget",
+    "loop_iterations",        "merged_instruction"};
 
-const char *statusName(AccessStatus S) {
-  switch (S) {
-  case AccessStatus::Exact:
-    return "exact";
-  case AccessStatus::Assumed:
-    return "assumed";
-  case AccessStatus::Unknown:
-    return "unknown";
-  }
-  return "unknown";
-}
+static_assert(std::size(SpaceNames) == std::size(AllMemorySpaces));
+static_assert(std::size(OpNames) == std::size(AllAccessOps));
+static_assert(std::size(StatusNames) == std::size(AllAccessStatuses));
+static_assert(std::size(AssumptionKindNames) == std::size(AllAssumptionKinds));
 
+} // namespace
+
+const char *spaceName(MemorySpace S) { return SpaceNames[static_cast<int>(S)]; }
+const char *opName(AccessOp Op) { return OpNames[static_cast<int>(Op)]; }
+const char *statusName(AccessStatus S) { return StatusNames[static_cast<int>(S)]; }
 const char *assumptionKindName(AssumptionKind K) {
-  switch (K) {
-  case AssumptionKind::DataDependentAddress:
-    return "data_dependent_address";
-  case AssumptionKind::BlockShape:
-    return "block_shape";
-  case AssumptionKind::UnevaluatedLaunch:
-    return "unevaluated_launch";
-  case AssumptionKind::UnboundValue:
-    return "unbound_value";
-  case AssumptionKind::TruncatedSweep:
-    return "truncated_sweep";
-  case AssumptionKind::GridShape:
-    return "grid_shape";
-  case AssumptionKind::DataDependentBranch:
-    return "data_dependent_branch";
-  case AssumptionKind::StructCopy:
-    return "struct_copy";
-  case AssumptionKind::LoopBudget:
-    return "loop_budget";
-  case AssumptionKind::LoopIterations:
-    return "loop_iterations";
-  case AssumptionKind::MergedInstruction:
-    return "merged_instruction";
-  }
-  return "unknown";
+  return AssumptionKindNames[static_cast<int>(K)];
 }
 
 } // namespace warpcheck::analysis

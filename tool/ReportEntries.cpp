@@ -29,6 +29,14 @@ void writeMessage(const ReportedMessage &M, bool WithSourceLine, llvm::json::Obj
 
 } // namespace
 
+ReportedError unanalysedInput(const std::string &File, const std::string &Cause) {
+  ReportedError E;
+  E.Message = Cause;
+  E.File = File;
+  E.HasPosition = false;
+  return E;
+}
+
 ReportedMessage messageFromJson(const llvm::json::Object &O) {
   ReportedMessage M;
   readMessage(O, M);

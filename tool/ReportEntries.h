@@ -58,6 +58,10 @@ struct ReportedError : ReportedMessage {
   std::optional<std::string> Check;
 };
 
+/// An input that could not be analysed at all: its file and the cause,
+/// with no line or column.
+ReportedError unanalysedInput(const std::string &File, const std::string &Cause);
+
 /// What became of one input (RunResult.h).
 struct InputOutcome {
   std::string File;

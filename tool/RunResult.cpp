@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -46,12 +47,7 @@ static std::string findingKey(const Finding &F) {
 }
 
 void RunResult::addNotAnalysed(const std::string &File, const std::string &Cause) {
-  ReportedError E;
-  E.Message = Cause;
-  E.File = File;
-  // Named by its file alone: no line or column.
-  E.HasPosition = false;
-  Errors.push_back(std::move(E));
+  Errors.push_back(unanalysedInput(File, Cause));
   InputOutcome I;
   I.File = File;
   I.Status = "not_analysed";
@@ -70,12 +66,12 @@ void RunResult::addNote(const std::string &File, const std::string &Note) {
   Inputs.push_back(std::move(I));
 }
 
-void RunResult::addJobOutput(llvm::json::Object Output, const std::vector<std::string> &Notes) {
+void RunResult::addJobOutput(JobResult Output, const std::vector<std::string> &Notes) {
   InputOutcome Input;
-  if (const llvm::json::Object *I = Output.getObject("input")) {
-    Input = inputFromJson(*I);
+  if (Output.Input) {
+    Input = std::move(*Output.Input);
   } else {
-    Input.File = Output.getString("file").value_or("").str();
+    Input.File = Output.File;
     Input.Status = "not_analysed";
     Input.Cause = "the analysis produced no summary";
   }
@@ -85,45 +81,34 @@ void RunResult::addJobOutput(llvm::json::Object Output, const std::vector<std::s
   // The same entry from two units (a kernel in a header both include,
   // launched with the same shape from the same place) is kept once: the
   // same in every field, as its JSON says.
-  if (const llvm::json::Array *K = Output.getArray("kernels"))
-    for (const llvm::json::Value &V : *K)
-      if (const llvm::json::Object *O = V.getAsObject()) {
-        KernelEntry Entry = kernelFromJson(*O);
-        if (SeenKernels.insert(keyOf(toJson(Entry))).second)
-          Kernels.push_back(std::move(Entry));
-      }
-  if (const llvm::json::Array *F = Output.getArray("findings"))
-    for (const llvm::json::Value &V : *F) {
-      const llvm::json::Object *O = V.getAsObject();
-      if (!O)
-        continue;
-      Finding New = findingFromJson(*O);
-      std::string Key = findingKey(New);
-      auto Seen = FindingIndex.find(Key);
-      if (Seen == FindingIndex.end()) {
-        FindingIndex[Key] = Findings.size();
-        Findings.push_back(std::move(New));
-        continue;
-      }
-      // Reported by an earlier unit already: say which other launch gives
-      // the same numbers, once.
-      Finding &First = Findings[Seen->second];
-      std::string Launch = launchNamed(New.Message);
-      if (Launch.empty() || Launch == launchNamed(First.Message))
-        continue;
-      std::string Text = "the same for " + Launch;
-      bool Said = llvm::any_of(First.Notes,
-                               [&](const ReportedMessage &N) { return N.Message == Text; });
-      if (!Said) {
-        ReportedMessage Note = First;
-        Note.Message = Text;
-        First.Notes.push_back(std::move(Note));
-      }
+  for (KernelEntry &K : Output.Kernels)
+    if (SeenKernels.insert(keyOf(toJson(K))).second)
+      Kernels.push_back(std::move(K));
+  for (Finding &New : Output.Findings) {
+    std::string Key = findingKey(New);
+    auto Seen = FindingIndex.find(Key);
+    if (Seen == FindingIndex.end()) {
+      FindingIndex[Key] = Findings.size();
+      Findings.push_back(std::move(New));
+      continue;
     }
-  if (const llvm::json::Array *E = Output.getArray("errors"))
-    for (const llvm::json::Value &V : *E)
-      if (const llvm::json::Object *O = V.getAsObject())
-        Errors.push_back(errorFromJson(*O));
+    // Reported by an earlier unit already: say which other launch gives
+    // the same numbers, once.
+    Finding &First = Findings[Seen->second];
+    std::string Launch = launchNamed(New.Message);
+    if (Launch.empty() || Launch == launchNamed(First.Message))
+      continue;
+    std::string Text = "the same for " + Launch;
+    bool Said = llvm::any_of(First.Notes,
+                             [&](const ReportedMessage &N) { return N.Message == Text; });
+    if (!Said) {
+      ReportedMessage Note = First;
+      Note.Message = Text;
+      First.Notes.push_back(std::move(Note));
+    }
+  }
+  for (ReportedError &E : Output.Errors)
+    Errors.push_back(std::move(E));
 }
 
 RunCounts countRun(const RunResult &R) {

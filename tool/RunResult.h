@@ -12,10 +12,7 @@
 #ifndef WARPCHECK_TOOL_RUNRESULT_H
 #define WARPCHECK_TOOL_RUNRESULT_H
 
-#include "KernelEntries.h"
-#include "ReportEntries.h"
-
-#include "llvm/Support/JSON.h"
+#include "JobResult.h"
 
 #include <map>
 #include <set>
@@ -36,9 +33,9 @@ struct RunResult {
 
   /// Adds an input that could not be analysed at all.
   void addNotAnalysed(const std::string &File, const std::string &Cause);
-  /// Adds one translation unit's worker output (TranslationUnitJob.h) and
-  /// the notes the planning made about it.
-  void addJobOutput(llvm::json::Object Output, const std::vector<std::string> &Notes);
+  /// Adds one translation unit's result (TranslationUnitJob.h) and the
+  /// notes the planning made about it.
+  void addJobOutput(JobResult Output, const std::vector<std::string> &Notes);
   /// A note on an input that is not itself analysed (a file analysed
   /// through another one).
   void addNote(const std::string &File, const std::string &Note);
