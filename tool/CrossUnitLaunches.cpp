@@ -131,8 +131,10 @@ void bindLaunchesAcrossUnits(
   analysis::CrossUnitLaunches Table;
   for (const JobOutcome &O : Outcomes)
     if (O.Output)
-      for (const auto &[Kernel, Launches] : O.Output->LaunchesOfOtherUnitsKernels)
-        Table[Kernel].insert(Table[Kernel].end(), Launches.begin(), Launches.end());
+      for (const auto &[Kernel, Launches] : O.Output->LaunchesOfOtherUnitsKernels) {
+        std::vector<analysis::CrossUnitLaunch> &All = Table[Kernel];
+        All.insert(All.end(), Launches.begin(), Launches.end());
+      }
   std::vector<size_t> Again;
   for (size_t I = 0; I < Outcomes.size() && !Table.empty(); ++I) {
     if (!Outcomes[I].Output)

@@ -9,6 +9,7 @@
 #define WARPCHECK_TOOL_JSONFIELDS_H
 
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <string>
@@ -31,6 +32,15 @@ inline llvm::json::Array strings(const std::vector<std::string> &List) {
   for (const std::string &S : List)
     Out.push_back(S);
   return Out;
+}
+
+/// V as compact text, keys in order: what the JSON report writes, and the
+/// identity of an entry (the same text, the same entry).
+inline std::string compactText(const llvm::json::Value &V) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << V;
+  return OS.str();
 }
 
 /// The strings of A (none when A is missing).

@@ -2,6 +2,7 @@
 
 #include "RunResult.h"
 #include "CommandLine.h"
+#include "JsonFields.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
@@ -11,15 +12,6 @@
 #include <set>
 
 namespace warpcheck::tool {
-
-/// A stable text of a JSON value, for recognising the same finding or
-/// kernel reported by two translation units.
-static std::string keyOf(const llvm::json::Value &V) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  OS << V;
-  return OS.str();
-}
 
 /// The launch a finding names ("the launch at main.cu:40"), if any.
 static std::string launchNamed(llvm::StringRef Message) {
@@ -43,7 +35,7 @@ static std::string findingKey(const Finding &F) {
   if (!Launch.empty())
     Message.replace(Message.find(Launch), Launch.size(), "the launch");
   Key["message"] = Message;
-  return keyOf(llvm::json::Value(std::move(Key)));
+  return compactText(llvm::json::Value(std::move(Key)));
 }
 
 void RunResult::addNotAnalysed(const std::string &File, const std::string &Cause) {
@@ -82,7 +74,7 @@ void RunResult::addJobOutput(JobResult Output, const std::vector<std::string> &N
   // launched with the same shape from the same place) is kept once: the
   // same in every field, as its JSON says.
   for (KernelEntry &K : Output.Kernels)
-    if (SeenKernels.insert(keyOf(toJson(K))).second)
+    if (SeenKernels.insert(compactText(toJson(K))).second)
       Kernels.push_back(std::move(K));
   for (Finding &New : Output.Findings) {
     std::string Key = findingKey(New);

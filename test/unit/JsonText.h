@@ -2,8 +2,9 @@
 #ifndef WARPCHECK_TEST_UNIT_JSONTEXT_H
 #define WARPCHECK_TEST_UNIT_JSONTEXT_H
 
+#include "JsonFields.h"
+
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -12,12 +13,7 @@
 namespace warpcheck::test {
 
 /// V as the report writes it, compact (keys in order).
-inline std::string text(const llvm::json::Value &V) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  OS << V;
-  return OS.str();
-}
+inline std::string text(const llvm::json::Value &V) { return tool::compactText(V); }
 
 /// The object Json holds; a test failure and an empty object if none.
 inline llvm::json::Object parseObject(llvm::StringRef Json) {
