@@ -25,32 +25,6 @@ using namespace clang;
 
 namespace warpcheck::analysis {
 
-const char *spaceName(MemorySpace S) {
-  return S == MemorySpace::Shared ? "shared" : "global";
-}
-const char *opName(AccessOp Op) {
-  switch (Op) {
-  case AccessOp::Load:
-    return "load";
-  case AccessOp::Store:
-    return "store";
-  case AccessOp::Atomic:
-    return "atomic";
-  }
-  return "load";
-}
-const char *statusName(AccessStatus S) {
-  switch (S) {
-  case AccessStatus::Exact:
-    return "exact";
-  case AccessStatus::Assumed:
-    return "assumed";
-  case AccessStatus::Unknown:
-    return "unknown";
-  }
-  return "unknown";
-}
-
 double AccessCost::efficiency(MemorySpace Space) const {
   if (Space == MemorySpace::Shared)
     return WavefrontsPerRequest > 0 ? IdealWavefrontsPerRequest / WavefrontsPerRequest : 1.0;
@@ -388,46 +362,55 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         A.LaneStrideBytes = laneStride(*T.Worst);
       if (T.UnknownRequests > 0 || T.Requests == 0) {
         A.Status = AccessStatus::Unknown;
-        A.Assumptions.push_back("the address depends on values read from memory");
+        A.Assumptions.push_back({AssumptionKind::DataDependentAddress,
+                                  "the address depends on values read from memory"});
         if (const Expr *Read = memoryReadInAddress(T.Site.Expr))
           A.DataSource = sourceText(Read, Ctx);
       } else {
         if (Launch.Source == LaunchSource::Default ||
             Launch.Source == LaunchSource::LaunchBounds ||
             Launch.Source == LaunchSource::Inferred)
-          A.Assumptions.push_back("the block shape " + Launch.Block.str() +
-                                  " is assumed from " + Launch.Description);
-        if (!Launch.Unevaluated.empty()) {
+          A.Assumptions.push_back({AssumptionKind::BlockShape, "the block shape " + Launch.Block.str() +
+                                  " is assumed from " + Launch.Description});
+        // Launches not evaluated are listed beside evaluated ones too; only
+        // a shape that stands in for them (no launch evaluated) rests on them.
+        if (!Launch.Unevaluated.empty() && Launch.Source != LaunchSource::LaunchSite) {
           std::string Why;
           for (const std::string &U : Launch.Unevaluated)
             Why += (Why.empty() ? "" : "; ") + U;
-          A.Assumptions.push_back("no launch of the kernel could be evaluated, so " +
-                                  Launch.Description + " stands for them: " + Why);
+          A.Assumptions.push_back({AssumptionKind::UnevaluatedLaunch,
+                                  "no launch of the kernel could be evaluated, so " +
+                                  Launch.Description + " stands for them: " + Why});
         }
         if (Dependence)
-          A.Assumptions.push_back(dependenceSentence(*Dependence, T.Site.Space, PrimarySamples) +
+          A.Assumptions.push_back({AssumptionKind::UnboundValue,
+                                  dependenceSentence(*Dependence, T.Site.Space, PrimarySamples) +
                                   "; simulated on " + std::to_string(Sim.SimulatedWarps) +
-                                  " warps");
+                                  " warps"});
         else if (Values.Truncated)
-          A.Assumptions.push_back("the numbers may depend on " +
+          A.Assumptions.push_back({AssumptionKind::TruncatedSweep,
+                                  "the numbers may depend on " +
                                   quotedList(Values.Symbols) + ", not known at a launch site: "
                                   "its addresses were the same for the " +
                                   std::to_string(Values.Runs.size()) +
-                                  " values the simulation budget allowed, not every value");
+                                  " values the simulation budget allowed, not every value"});
         if (GridRun) {
           auto G = GridDigests.find(Key);
           auto P = Primary.Sites.find(Key);
           if (G == GridDigests.end() || P == Primary.Sites.end() ||
               G->second != P->second.AddressDigest)
-            A.Assumptions.push_back("the numbers depend on gridDim, not known at a launch "
-                                    "site (assumed (64, 64, 1))");
+            A.Assumptions.push_back({AssumptionKind::GridShape,
+                                    "the numbers depend on gridDim, not known at a launch "
+                                    "site (assumed (64, 64, 1))"});
         }
         if (T.Uncertain)
-          A.Assumptions.push_back("the access is under a data-dependent condition; "
-                                  "all lanes were assumed to take it");
+          A.Assumptions.push_back({AssumptionKind::DataDependentBranch,
+                                  "the access is under a data-dependent condition; "
+                                  "all lanes were assumed to take it"});
         if (T.StructCopy)
-          A.Assumptions.push_back("a whole-struct copy was split into field-sized "
-                                  "requests; the compiler may drop unused fields");
+          A.Assumptions.push_back({AssumptionKind::StructCopy,
+                                  "a whole-struct copy was split into field-sized "
+                                  "requests; the compiler may drop unused fields"});
         SourceLocation Loc = SM.getFileLoc(T.Site.Expr->getBeginLoc());
         auto Within = [&](const SourceRange &Loop) {
           return SM.isPointWithin(Loc, SM.getFileLoc(Loop.getBegin()),
@@ -435,13 +418,15 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         };
         if (std::any_of(Sim.BudgetTruncatedLoops.begin(), Sim.BudgetTruncatedLoops.end(),
                         Within))
-          A.Assumptions.push_back("an enclosing loop was simulated for fewer than " +
+          A.Assumptions.push_back({AssumptionKind::LoopBudget,
+                                  "an enclosing loop was simulated for fewer than " +
                                   std::to_string(Options.MaxLoopIterations) +
-                                  " iterations, to stay within the simulation budget");
+                                  " iterations, to stay within the simulation budget"});
         else if (std::any_of(Sim.TruncatedLoops.begin(), Sim.TruncatedLoops.end(), Within))
-          A.Assumptions.push_back("the enclosing loop was simulated for its first " +
+          A.Assumptions.push_back({AssumptionKind::LoopIterations,
+                                  "the enclosing loop was simulated for its first " +
                                   std::to_string(Options.MaxLoopIterations) +
-                                  " iterations");
+                                  " iterations"});
         A.Status = A.Assumptions.empty() ? AccessStatus::Exact : AccessStatus::Assumed;
       }
       A.Dependence = std::move(Dependence);

@@ -68,10 +68,10 @@ bool isNextIndex(const Expr *Index, const Expr *Next, const ASTContext &Ctx) {
 }
 
 void note(AccessResult &A, const std::string &Text) {
-  for (const std::string &S : A.Assumptions)
-    if (S == Text)
+  for (const Assumption &S : A.Assumptions)
+    if (S.Text == Text)
       return;
-  A.Assumptions.push_back(Text);
+  A.Assumptions.push_back({AssumptionKind::MergedInstruction, Text});
   if (A.Status == AccessStatus::Exact)
     A.Status = AccessStatus::Assumed;
 }

@@ -148,8 +148,8 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
         else
           diag(Loc, "%0", DiagnosticIDs::Note) << Remedy;
       }
-      for (const std::string &Assumption : A.Assumptions)
-        diag(Loc, "assumed: %0", DiagnosticIDs::Note) << Assumption;
+      for (const Assumption &Assumed : A.Assumptions)
+        diag(Loc, "assumed: %0", DiagnosticIDs::Note) << Assumed.Text;
     }
   }
 }

@@ -129,20 +129,21 @@ void bindLaunchesAcrossUnits(
         &Rerun) {
   // Every launch of another unit's kernel, in job order.
   analysis::CrossUnitLaunches Table;
-  for (JobOutcome &O : Outcomes)
+  for (const JobOutcome &O : Outcomes)
     if (O.Output)
-      if (const Value *V = O.Output->get(CrossUnitLaunchesKey))
-        crossUnitLaunchesFromJson(*V, Table);
+      for (const auto &[Kernel, Launches] : O.Output->LaunchesOfOtherUnitsKernels) {
+        std::vector<analysis::CrossUnitLaunch> &All = Table[Kernel];
+        All.insert(All.end(), Launches.begin(), Launches.end());
+      }
   std::vector<size_t> Again;
   for (size_t I = 0; I < Outcomes.size() && !Table.empty(); ++I) {
     if (!Outcomes[I].Output)
       continue;
-    if (const Array *Missing = Outcomes[I].Output->getArray(KernelsWithoutLaunchKey))
-      for (const Value &K : *Missing)
-        if (std::optional<llvm::StringRef> Name = K.getAsString(); Name && Table.count(Name->str())) {
-          Again.push_back(I);
-          break;
-        }
+    for (const std::string &Name : Outcomes[I].Output->KernelsWithoutLaunch)
+      if (Table.count(Name)) {
+        Again.push_back(I);
+        break;
+      }
   }
   llvm::SmallString<128> Path;
   if (!Again.empty() && !llvm::sys::fs::createTemporaryFile("warpcheck-launches", "json", Path)) {
@@ -166,11 +167,6 @@ void bindLaunchesAcrossUnits(
     }
     llvm::sys::fs::remove(Path);
   }
-  for (JobOutcome &O : Outcomes)
-    if (O.Output) {
-      O.Output->erase(CrossUnitLaunchesKey);
-      O.Output->erase(KernelsWithoutLaunchKey);
-    }
 }
 
 } // namespace warpcheck::tool

@@ -23,10 +23,6 @@
 
 namespace warpcheck::tool {
 
-/// The worker result's keys (internal: removed before any report).
-inline constexpr const char *CrossUnitLaunchesKey = "cross_unit_launches";
-inline constexpr const char *KernelsWithoutLaunchKey = "kernels_without_launch";
-
 llvm::json::Value crossUnitLaunchesToJson(const analysis::CrossUnitLaunches &L);
 /// False (and Out partly filled) when V is not such a table.
 bool crossUnitLaunchesFromJson(const llvm::json::Value &V, analysis::CrossUnitLaunches &Out);
@@ -38,8 +34,7 @@ bool readCrossUnitLaunches(const std::string &Path, analysis::CrossUnitLaunches 
 /// After the first run of every job: the launches each unit made of the
 /// others' kernels go to the units that define them and saw no launch of
 /// their own; those jobs run again (Rerun, with OtherUnitsFile set) and
-/// their outcomes replace the first ones. The internal keys are removed
-/// from every outcome.
+/// their outcomes replace the first ones.
 void bindLaunchesAcrossUnits(
     std::vector<TranslationUnitJob> &Jobs, std::vector<JobOutcome> &Outcomes,
     const std::function<std::vector<JobOutcome>(const std::vector<TranslationUnitJob> &)>

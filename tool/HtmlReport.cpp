@@ -3,6 +3,7 @@
 #include "Reporters.h"
 #include "ReportSupport.h"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -41,51 +42,43 @@ static std::string positionText(const std::optional<std::string> &File,
   return Out;
 }
 
-/// The same for a kernel or an access of the JSON kernel objects.
-static std::string positionText(const llvm::json::Object &M, llvm::StringRef Base) {
-  std::optional<std::string> File;
-  if (auto F = M.getString("file"))
-    File = F->str();
-  return positionText(File, M.getInteger("line"), M.getInteger("column"), Base);
-}
-
-/// A number of the JSON report for people: "–" where it is null (a global
-/// access has no wavefronts, an unknown access no numbers at all).
-static std::string numberText(const llvm::json::Value *V) {
-  if (!V || !V->getAsNumber())
+/// A number for people: "–" where there is none (a global access has no
+/// wavefronts, an unknown access no numbers at all); a whole number without
+/// decimals, else four significant digits.
+static std::string numberText(std::optional<double> V) {
+  if (!V)
     return "–";
-  if (auto I = V->getAsInteger())
-    return std::to_string(*I);
+  double Whole;
+  if (std::modf(*V, &Whole) == 0.0 && std::abs(Whole) < 9.0e18)
+    return std::to_string(static_cast<std::int64_t>(Whole));
   char Text[32];
-  std::snprintf(Text, sizeof Text, "%.4g", *V->getAsNumber());
+  std::snprintf(Text, sizeof Text, "%.4g", *V);
   return Text;
 }
 
-static std::string percentText(const llvm::json::Value *V) {
-  if (!V || !V->getAsNumber())
+static std::string percentText(std::optional<double> V) {
+  if (!V)
     return "–";
   char Text[32];
-  std::snprintf(Text, sizeof Text, "%.1f%%", *V->getAsNumber() * 100);
+  std::snprintf(Text, sizeof Text, "%.1f%%", *V * 100);
   return Text;
 }
 
 /// "measured (ideal N)" for a per-request metric and its ideal.
-static std::string perRequestText(const llvm::json::Object &A, llvm::StringRef Key) {
-  const llvm::json::Value *Actual = A.get(Key);
-  if (!Actual || !Actual->getAsNumber())
+static std::string perRequestText(std::optional<double> Actual, std::optional<double> Ideal) {
+  if (!Actual)
     return "–";
-  return numberText(Actual) + " (ideal " + numberText(A.get(("ideal_" + Key).str())) + ")";
+  return numberText(Actual) + " (ideal " + numberText(Ideal) + ")";
 }
 
-/// "(x, y, z)" of a launch's block or grid.
-static std::string dimText(const llvm::json::Array *Dims) {
-  if (!Dims)
-    return "–";
-  std::string Out = "(";
-  for (const llvm::json::Value &D : *Dims)
-    Out += (Out.size() > 1 ? ", " : "") + numberText(&D);
-  return Out + ")";
+static std::string numberText(std::int64_t V) { return std::to_string(V); }
+
+/// "(x, y, z)" of a launch's block or grid; "–" for a grid no launch gives.
+static std::string dimText(const Dims &D) {
+  return "(" + std::to_string(D[0]) + ", " + std::to_string(D[1]) + ", " +
+         std::to_string(D[2]) + ")";
 }
+static std::string dimText(const std::optional<Dims> &D) { return D ? dimText(*D) : "–"; }
 
 namespace {
 
@@ -107,7 +100,12 @@ public:
       element("th", N);
     OS << "</tr></thead>\n";
   }
-  std::string position(const llvm::json::Object &M) const { return positionText(M, Base); }
+  std::string position(const KernelEntry &K) const {
+    return positionText(K.File, K.Line, std::nullopt, Base);
+  }
+  std::string position(const AccessEntry &A) const {
+    return positionText(A.File, A.Line, A.Column, Base);
+  }
   std::string position(const ReportedMessage &M) const {
     return positionText(M.File, M.Line, M.Column, Base);
   }
@@ -115,13 +113,13 @@ public:
     return positionText(X.File, X.Line, X.Column, Base);
   }
 
-  /// A list of the strings in A (assumptions, limitations); nothing when empty.
-  void stringList(const llvm::json::Array *A) {
-    if (!A || A->empty())
+  /// A list of the strings (limitations, assumptions); nothing when empty.
+  void stringList(llvm::ArrayRef<std::string> Items) {
+    if (Items.empty())
       return;
     OS << "<ul>";
-    for (const llvm::json::Value &V : *A)
-      element("li", V.getAsString().value_or(""));
+    for (const std::string &Item : Items)
+      element("li", Item);
     OS << "</ul>";
   }
 
@@ -148,8 +146,8 @@ section { margin-bottom: 2em; }
 static void htmlSummary(const RunResult &R, HtmlPage &Page) {
   std::map<std::string, unsigned> PerCheck = findingsPerCheck(R);
   size_t Accesses = 0;
-  for (const llvm::json::Object *K : objectsIn(&R.Kernels))
-    Accesses += objectsIn(K->getArray("accesses")).size();
+  for (const KernelEntry &K : R.Kernels)
+    Accesses += K.Accesses.size();
   RunCounts C = countRun(R);
   Page.raw("<h2>Summary</h2>\n<table>\n");
   auto Row = [&](llvm::StringRef Name, size_t Value) {
@@ -247,71 +245,67 @@ static void htmlFindings(const RunResult &R, HtmlPage &Page) {
 }
 
 /// Registers, shared memory and occupancy of a launch, when they could be had.
-static void htmlOccupancy(const llvm::json::Object &K, HtmlPage &Page) {
-  const llvm::json::Object *Occupancy = K.getObject("occupancy");
-  if (!K.getInteger("registers") || !Occupancy) {
+static void htmlOccupancy(const KernelEntry &K, HtmlPage &Page) {
+  if (!K.Resources) {
     Page.element("p", "Registers and occupancy: not available (no register count).");
     return;
   }
-  Page.element("p", "Registers: " + numberText(K.get("registers")) + " per thread (" +
-                        K.getString("registers_source").value_or("").str() +
-                        "); shared memory: " + numberText(K.get("shared_bytes_static")) +
-                        " bytes static, " + numberText(K.get("shared_bytes_dynamic")) +
-                        " bytes dynamic.");
+  const LaunchResourcesEntry &R = *K.Resources;
+  Page.element("p", "Registers: " + numberText(R.Occupancy.Registers) + " per thread (" +
+                        R.Occupancy.RegistersSource + "); shared memory: " +
+                        numberText(R.SharedBytesStatic) + " bytes static, " +
+                        numberText(R.SharedBytesDynamic) + " bytes dynamic.");
   Page.raw("<table>\n");
   Page.headerRow({"Architecture", "Registers", "Occupancy", "Blocks per SM", "Warps per SM",
                   "Limited by"});
-  auto Row = [&](const llvm::json::Object &O, const llvm::json::Value *Registers) {
+  // An architecture without a register count has no numbers.
+  auto Row = [&](llvm::StringRef Arch, const std::optional<OccupancyEntry> &O) {
     Page.raw("<tr>");
-    Page.cell(O.getString("arch").value_or(""));
-    Page.cell(numberText(Registers));
-    Page.cell(percentText(O.get("theoretical")));
-    Page.cell(numberText(O.get("active_blocks_per_sm")));
-    Page.cell(numberText(O.get("active_warps_per_sm")));
-    Page.cell(O.getString("limiter").value_or(""));
+    Page.cell(Arch);
+    Page.cell(O ? numberText(O->Registers) : "–");
+    Page.cell(O ? percentText(O->Theoretical) : "–");
+    Page.cell(O ? numberText(O->ActiveBlocksPerSM) : "–");
+    Page.cell(O ? numberText(O->ActiveWarpsPerSM) : "–");
+    Page.cell(O ? O->Limiter : "");
     Page.raw("</tr>\n");
   };
-  // With an --arch list, occupancy_by_arch holds the target first.
-  if (auto ByArch = objectsIn(K.getArray("occupancy_by_arch")); !ByArch.empty())
-    for (const llvm::json::Object *A : ByArch)
-      Row(*A, A->get("registers"));
+  // With an --arch list, OccupancyByArch holds the target first.
+  if (K.OccupancyByArch && !K.OccupancyByArch->empty())
+    for (const ArchOccupancyEntry &A : *K.OccupancyByArch)
+      Row(A.Arch, A.Occupancy);
   else
-    Row(*Occupancy, K.get("registers"));
+    Row(R.Occupancy.Arch, R.Occupancy);
   Page.raw("</table>\n");
 }
 
-static void htmlKernel(const llvm::json::Object &K, HtmlPage &Page) {
+static void htmlKernel(const KernelEntry &K, HtmlPage &Page) {
   Page.raw("<section>\n<h3><code>");
-  Page.text(K.getString("name").value_or(""));
+  Page.text(K.Name);
   Page.raw("</code> ");
   Page.text(Page.position(K));
   Page.raw("</h3>\n");
-  if (K.getString("status") == "error") {
+  if (K.Status == KernelStatus::Error) {
     // A kernel that does not compile: its error, nothing analysed.
-    Page.stringList(K.getArray("limitations"));
+    Page.stringList(K.Limitations);
     Page.raw("</section>\n");
     return;
   }
-  if (const llvm::json::Object *L = K.getObject("launch"))
-    Page.element("p", "Block " + dimText(L->getArray("block")) + ", grid " +
-                          dimText(L->getArray("grid")) + ", from " +
-                          L->getString("description").value_or("").str() + " (" +
-                          L->getString("source").value_or("").str() + "); " +
-                          numberText(K.get("simulated_warps")) + " of " +
-                          numberText(K.get("total_warps")) + " warps simulated.");
-  if (const llvm::json::Array *Limits = K.getArray("limitations"); Limits && !Limits->empty()) {
+  if (const std::optional<LaunchEntry> &L = K.Launch)
+    Page.element("p", "Block " + dimText(L->Block) + ", grid " + dimText(L->Grid) + ", from " +
+                          L->Description + " (" + L->Source + "); " +
+                          numberText(K.SimulatedWarps) + " of " + numberText(K.TotalWarps) +
+                          " warps simulated.");
+  if (!K.Limitations.empty()) {
     Page.element("p", "Limitations:");
-    Page.stringList(Limits);
+    Page.stringList(K.Limitations);
   }
-  if (const llvm::json::Array *Sampled = K.getArray("sampled_symbols");
-      Sampled && !Sampled->empty()) {
+  if (!K.SampledSymbols.empty()) {
     Page.element("p", "Sampled symbols:");
-    Page.stringList(Sampled);
+    Page.stringList(K.SampledSymbols);
   }
   htmlOccupancy(K, Page);
 
-  auto Accesses = objectsIn(K.getArray("accesses"));
-  if (Accesses.empty()) {
+  if (K.Accesses.empty()) {
     Page.element("p", "No memory accesses analysed.");
     Page.raw("</section>\n");
     return;
@@ -319,25 +313,28 @@ static void htmlKernel(const llvm::json::Object &K, HtmlPage &Page) {
   Page.raw("<table>\n");
   Page.headerRow({"Location", "Expression", "Space", "Op", "Sectors/request",
                   "Wavefronts/request", "Efficiency", "Status"});
-  for (const llvm::json::Object *A : Accesses) {
-    auto Efficiency = A->getNumber("efficiency");
+  for (const AccessEntry &A : K.Accesses) {
     // Marked where half the bandwidth or more is wasted (the default
     // MinEfficiency of cuda-uncoalesced-global-access).
-    Page.raw(Efficiency && *Efficiency < 0.5 ? "<tr class=\"poor\">" : "<tr>");
-    Page.codeCell(Page.position(*A));
-    Page.codeCell(A->getString("expression").value_or(""));
-    Page.cell(A->getString("space").value_or(""));
-    Page.cell(A->getString("op").value_or(""));
-    Page.cell(perRequestText(*A, "sectors_per_request"));
-    Page.cell(perRequestText(*A, "wavefronts_per_request"));
-    Page.cell(percentText(A->get("efficiency")));
+    Page.raw(A.Efficiency && *A.Efficiency < 0.5 ? "<tr class=\"poor\">" : "<tr>");
+    Page.codeCell(Page.position(A));
+    Page.codeCell(A.Expression);
+    Page.cell(analysis::spaceName(A.Space));
+    Page.cell(analysis::opName(A.Op));
+    Page.cell(perRequestText(A.SectorsPerRequest, A.IdealSectorsPerRequest));
+    Page.cell(perRequestText(A.WavefrontsPerRequest, A.IdealWavefrontsPerRequest));
+    Page.cell(percentText(A.Efficiency));
     Page.raw("<td>");
-    Page.text(A->getString("status").value_or(""));
-    Page.stringList(A->getArray("assumptions"));
+    Page.text(analysis::statusName(A.Status));
+    std::vector<std::string> Assumptions;
+    for (const analysis::Assumption &X : A.Assumptions)
+      Assumptions.push_back(X.Text);
+    Page.stringList(Assumptions);
     Page.raw("</td></tr>\n");
   }
   Page.raw("</table>\n</section>\n");
 }
+
 
 void renderHtml(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS) {
   HtmlPage Page(OS, Ctx.BaseDirectory);
@@ -353,8 +350,8 @@ void renderHtml(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream 
   Page.raw("<h2>Kernel launches</h2>\n");
   if (R.Kernels.empty())
     Page.element("p", "No kernel launches analysed.");
-  for (const llvm::json::Object *K : objectsIn(&R.Kernels))
-    htmlKernel(*K, Page);
+  for (const KernelEntry &K : R.Kernels)
+    htmlKernel(K, Page);
   Page.raw("</body>\n</html>\n");
 }
 

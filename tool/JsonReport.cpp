@@ -10,7 +10,9 @@ namespace warpcheck::tool {
 void renderJson(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS) {
   // The report names a finding's place by file, line and column; the text
   // of the line is for the text and SARIF output only.
-  llvm::json::Array Findings, Errors, Inputs;
+  llvm::json::Array Kernels, Findings, Errors, Inputs;
+  for (const KernelEntry &K : R.Kernels)
+    Kernels.push_back(toJson(K));
   for (const Finding &F : R.Findings)
     Findings.push_back(toJson(F, /*WithSourceLine=*/false));
   for (const ReportedError &E : R.Errors)
@@ -28,7 +30,7 @@ void renderJson(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream 
                              {"findings", C.Findings},
                              {"text", Ctx.Summary}};
   llvm::json::Object Root{{"version", 1},
-                          {"kernels", llvm::json::Array(R.Kernels)},
+                          {"kernels", std::move(Kernels)},
                           {"findings", std::move(Findings)},
                           {"errors", std::move(Errors)},
                           {"inputs", std::move(Inputs)},

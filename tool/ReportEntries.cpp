@@ -1,16 +1,11 @@
 //===- ReportEntries.cpp - findings, errors and inputs of a run, typed ----===//
 
 #include "ReportEntries.h"
+#include "JsonFields.h"
 
 namespace warpcheck::tool {
 
 namespace {
-
-std::optional<std::string> stringField(const llvm::json::Object &O, llvm::StringRef Key) {
-  if (std::optional<llvm::StringRef> S = O.getString(Key))
-    return S->str();
-  return std::nullopt;
-}
 
 void readMessage(const llvm::json::Object &O, ReportedMessage &M) {
   M.Message = O.getString("message").value_or("").str();
@@ -21,13 +16,9 @@ void readMessage(const llvm::json::Object &O, ReportedMessage &M) {
   M.SourceLine = stringField(O, "source_line");
 }
 
-llvm::json::Value orNull(const std::optional<std::int64_t> &V) {
-  return V ? llvm::json::Value(*V) : llvm::json::Value(nullptr);
-}
-
 void writeMessage(const ReportedMessage &M, bool WithSourceLine, llvm::json::Object &O) {
   O["message"] = M.Message;
-  O["file"] = M.File ? llvm::json::Value(*M.File) : llvm::json::Value(nullptr);
+  O["file"] = orNull(M.File);
   if (M.HasPosition) {
     O["line"] = orNull(M.Line);
     O["column"] = orNull(M.Column);
@@ -37,6 +28,14 @@ void writeMessage(const ReportedMessage &M, bool WithSourceLine, llvm::json::Obj
 }
 
 } // namespace
+
+ReportedError unanalysedInput(const std::string &File, const std::string &Cause) {
+  ReportedError E;
+  E.Message = Cause;
+  E.File = File;
+  E.HasPosition = false;
+  return E;
+}
 
 ReportedMessage messageFromJson(const llvm::json::Object &O) {
   ReportedMessage M;
@@ -80,10 +79,7 @@ InputOutcome inputFromJson(const llvm::json::Object &O) {
   I.KernelsAnalysed = O.getInteger("kernels_analysed");
   I.KernelsWithErrors = O.getInteger("kernels_with_errors");
   I.Cause = stringField(O, "cause");
-  if (const llvm::json::Array *Notes = O.getArray("notes"))
-    for (const llvm::json::Value &V : *Notes)
-      if (std::optional<llvm::StringRef> S = V.getAsString())
-        I.Notes.push_back(S->str());
+  I.Notes = stringsOf(O.getArray("notes"));
   return I;
 }
 
@@ -131,12 +127,8 @@ llvm::json::Object toJson(const InputOutcome &I) {
     O["kernels_with_errors"] = *I.KernelsWithErrors;
   if (I.Cause)
     O["cause"] = *I.Cause;
-  if (!I.Notes.empty()) {
-    llvm::json::Array Notes;
-    for (const std::string &N : I.Notes)
-      Notes.push_back(N);
-    O["notes"] = std::move(Notes);
-  }
+  if (!I.Notes.empty())
+    O["notes"] = strings(I.Notes);
   return O;
 }
 

@@ -6,7 +6,7 @@
 // wrote them, so that --format=json stays the contract docs/json-format.md
 // describes, byte for byte.
 //
-// Kernels are still carried as the JSON objects the worker wrote.
+// Kernels, launches and accesses are typed in KernelEntries.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_TOOL_REPORTENTRIES_H
@@ -57,6 +57,10 @@ struct Finding : ReportedMessage {
 struct ReportedError : ReportedMessage {
   std::optional<std::string> Check;
 };
+
+/// An input that could not be analysed at all: its file and the cause,
+/// with no line or column.
+ReportedError unanalysedInput(const std::string &File, const std::string &Cause);
 
 /// What became of one input (RunResult.h).
 struct InputOutcome {

@@ -7,15 +7,6 @@
 
 namespace warpcheck::tool {
 
-std::vector<const llvm::json::Object *> objectsIn(const llvm::json::Array *A) {
-  std::vector<const llvm::json::Object *> Out;
-  if (A)
-    for (const llvm::json::Value &V : *A)
-      if (const llvm::json::Object *O = V.getAsObject())
-        Out.push_back(O);
-  return Out;
-}
-
 std::map<std::string, unsigned> findingsPerCheck(const RunResult &R) {
   std::map<std::string, unsigned> Counts;
   for (const Finding &F : R.Findings)

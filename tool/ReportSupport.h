@@ -1,7 +1,7 @@
 //===- ReportSupport.h - what the report writers share ----------*- C++ -*-===//
 //
 // The pieces the text, JSON, SARIF and HTML writers (Reporters.h) have in
-// common: reading the run's lists, findings per check, the one-line summary
+// common: findings per check, the one-line summary
 // of a check, and how a file is named relative to the base directory.
 //
 //===----------------------------------------------------------------------===//
@@ -18,10 +18,6 @@
 #include <vector>
 
 namespace warpcheck::tool {
-
-/// The objects of A, or none when A is missing: entries that are not
-/// objects are skipped here, once for every reporter.
-std::vector<const llvm::json::Object *> objectsIn(const llvm::json::Array *A);
 
 /// Findings per check, in name order: SARIF's rules, the HTML summary.
 std::map<std::string, unsigned> findingsPerCheck(const RunResult &R);

@@ -2,23 +2,16 @@
 
 #include "RunResult.h"
 #include "CommandLine.h"
+#include "JsonFields.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <set>
 
 namespace warpcheck::tool {
-
-/// A stable text of a JSON value, for recognising the same finding or
-/// kernel reported by two translation units.
-static std::string keyOf(const llvm::json::Value &V) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  OS << V;
-  return OS.str();
-}
 
 /// The launch a finding names ("the launch at main.cu:40"), if any.
 static std::string launchNamed(llvm::StringRef Message) {
@@ -42,16 +35,11 @@ static std::string findingKey(const Finding &F) {
   if (!Launch.empty())
     Message.replace(Message.find(Launch), Launch.size(), "the launch");
   Key["message"] = Message;
-  return keyOf(llvm::json::Value(std::move(Key)));
+  return compactText(llvm::json::Value(std::move(Key)));
 }
 
 void RunResult::addNotAnalysed(const std::string &File, const std::string &Cause) {
-  ReportedError E;
-  E.Message = Cause;
-  E.File = File;
-  // Named by its file alone: no line or column.
-  E.HasPosition = false;
-  Errors.push_back(std::move(E));
+  Errors.push_back(unanalysedInput(File, Cause));
   InputOutcome I;
   I.File = File;
   I.Status = "not_analysed";
@@ -70,54 +58,49 @@ void RunResult::addNote(const std::string &File, const std::string &Note) {
   Inputs.push_back(std::move(I));
 }
 
-void RunResult::addJobOutput(llvm::json::Object Output, const std::vector<std::string> &Notes) {
+void RunResult::addJobOutput(JobResult Output, const std::vector<std::string> &Notes) {
   InputOutcome Input;
-  if (const llvm::json::Object *I = Output.getObject("input")) {
-    Input = inputFromJson(*I);
+  if (Output.Input) {
+    Input = std::move(*Output.Input);
   } else {
-    Input.File = Output.getString("file").value_or("").str();
+    Input.File = Output.File;
     Input.Status = "not_analysed";
     Input.Cause = "the analysis produced no summary";
   }
   if (!Notes.empty())
     Input.Notes = Notes;
   Inputs.push_back(std::move(Input));
-  if (llvm::json::Array *K = Output.getArray("kernels"))
-    for (llvm::json::Value &V : *K)
-      if (SeenKernels.insert(keyOf(V)).second)
-        Kernels.push_back(std::move(V));
-  if (const llvm::json::Array *F = Output.getArray("findings"))
-    for (const llvm::json::Value &V : *F) {
-      const llvm::json::Object *O = V.getAsObject();
-      if (!O)
-        continue;
-      Finding New = findingFromJson(*O);
-      std::string Key = findingKey(New);
-      auto Seen = FindingIndex.find(Key);
-      if (Seen == FindingIndex.end()) {
-        FindingIndex[Key] = Findings.size();
-        Findings.push_back(std::move(New));
-        continue;
-      }
-      // Reported by an earlier unit already: say which other launch gives
-      // the same numbers, once.
-      Finding &First = Findings[Seen->second];
-      std::string Launch = launchNamed(New.Message);
-      if (Launch.empty() || Launch == launchNamed(First.Message))
-        continue;
-      std::string Text = "the same for " + Launch;
-      bool Said = llvm::any_of(First.Notes,
-                               [&](const ReportedMessage &N) { return N.Message == Text; });
-      if (!Said) {
-        ReportedMessage Note = First;
-        Note.Message = Text;
-        First.Notes.push_back(std::move(Note));
-      }
+  // The same entry from two units (a kernel in a header both include,
+  // launched with the same shape from the same place) is kept once: the
+  // same in every field, as its JSON says.
+  for (KernelEntry &K : Output.Kernels)
+    if (SeenKernels.insert(compactText(toJson(K))).second)
+      Kernels.push_back(std::move(K));
+  for (Finding &New : Output.Findings) {
+    std::string Key = findingKey(New);
+    auto Seen = FindingIndex.find(Key);
+    if (Seen == FindingIndex.end()) {
+      FindingIndex[Key] = Findings.size();
+      Findings.push_back(std::move(New));
+      continue;
     }
-  if (const llvm::json::Array *E = Output.getArray("errors"))
-    for (const llvm::json::Value &V : *E)
-      if (const llvm::json::Object *O = V.getAsObject())
-        Errors.push_back(errorFromJson(*O));
+    // Reported by an earlier unit already: say which other launch gives
+    // the same numbers, once.
+    Finding &First = Findings[Seen->second];
+    std::string Launch = launchNamed(New.Message);
+    if (Launch.empty() || Launch == launchNamed(First.Message))
+      continue;
+    std::string Text = "the same for " + Launch;
+    bool Said = llvm::any_of(First.Notes,
+                             [&](const ReportedMessage &N) { return N.Message == Text; });
+    if (!Said) {
+      ReportedMessage Note = First;
+      Note.Message = Text;
+      First.Notes.push_back(std::move(Note));
+    }
+  }
+  for (ReportedError &E : Output.Errors)
+    Errors.push_back(std::move(E));
 }
 
 RunCounts countRun(const RunResult &R) {
@@ -138,14 +121,9 @@ RunCounts countRun(const RunResult &R) {
   // kernel; one in a header two inputs include, with the same shape, is
   // kept once already.
   std::set<std::string> Analysed, WithErrors;
-  for (const llvm::json::Value &V : R.Kernels) {
-    const llvm::json::Object *K = V.getAsObject();
-    if (!K)
-      continue;
-    std::string Id = K->getString("name").value_or("").str() + "@" +
-                     K->getString("file").value_or("").str() + ":" +
-                     std::to_string(K->getInteger("line").value_or(0));
-    if (K->getString("status") == "error") {
+  for (const KernelEntry &K : R.Kernels) {
+    std::string Id = K.Name + "@" + K.File.value_or("") + ":" + std::to_string(K.Line.value_or(0));
+    if (K.Status == KernelStatus::Error) {
       WithErrors.insert(Id);
     } else {
       Analysed.insert(Id);

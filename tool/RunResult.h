@@ -12,9 +12,7 @@
 #ifndef WARPCHECK_TOOL_RUNRESULT_H
 #define WARPCHECK_TOOL_RUNRESULT_H
 
-#include "ReportEntries.h"
-
-#include "llvm/Support/JSON.h"
+#include "JobResult.h"
 
 #include <map>
 #include <set>
@@ -25,8 +23,8 @@ namespace warpcheck::tool {
 
 /// Results of all translation units, merged.
 struct RunResult {
-  /// The kernel objects of the workers (KernelReportJson.h).
-  llvm::json::Array Kernels;
+  /// The kernel entries of the workers, each once.
+  std::vector<KernelEntry> Kernels;
   std::vector<Finding> Findings;
   /// Compiler errors and inputs that could not be analysed.
   std::vector<ReportedError> Errors;
@@ -35,14 +33,15 @@ struct RunResult {
 
   /// Adds an input that could not be analysed at all.
   void addNotAnalysed(const std::string &File, const std::string &Cause);
-  /// Adds one translation unit's worker output (TranslationUnitJob.h) and
-  /// the notes the planning made about it.
-  void addJobOutput(llvm::json::Object Output, const std::vector<std::string> &Notes);
+  /// Adds one translation unit's result (TranslationUnitJob.h) and the
+  /// notes the planning made about it.
+  void addJobOutput(JobResult Output, const std::vector<std::string> &Notes);
   /// A note on an input that is not itself analysed (a file analysed
   /// through another one).
   void addNote(const std::string &File, const std::string &Note);
 
 private:
+  /// The JSON text of every kernel entry kept (RunResult.cpp).
   std::set<std::string> SeenKernels;
   /// A finding's identity (RunResult.cpp) -> its index in Findings.
   std::map<std::string, size_t> FindingIndex;

@@ -2,7 +2,7 @@
 
 #include "TranslationUnitJob.h"
 #include "CrossUnitLaunches.h"
-#include "KernelReportJson.h"
+#include "KernelEntryBuilder.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/analysis/RegisterUsage.h"
@@ -133,7 +133,7 @@ class KernelReportConsumer : public ASTConsumer {
 public:
   KernelReportConsumer(const TranslationUnitJob &Job, const cuda::RegisterCountOptions &Registers,
                        const ErrorRecorder &Recorder, analysis::TranslationUnitSession &Session,
-                       llvm::json::Array &Kernels, ParseOutcome &Outcome,
+                       std::vector<KernelEntry> &Kernels, ParseOutcome &Outcome,
                        const Preprocessor *PP)
       : Job(Job), Registers(Registers), Recorder(Recorder), Session(Session),
         Kernels(Kernels), Outcome(Outcome), PP(PP) {}
@@ -185,7 +185,7 @@ public:
       if (!Reported.reports(K->getLocation()))
         continue;
       if (const std::optional<analysis::KernelError> &E = Session.errorIn(K)) {
-        Kernels.push_back(kernelErrorToJson(K, *E, Ctx));
+        Kernels.push_back(kernelErrorEntry(K, *E, Ctx));
         ++Outcome.KernelsWithErrors;
         continue;
       }
@@ -194,8 +194,8 @@ public:
       if (!Launches.empty() && Launches.front().Launch.Source != analysis::LaunchSource::LaunchSite)
         Outcome.KernelsWithoutLaunch.push_back(analysis::crossUnitName(K));
       for (const analysis::KernelLaunchAnalysis &L : Launches)
-        Kernels.push_back(kernelLaunchToJson(L, Session, cuda::resolveArch(Job.Arch, Ctx), PP,
-                                             Registers, Job.CompareArchs));
+        Kernels.push_back(kernelLaunchEntry(L, Session, cuda::resolveArch(Job.Arch, Ctx), PP,
+                                            Registers, Job.CompareArchs));
     }
   }
 
@@ -204,7 +204,7 @@ private:
   const cuda::RegisterCountOptions &Registers;
   const ErrorRecorder &Recorder;
   analysis::TranslationUnitSession &Session;
-  llvm::json::Array &Kernels;
+  std::vector<KernelEntry> &Kernels;
   ParseOutcome &Outcome;
   const Preprocessor *PP;
 };
@@ -213,7 +213,7 @@ class JobAction : public ASTFrontendAction {
 public:
   JobAction(ClangTidyASTConsumerFactory &Tidy, const TranslationUnitJob &Job,
             const cuda::RegisterCountOptions &Registers, const ErrorRecorder &Recorder,
-            llvm::json::Array &Kernels, ParseOutcome &Outcome)
+            std::vector<KernelEntry> &Kernels, ParseOutcome &Outcome)
       : Tidy(Tidy), Job(Job), Registers(Registers), Recorder(Recorder), Kernels(Kernels),
         Outcome(Outcome) {}
 
@@ -256,7 +256,7 @@ private:
   const TranslationUnitJob &Job;
   const cuda::RegisterCountOptions &Registers;
   const ErrorRecorder &Recorder;
-  llvm::json::Array &Kernels;
+  std::vector<KernelEntry> &Kernels;
   ParseOutcome &Outcome;
   std::shared_ptr<analysis::TranslationUnitSession> Session;
   std::optional<cuda::CheckSessions::Loan> SessionLoan;
@@ -265,7 +265,7 @@ private:
 class JobActionFactory : public tooling::FrontendActionFactory {
 public:
   JobActionFactory(ClangTidyContext &Context, const TranslationUnitJob &Job,
-                   const ErrorRecorder &Recorder, llvm::json::Array &Kernels,
+                   const ErrorRecorder &Recorder, std::vector<KernelEntry> &Kernels,
                    ParseOutcome &Outcome)
       : Tidy(Context), Job(Job), Registers(reportRegisterOptions(Context, Job.File)),
         Recorder(Recorder), Kernels(Kernels), Outcome(Outcome) {}
@@ -278,7 +278,7 @@ private:
   const TranslationUnitJob &Job;
   cuda::RegisterCountOptions Registers;
   const ErrorRecorder &Recorder;
-  llvm::json::Array &Kernels;
+  std::vector<KernelEntry> &Kernels;
   ParseOutcome &Outcome;
 };
 
@@ -317,36 +317,31 @@ private:
   std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Files;
 };
 
-llvm::json::Object messageToJson(const tooling::DiagnosticMessage &M,
-                                 SourceLines &Lines) {
-  llvm::json::Object O;
-  O["message"] = M.Message;
-  if (M.FilePath.empty()) {
-    O["file"] = nullptr;
-    O["line"] = nullptr;
-    O["column"] = nullptr;
-    return O;
-  }
+/// Into Out: the message and where it points (file, line and column null
+/// when it names no file).
+void readDiagnostic(const tooling::DiagnosticMessage &M, SourceLines &Lines,
+                    ReportedMessage &Out) {
+  Out.Message = M.Message;
+  if (M.FilePath.empty())
+    return;
   LineInfo Info = Lines.at(M.FilePath, M.FileOffset);
   // Without "." and "..": a header found through -I../include is named
   // alike whichever unit reports it (and is reported once).
   llvm::SmallString<256> Path(M.FilePath);
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  O["file"] = Path.str().str();
-  O["line"] = Info.Line;
-  O["column"] = Info.Column;
-  O["source_line"] = Info.Text;
-  return O;
+  Out.File = Path.str().str();
+  Out.Line = Info.Line;
+  Out.Column = Info.Column;
+  Out.SourceLine = Info.Text;
 }
 
 } // namespace
 
-int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Result) {
-  Result["file"] = Job.File;
+int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
+  Result.File = Job.File;
   // The toolkit whose nvcc may be started is the one warpcheck located,
   // never one named by the analysed project (see RegisterUsage.h).
   analysis::setTrustedToolkitRoot(Job.ToolkitRoot);
-  llvm::json::Array Errors, Findings, Kernels;
 
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
   Defaults.Checks = "-*," + Job.Checks;
@@ -398,7 +393,7 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
       llvm::errs() << "warpcheck: warning: " << Job.File
                    << ": launches of other units not used: " << Why << "\n";
   }
-  JobActionFactory Factory(Context, Job, Recorder, Kernels, Outcome);
+  JobActionFactory Factory(Context, Job, Recorder, Result.Kernels, Outcome);
   int ToolStatus = Tool.run(&Factory);
 
   SourceLines Lines;
@@ -406,36 +401,30 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
   for (const ClangTidyError &E : DiagConsumer.take()) {
     bool IsCompilerError = E.DiagLevel == ClangTidyError::Error &&
                            llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic");
-    llvm::json::Object O = messageToJson(E.Message, Lines);
-    O["check"] = E.DiagnosticName;
     if (IsCompilerError) {
       ++CompilerErrors;
-      Errors.push_back(std::move(O));
+      ReportedError Error;
+      readDiagnostic(E.Message, Lines, Error);
+      Error.Check = E.DiagnosticName;
+      Result.Errors.push_back(std::move(Error));
       continue;
     }
-    O["severity"] = (E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError)
-                        ? "error"
-                        : "warning";
-    llvm::json::Array Notes;
+    Finding F;
+    readDiagnostic(E.Message, Lines, F);
+    F.Check = E.DiagnosticName;
+    F.Severity = (E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError) ? "error"
+                                                                               : "warning";
     for (const tooling::DiagnosticMessage &N : E.Notes)
-      Notes.push_back(messageToJson(N, Lines));
-    O["notes"] = std::move(Notes);
-    llvm::json::Array Fixes;
+      readDiagnostic(N, Lines, F.Notes.emplace_back());
     for (const auto &[File, Replacements] : E.Message.Fix)
       for (const tooling::Replacement &R : Replacements) {
         LineInfo At = Lines.at(R.getFilePath().str(), R.getOffset());
-        // Strings are copied: json::Value keeps a StringRef unowned.
         llvm::SmallString<256> FixPath(R.getFilePath());
         llvm::sys::path::remove_dots(FixPath, /*remove_dot_dot=*/true);
-        Fixes.push_back(llvm::json::Object{{"file", FixPath.str().str()},
-                                           {"offset", R.getOffset()},
-                                           {"length", R.getLength()},
-                                           {"line", At.Line},
-                                           {"column", At.Column},
-                                           {"replacement", R.getReplacementText().str()}});
+        F.Fixes.push_back({FixPath.str().str(), R.getOffset(), R.getLength(), At.Line,
+                           At.Column, R.getReplacementText().str()});
       }
-    O["fixes"] = std::move(Fixes);
-    Findings.push_back(std::move(O));
+    Result.Findings.push_back(std::move(F));
   }
 
   // What became of the input: analysed (no compiler error), analysed with
@@ -453,31 +442,20 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Res
       Cause = "the parse stopped at a fatal error (" + Recorder.Fatal +
               "): kernels after it were not seen";
   }
-  if (Status == "not_analysed" && Errors.empty())
-    Errors.push_back(llvm::json::Object{{"file", Job.File}, {"message", Cause}});
-  llvm::json::Object Input{{"file", Job.File},
-                           {"status", Status},
-                           {"errors", static_cast<std::int64_t>(Errors.size())},
-                           {"kernels_analysed", Outcome.KernelsAnalysed},
-                           {"kernels_with_errors", Outcome.KernelsWithErrors}};
+  if (Status == "not_analysed" && Result.Errors.empty())
+    Result.Errors.push_back(unanalysedInput(Job.File, Cause));
+  InputOutcome Input;
+  Input.File = Job.File;
+  Input.Status = Status;
+  Input.Errors = static_cast<std::int64_t>(Result.Errors.size());
+  Input.KernelsAnalysed = Outcome.KernelsAnalysed;
+  Input.KernelsWithErrors = Outcome.KernelsWithErrors;
   if (!Cause.empty())
-    Input["cause"] = Cause;
-  llvm::json::Array Headers;
-  for (const std::string &H : Outcome.Headers)
-    Headers.push_back(H);
-  Result["input"] = std::move(Input);
-  Result["headers"] = std::move(Headers);
-  Result["errors"] = std::move(Errors);
-  Result["findings"] = std::move(Findings);
-  Result["kernels"] = std::move(Kernels);
-  if (!Outcome.LaunchesOfOtherUnitsKernels.empty())
-    Result[CrossUnitLaunchesKey] = crossUnitLaunchesToJson(Outcome.LaunchesOfOtherUnitsKernels);
-  if (!Outcome.KernelsWithoutLaunch.empty()) {
-    llvm::json::Array Names;
-    for (const std::string &N : Outcome.KernelsWithoutLaunch)
-      Names.push_back(N);
-    Result[KernelsWithoutLaunchKey] = std::move(Names);
-  }
+    Input.Cause = Cause;
+  Result.Input = std::move(Input);
+  Result.Headers.assign(Outcome.Headers.begin(), Outcome.Headers.end());
+  Result.LaunchesOfOtherUnitsKernels = std::move(Outcome.LaunchesOfOtherUnitsKernels);
+  Result.KernelsWithoutLaunch = std::move(Outcome.KernelsWithoutLaunch);
   return Status == "analysed" ? 0 : 3;
 }
 

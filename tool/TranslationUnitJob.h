@@ -3,13 +3,13 @@
 // One translation unit is parsed and analysed in a worker process of its
 // own (warpcheck starts itself with an argument vector, never through a
 // shell), so that a crash or a hang in one file never stops the others.
-// The worker writes its findings and kernel reports as JSON.
+// Its result is typed (JobResult.h); a worker writes it as JSON.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_TOOL_TRANSLATIONUNITJOB_H
 #define WARPCHECK_TOOL_TRANSLATIONUNITJOB_H
 
-#include "llvm/Support/JSON.h"
+#include "JobResult.h"
 
 #include <optional>
 #include <string>
@@ -48,14 +48,11 @@ struct TranslationUnitJob {
   std::string OtherUnitsFile;
 };
 
-/// Runs the checks and the engine on Job and fills Result with
-/// {"file", "input": {"file", "status", "errors", "kernels_analysed",
-/// "kernels_with_errors"[, "cause"]}, "headers": [user headers included],
-/// "errors": [...], "findings": [...], "kernels": [...]}. status is
-/// "analysed" (no compiler error), "analysed_with_errors" (the kernels that
-/// compile were analysed) or "not_analysed". Returns 0 for "analysed", 3
-/// otherwise.
-int runTranslationUnitJob(const TranslationUnitJob &Job, llvm::json::Object &Result);
+/// Runs the checks and the engine on Job and fills Result. Its input's
+/// status is "analysed" (no compiler error), "analysed_with_errors" (the
+/// kernels that compile were analysed) or "not_analysed". Returns 0 for
+/// "analysed", 3 otherwise.
+int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result);
 
 /// Serialises a job into worker arguments and back.
 std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,

@@ -28,7 +28,7 @@ JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) 
     llvm::errs().flush();
     std::_Exit(ExitInputErrors);
   }).detach();
-  llvm::json::Object Out;
+  JobResult Out;
   llvm::CrashRecoveryContext::Enable();
   llvm::CrashRecoveryContext CRC;
   if (!CRC.RunSafely([&] { runTranslationUnitJob(Job, Out); }))
@@ -36,7 +36,7 @@ JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) 
   return {std::move(Out), ""};
 }
 
-/// Runs one job in a worker process and reads its JSON.
+/// Runs one job in a worker process and reads its result's JSON.
 JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
                      unsigned TimeoutSeconds) {
   llvm::SmallString<128> OutPath, ErrPath;
@@ -80,7 +80,7 @@ JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
       llvm::consumeError(Parsed.takeError());
     return {std::nullopt, "the analysis produced an unreadable result"};
   }
-  return {std::move(*Parsed->getAsObject()), ""};
+  return {jobResultFromJson(*Parsed->getAsObject()), ""};
 }
 
 } // namespace
@@ -114,7 +114,7 @@ int workerMain(llvm::ArrayRef<const char *> Argv) {
     error(Err);
     return ExitUsage;
   }
-  llvm::json::Object Result;
+  JobResult Result;
   int RC = runTranslationUnitJob(Job, Result);
   std::error_code EC;
   llvm::raw_fd_ostream OS(OutPath, EC);
@@ -122,7 +122,7 @@ int workerMain(llvm::ArrayRef<const char *> Argv) {
     error("cannot write " + OutPath + ": " + EC.message());
     return ExitInputErrors;
   }
-  OS << llvm::json::Value(std::move(Result));
+  OS << llvm::json::Value(toJson(Result));
   return RC;
 }
 

@@ -12,7 +12,6 @@
 #include "TranslationUnitJob.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/Support/JSON.h"
 
 #include <optional>
 #include <string>
@@ -20,9 +19,9 @@
 
 namespace warpcheck::tool {
 
-/// What one job gave: the worker's JSON output, or why there is none.
+/// What one job gave, or why there is none.
 struct JobOutcome {
-  std::optional<llvm::json::Object> Output;
+  std::optional<JobResult> Output;
   std::string Failure;
 };
 

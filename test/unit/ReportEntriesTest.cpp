@@ -8,31 +8,17 @@
 
 #include "ReportEntries.h"
 
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
+#include "JsonText.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
 using namespace warpcheck::tool;
+using warpcheck::test::parseObject;
+using warpcheck::test::text;
 
 namespace {
-
-std::string text(const llvm::json::Value &V) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  OS << V;
-  return OS.str();
-}
-
-llvm::json::Object parseObject(llvm::StringRef Json) {
-  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Json);
-  EXPECT_TRUE(bool(V));
-  if (!V || !V->getAsObject())
-    return {};
-  return *V->getAsObject();
-}
 
 TEST(ReportEntries, FindingRoundTrips) {
   const char *Json =

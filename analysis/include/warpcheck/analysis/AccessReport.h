@@ -2,6 +2,7 @@
 #ifndef WARPCHECK_ANALYSIS_ACCESSREPORT_H
 #define WARPCHECK_ANALYSIS_ACCESSREPORT_H
 
+#include "warpcheck/analysis/AccessKinds.h"
 #include "warpcheck/analysis/LaunchConfig.h"
 #include "warpcheck/model/GlobalMemory.h"
 #include "warpcheck/model/SharedMemory.h"
@@ -15,22 +16,6 @@
 #include <vector>
 
 namespace warpcheck::analysis {
-
-enum class MemorySpace { Global, Shared };
-enum class AccessOp { Load, Store, Atomic };
-
-/// exact: every value the addresses depend on is known from the source and
-/// the launch site (bases assumed 256-byte aligned, as cudaMalloc returns):
-/// an access whose addresses differ for any value of an unbound parameter
-/// is never exact; assumed: the numbers rest on an assumption listed with
-/// them (a parameter no launch binds, swept over a range of values, a
-/// default launch shape, a data-dependent branch, a truncated loop);
-/// unknown: an address depends on data read from memory.
-enum class AccessStatus { Exact, Assumed, Unknown };
-
-const char *spaceName(MemorySpace S);
-const char *opName(AccessOp Op);
-const char *statusName(AccessStatus S);
 
 /// One memory access in the source: an expression and what it does.
 struct AccessSite {
@@ -90,8 +75,8 @@ struct ValueDependence {
 struct AccessResult {
   AccessSite Site;
   AccessStatus Status = AccessStatus::Exact;
-  /// Why the status is not exact, one sentence each.
-  std::vector<std::string> Assumptions;
+  /// Why the status is not exact, one sentence and its kind each.
+  std::vector<Assumption> Assumptions;
   AccessCost Cost;
   /// The most expensive request seen, for messages (lanes, banks).
   std::optional<model::WarpAddressSet> WorstRequest;

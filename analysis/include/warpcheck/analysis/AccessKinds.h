@@ -1,0 +1,90 @@
+//===- AccessKinds.h - the words that describe one memory access ----------===//
+//
+// What kind of access it is, how sure its numbers are, and what they rest
+// on. Plain C++ with no Clang type: the report's typed entries
+// (tool/KernelEntries.h) hold these, and read them back from the names the
+// JSON contract writes (docs/json-format.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_ACCESSKINDS_H
+#define WARPCHECK_ANALYSIS_ACCESSKINDS_H
+
+#include <string>
+
+namespace warpcheck::analysis {
+
+enum class MemorySpace { Global, Shared };
+enum class AccessOp { Load, Store, Atomic };
+
+/// exact: every value the addresses depend on is known from the source and
+/// the launch site (bases assumed 256-byte aligned, as cudaMalloc returns):
+/// an access whose addresses differ for any value of an unbound parameter
+/// is never exact; assumed: the numbers rest on an assumption listed with
+/// them (a parameter no launch binds, swept over a range of values, a
+/// default launch shape, a data-dependent branch, a truncated loop);
+/// unknown: an address depends on data read from memory.
+enum class AccessStatus { Exact, Assumed, Unknown };
+
+/// What an access's numbers rest on, one kind per place in the analysis
+/// that can make an assumption, so that scripts select by kind (the H200
+/// comparison accepts accesses that assume only the launch's shape)
+/// instead of reading the sentences.
+enum class AssumptionKind {
+  /// An address depends on values read from memory (the access is unknown).
+  DataDependentAddress,
+  /// The block shape comes from the default block, __launch_bounds__ or the
+  /// kernel's own code, not from a launch.
+  BlockShape,
+  /// No launch of the kernel could be evaluated; another shape stands for them.
+  UnevaluatedLaunch,
+  /// The addresses differ with a kernel parameter no launch binds (the
+  /// access has a value dependence: its numbers are the sweep's worst case).
+  UnboundValue,
+  /// The sweep over the unbound parameters stopped early: the addresses
+  /// were the same for the values tried, not for every value.
+  TruncatedSweep,
+  /// The numbers depend on gridDim, which no launch site gives.
+  GridShape,
+  /// The access is under a data-dependent condition all lanes were assumed
+  /// to take.
+  DataDependentBranch,
+  /// A whole-struct copy was split into field-sized requests.
+  StructCopy,
+  /// An enclosing loop was cut short by the simulation budget.
+  LoopBudget,
+  /// An enclosing loop was simulated for its first iterations only.
+  LoopIterations,
+  /// nvcc may emit the access in one wider instruction with another.
+  MergedInstruction,
+};
+
+/// One assumption: its kind, and the sentence the checks' notes and the
+/// JSON's "assumptions" say.
+struct Assumption {
+  AssumptionKind Kind;
+  std::string Text;
+};
+
+/// The names the JSON contract writes: "global", "load", "exact",
+/// "block_shape", ...
+const char *spaceName(MemorySpace S);
+const char *opName(AccessOp Op);
+const char *statusName(AccessStatus S);
+const char *assumptionKindName(AssumptionKind K);
+
+/// Every enumerator of each, in order: to read a name back.
+inline constexpr MemorySpace AllMemorySpaces[] = {MemorySpace::Global, MemorySpace::Shared};
+inline constexpr AccessOp AllAccessOps[] = {AccessOp::Load, AccessOp::Store, AccessOp::Atomic};
+inline constexpr AccessStatus AllAccessStatuses[] = {AccessStatus::Exact, AccessStatus::Assumed,
+                                                     AccessStatus::Unknown};
+inline constexpr AssumptionKind AllAssumptionKinds[] = {
+    AssumptionKind::DataDependentAddress, AssumptionKind::BlockShape,
+    AssumptionKind::UnevaluatedLaunch,    AssumptionKind::UnboundValue,
+    AssumptionKind::TruncatedSweep,       AssumptionKind::GridShape,
+    AssumptionKind::DataDependentBranch,  AssumptionKind::StructCopy,
+    AssumptionKind::LoopBudget,           AssumptionKind::LoopIterations,
+    AssumptionKind::MergedInstruction};
+
+} // namespace warpcheck::analysis
+
+#endif

@@ -1,0 +1,185 @@
+//===- KernelEntriesTest.cpp - typed kernels, launches and accesses -------===//
+//
+// A worker's kernel objects read into KernelEntry give the numbers the
+// analysis reported, and written back give the same JSON: --format=json is
+// a contract (docs/json-format.md) and a worker process hands its kernels
+// over in it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEntries.h"
+
+#include "JsonText.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace warpcheck::tool;
+using warpcheck::test::parseObject;
+using warpcheck::test::text;
+using warpcheck::analysis::AccessOp;
+using warpcheck::analysis::AccessStatus;
+using warpcheck::analysis::AssumptionKind;
+using warpcheck::analysis::MemorySpace;
+
+namespace {
+
+/// A launch from main with a global store, a shared load whose numbers
+/// depend on an unbound parameter, an aggregated atomic and an access whose
+/// address is read from memory; occupancy on the target and on an --arch
+/// list where one architecture has no register count.
+const char *AnalysedKernel = R"json({
+  "name": "transposeNaive", "file": "/w/main.cu", "line": 12, "status": "analysed",
+  "launch": {"block": [32, 8, 1], "grid": [32, 128, 1], "source": "launch",
+             "description": "the launch at main.cu:40", "dynamic_shared_bytes": 0,
+             "location": "main.cu:40", "context": ["'run' called at main.cu:60"],
+             "unevaluated_launches": []},
+  "simulated_warps": 128, "total_warps": 32768, "sampled_symbols": ["size"],
+  "limitations": [],
+  "accesses": [
+    {"file": "/w/main.cu", "line": 15, "column": 3, "expression": "out[x * N + y]",
+     "space": "global", "op": "store", "bytes_per_lane": 4, "status": "exact",
+     "requests_simulated": 128, "sectors_per_request": 32, "ideal_sectors_per_request": 4,
+     "lines_per_request": 32, "ideal_lines_per_request": 1, "line_efficiency": 0.03125,
+     "wavefronts_per_request": null, "ideal_wavefronts_per_request": null,
+     "efficiency": 0.125, "aggregated": null, "assumptions": [], "assumption_kinds": []},
+    {"file": "/w/main.cu", "line": 17, "column": 9, "expression": "s[pos]",
+     "space": "shared", "op": "load", "bytes_per_lane": 4, "status": "assumed",
+     "requests_simulated": 64, "sectors_per_request": null, "ideal_sectors_per_request": null,
+     "lines_per_request": null, "ideal_lines_per_request": null, "line_efficiency": null,
+     "wavefronts_per_request": 2, "ideal_wavefronts_per_request": 1, "efficiency": 0.5,
+     "aggregated": null, "shared_variable": "s", "conflict_degree": 2,
+     "assumptions": ["the numbers depend on 'size'", "the block shape (32, 8, 1) is assumed"],
+     "assumption_kinds": ["unbound_value", "block_shape"],
+     "value_dependence": {"symbols": ["size"], "metric": "wavefronts_per_request",
+                          "worst": 2, "best": 1, "condition": "unless 'size' is a multiple of 32",
+                          "truncated": false,
+                          "samples": [{"value": 1, "reached": true, "wavefronts_per_request": 2},
+                                      {"value": 32, "reached": true, "wavefronts_per_request": 1},
+                                      {"value": 64, "reached": false, "wavefronts_per_request": null}]}},
+    {"file": "/w/main.cu", "line": 20, "column": 5, "expression": "atomicAdd(&count[0], 1)",
+     "space": "global", "op": "atomic", "bytes_per_lane": 4, "status": "exact",
+     "requests_simulated": 8, "sectors_per_request": 1, "ideal_sectors_per_request": 1,
+     "lines_per_request": 1, "ideal_lines_per_request": 1, "line_efficiency": 1,
+     "wavefronts_per_request": null, "ideal_wavefronts_per_request": null, "efficiency": 1,
+     "aggregated": true, "assumptions": [], "assumption_kinds": []},
+    {"file": null, "line": null, "column": null, "expression": "in[idx[i]]",
+     "space": "global", "op": "load", "bytes_per_lane": 4, "status": "unknown",
+     "requests_simulated": 0, "sectors_per_request": null, "ideal_sectors_per_request": null,
+     "lines_per_request": null, "ideal_lines_per_request": null, "line_efficiency": null,
+     "wavefronts_per_request": null, "ideal_wavefronts_per_request": null, "efficiency": null,
+     "aggregated": null, "assumptions": ["the address depends on values read from memory"],
+     "assumption_kinds": ["data_dependent_address"]}
+  ],
+  "registers": 30, "registers_source": "ptxas",
+  "shared_bytes_static": 4096, "shared_bytes_dynamic": 0,
+  "occupancy": {"arch": "sm_90", "active_blocks_per_sm": 8, "active_warps_per_sm": 64,
+                "theoretical": 1, "limiter": "warps"},
+  "occupancy_assumptions": [],
+  "occupancy_by_arch": [
+    {"arch": "sm_90", "registers": 30, "registers_source": "ptxas", "active_blocks_per_sm": 8,
+     "active_warps_per_sm": 64, "theoretical": 1, "limiter": "warps"},
+    {"arch": "sm_75", "registers": null, "registers_source": null, "active_blocks_per_sm": null,
+     "active_warps_per_sm": null, "theoretical": null, "limiter": null,
+     "unavailable": "ptxas failed"}]
+})json";
+
+TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
+  KernelEntry K = kernelFromJson(parseObject(AnalysedKernel));
+  EXPECT_EQ(K.Name, "transposeNaive");
+  EXPECT_EQ(K.Status, KernelStatus::Analysed);
+  ASSERT_TRUE(K.Launch);
+  EXPECT_EQ(K.Launch->Block, (Dims{32, 8, 1}));
+  ASSERT_TRUE(K.Launch->Grid);
+  EXPECT_EQ((*K.Launch->Grid)[1], 128);
+  EXPECT_EQ(K.Launch->Location, "main.cu:40");
+  EXPECT_EQ(K.TotalWarps, 32768);
+  ASSERT_EQ(K.Accesses.size(), 4u);
+
+  const AccessEntry &Store = K.Accesses[0];
+  EXPECT_EQ(Store.Space, MemorySpace::Global);
+  EXPECT_EQ(Store.Op, AccessOp::Store);
+  EXPECT_EQ(Store.Status, AccessStatus::Exact);
+  EXPECT_EQ(Store.SectorsPerRequest, 32.0);
+  EXPECT_EQ(Store.IdealSectorsPerRequest, 4.0);
+  EXPECT_EQ(Store.Efficiency, 0.125);
+  EXPECT_FALSE(Store.WavefrontsPerRequest);
+  EXPECT_FALSE(Store.Aggregated);
+
+  const AccessEntry &Shared = K.Accesses[1];
+  EXPECT_EQ(Shared.Space, MemorySpace::Shared);
+  EXPECT_EQ(Shared.WavefrontsPerRequest, 2.0);
+  EXPECT_EQ(Shared.ConflictDegree, 2);
+  EXPECT_EQ(Shared.SharedVariable, "s");
+  ASSERT_EQ(Shared.Assumptions.size(), 2u);
+  EXPECT_EQ(Shared.Assumptions[0].Kind, AssumptionKind::UnboundValue);
+  EXPECT_EQ(Shared.Assumptions[1].Kind, AssumptionKind::BlockShape);
+  EXPECT_EQ(Shared.Assumptions[1].Text, "the block shape (32, 8, 1) is assumed");
+  ASSERT_TRUE(Shared.ValueDependence);
+  EXPECT_EQ(Shared.ValueDependence->Worst, 2.0);
+  ASSERT_EQ(Shared.ValueDependence->Samples.size(), 3u);
+  EXPECT_EQ(Shared.ValueDependence->Samples[1].Metric, 1.0);
+  EXPECT_FALSE(Shared.ValueDependence->Samples[2].Reached);
+  EXPECT_FALSE(Shared.ValueDependence->Samples[2].Metric);
+
+  EXPECT_EQ(K.Accesses[2].Aggregated, true);
+  const AccessEntry &Unknown = K.Accesses[3];
+  EXPECT_EQ(Unknown.Status, AccessStatus::Unknown);
+  EXPECT_FALSE(Unknown.File);
+  EXPECT_FALSE(Unknown.Efficiency);
+  ASSERT_EQ(Unknown.Assumptions.size(), 1u);
+  EXPECT_EQ(Unknown.Assumptions[0].Kind, AssumptionKind::DataDependentAddress);
+
+  ASSERT_TRUE(K.Resources);
+  EXPECT_EQ(K.Resources->Occupancy.Registers, 30);
+  EXPECT_EQ(K.Resources->Occupancy.Arch, "sm_90");
+  EXPECT_EQ(K.Resources->Occupancy.ActiveWarpsPerSM, 64);
+  EXPECT_EQ(K.Resources->SharedBytesStatic, 4096);
+  ASSERT_TRUE(K.OccupancyByArch);
+  ASSERT_EQ(K.OccupancyByArch->size(), 2u);
+  EXPECT_TRUE((*K.OccupancyByArch)[0].Occupancy);
+  EXPECT_FALSE((*K.OccupancyByArch)[1].Occupancy);
+  EXPECT_EQ((*K.OccupancyByArch)[1].Unavailable, "ptxas failed");
+}
+
+TEST(KernelEntries, AnalysedKernelRoundTrips) {
+  llvm::json::Object O = parseObject(AnalysedKernel);
+  std::string Original = text(llvm::json::Value(llvm::json::Object(O)));
+  EXPECT_EQ(text(toJson(kernelFromJson(O))), Original);
+}
+
+TEST(KernelEntries, KernelThatDoesNotCompileRoundTrips) {
+  const char *Json =
+      R"json({"accesses":[],"error":{"column":52,"file":"/w/k.cu","function":"helper",)json"
+      R"json("line":6,"message":"use of undeclared identifier 'missing'"},"file":"/w/k.cu",)json"
+      R"json("launch":null,"limitations":["not analysed: the kernel does not compile: use of )json"
+      R"json(undeclared identifier 'missing' (k.cu:6:52 in 'helper', which it calls)"],)json"
+      R"json("line":6,"name":"broken","sampled_symbols":[],"status":"error"})json";
+  KernelEntry K = kernelFromJson(parseObject(Json));
+  EXPECT_EQ(K.Status, KernelStatus::Error);
+  ASSERT_TRUE(K.Error);
+  EXPECT_EQ(K.Error->Line, 6);
+  EXPECT_EQ(K.Error->Function, "helper");
+  EXPECT_FALSE(K.Launch);
+  EXPECT_EQ(text(toJson(K)), Json);
+}
+
+TEST(KernelEntries, NoRegisterCountIsNullOccupancy) {
+  const char *Json =
+      R"json({"accesses":[],"file":"/w/k.cu","launch":{"block":[256,1,1],"context":[],)json"
+      R"json("description":"the default block (256, 1, 1)","grid":null,"source":"default",)json"
+      R"json("unevaluated_launches":[]},"limitations":["occupancy not computed: no count"],)json"
+      R"json("line":3,"name":"lone","occupancy":null,"registers":null,"registers_source":null,)json"
+      R"json("sampled_symbols":[],"shared_bytes_dynamic":null,"shared_bytes_static":null,)json"
+      R"json("simulated_warps":8,"status":"analysed","total_warps":8})json";
+  KernelEntry K = kernelFromJson(parseObject(Json));
+  EXPECT_FALSE(K.Resources);
+  ASSERT_TRUE(K.Launch);
+  EXPECT_FALSE(K.Launch->Grid);
+  EXPECT_TRUE(K.Launch->Location.empty());
+  EXPECT_FALSE(K.OccupancyByArch);
+  EXPECT_EQ(text(toJson(K)), Json);
+}
+
+} // namespace

@@ -1,0 +1,65 @@
+//===- JobResult.cpp - what one translation-unit job gives, typed ---------===//
+
+#include "JobResult.h"
+#include "CrossUnitLaunches.h"
+#include "JsonFields.h"
+
+namespace warpcheck::tool {
+
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+static constexpr const char *CrossUnitLaunchesKey = "cross_unit_launches";
+static constexpr const char *KernelsWithoutLaunchKey = "kernels_without_launch";
+
+/// Each object of the array Key of O, read by FromJson.
+template <class Entry>
+static std::vector<Entry> entriesOf(const Object &O, llvm::StringRef Key,
+                                    Entry (*FromJson)(const Object &)) {
+  std::vector<Entry> Out;
+  if (const Array *A = O.getArray(Key))
+    for (const Value &V : *A)
+      if (const Object *E = V.getAsObject())
+        Out.push_back(FromJson(*E));
+  return Out;
+}
+
+template <class Entry> static Array objectsOf(const std::vector<Entry> &Entries) {
+  Array Out;
+  for (const Entry &E : Entries)
+    Out.push_back(toJson(E));
+  return Out;
+}
+
+Object toJson(const JobResult &R) {
+  Object O{{"file", R.File},
+           {"headers", strings(R.Headers)},
+           {"errors", objectsOf(R.Errors)},
+           {"findings", objectsOf(R.Findings)},
+           {"kernels", objectsOf(R.Kernels)}};
+  if (R.Input)
+    O["input"] = toJson(*R.Input);
+  if (!R.LaunchesOfOtherUnitsKernels.empty())
+    O[CrossUnitLaunchesKey] = crossUnitLaunchesToJson(R.LaunchesOfOtherUnitsKernels);
+  if (!R.KernelsWithoutLaunch.empty())
+    O[KernelsWithoutLaunchKey] = strings(R.KernelsWithoutLaunch);
+  return O;
+}
+
+JobResult jobResultFromJson(const Object &O) {
+  JobResult R;
+  R.File = O.getString("file").value_or("").str();
+  if (const Object *I = O.getObject("input"))
+    R.Input = inputFromJson(*I);
+  R.Headers = stringsOf(O.getArray("headers"));
+  R.Errors = entriesOf(O, "errors", errorFromJson);
+  R.Findings = entriesOf(O, "findings", findingFromJson);
+  R.Kernels = entriesOf(O, "kernels", kernelFromJson);
+  if (const Value *L = O.get(CrossUnitLaunchesKey))
+    crossUnitLaunchesFromJson(*L, R.LaunchesOfOtherUnitsKernels);
+  R.KernelsWithoutLaunch = stringsOf(O.getArray(KernelsWithoutLaunchKey));
+  return R;
+}
+
+} // namespace warpcheck::tool

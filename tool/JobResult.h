@@ -1,0 +1,52 @@
+//===- JobResult.h - what one translation-unit job gives, typed -----------===//
+//
+// The translation-unit job (TranslationUnitJob.h) fills a JobResult; the
+// merge (RunResult.h) and the binding of launches across units
+// (CrossUnitLaunches.h) read it. A job run in a worker process hands it
+// over as JSON: toJson and jobResultFromJson here are that JSON's one
+// writer and one reader.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_TOOL_JOBRESULT_H
+#define WARPCHECK_TOOL_JOBRESULT_H
+
+#include "KernelEntries.h"
+#include "ReportEntries.h"
+
+#include "warpcheck/analysis/LaunchConfig.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpcheck::tool {
+
+struct JobResult {
+  std::string File;
+  /// What became of the input; nullopt when the job wrote no summary.
+  std::optional<InputOutcome> Input;
+  /// The user headers the unit includes.
+  std::vector<std::string> Headers;
+  /// Compiler errors, or the input that could not be analysed.
+  std::vector<ReportedError> Errors;
+  /// With the text of their lines (the JSON report leaves it out).
+  std::vector<Finding> Findings;
+  std::vector<KernelEntry> Kernels;
+  /// For the binding of launches across units, never reported: the
+  /// launches this unit evaluated of kernels it only declares, and the
+  /// kernels it defines but saw no launch of (analysis::crossUnitName).
+  analysis::CrossUnitLaunches LaunchesOfOtherUnitsKernels;
+  std::vector<std::string> KernelsWithoutLaunch;
+};
+
+/// {"file", "input": {...}, "headers": [...], "errors": [...], "findings":
+/// [...], "kernels": [...]} and, when not empty, "cross_unit_launches" and
+/// "kernels_without_launch".
+llvm::json::Object toJson(const JobResult &R);
+JobResult jobResultFromJson(const llvm::json::Object &O);
+
+} // namespace warpcheck::tool
+
+#endif

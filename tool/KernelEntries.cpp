@@ -1,0 +1,315 @@
+//===- KernelEntries.cpp - kernels, launches and accesses of a run, typed -===//
+
+#include "KernelEntries.h"
+#include "JsonFields.h"
+
+namespace warpcheck::tool {
+
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+using namespace warpcheck::analysis;
+
+namespace {
+
+Value dimsToJson(const Dims &D) { return Array{D[0], D[1], D[2]}; }
+
+std::optional<Dims> dimsOf(const Array *A) {
+  if (!A || A->size() != 3)
+    return std::nullopt;
+  Dims D;
+  for (unsigned I = 0; I < 3; ++I) {
+    std::optional<std::int64_t> N = (*A)[I].getAsInteger();
+    if (!N)
+      return std::nullopt;
+    D[I] = *N;
+  }
+  return D;
+}
+
+/// The enumerator whose name (NameOf) is Name; Default for any other text.
+template <class Enum, size_t N>
+Enum enumNamed(std::optional<llvm::StringRef> Name, const Enum (&All)[N],
+               const char *(*NameOf)(Enum), Enum Default) {
+  for (Enum E : All)
+    if (Name && *Name == NameOf(E))
+      return E;
+  return Default;
+}
+
+/// The metric a value dependence follows: sectors per request for a
+/// global access, wavefronts for a shared one.
+const char *dependenceMetric(MemorySpace Space) {
+  return Space == MemorySpace::Global ? "sectors_per_request" : "wavefronts_per_request";
+}
+
+Object toJson(const LaunchEntry &L) {
+  Object O{{"block", dimsToJson(L.Block)},
+           {"grid", L.Grid ? dimsToJson(*L.Grid) : Value(nullptr)},
+           {"source", L.Source},
+           {"description", L.Description},
+           {"context", strings(L.Context)},
+           {"unevaluated_launches", strings(L.UnevaluatedLaunches)}};
+  if (L.DynamicSharedBytes)
+    O["dynamic_shared_bytes"] = *L.DynamicSharedBytes;
+  if (!L.Location.empty())
+    O["location"] = L.Location;
+  return O;
+}
+
+LaunchEntry launchFromJson(const Object &O) {
+  LaunchEntry L;
+  L.Block = dimsOf(O.getArray("block")).value_or(L.Block);
+  L.Grid = dimsOf(O.getArray("grid"));
+  L.Source = O.getString("source").value_or("").str();
+  L.Description = O.getString("description").value_or("").str();
+  L.DynamicSharedBytes = O.getInteger("dynamic_shared_bytes");
+  L.Location = O.getString("location").value_or("").str();
+  L.Context = stringsOf(O.getArray("context"));
+  L.UnevaluatedLaunches = stringsOf(O.getArray("unevaluated_launches"));
+  return L;
+}
+
+Object toJson(const ValueDependenceEntry &D, MemorySpace Space) {
+  const char *Metric = dependenceMetric(Space);
+  Array Samples;
+  for (const ValueDependenceEntry::Sample &S : D.Samples)
+    Samples.push_back(Object{{"value", S.Value}, {"reached", S.Reached}, {Metric, orNull(S.Metric)}});
+  return Object{{"symbols", strings(D.Symbols)}, {"metric", Metric},
+                {"worst", D.Worst},                {"best", D.Best},
+                {"condition", D.Condition},        {"truncated", D.Truncated},
+                {"samples", std::move(Samples)}};
+}
+
+ValueDependenceEntry dependenceFromJson(const Object &O, MemorySpace Space) {
+  ValueDependenceEntry D;
+  D.Symbols = stringsOf(O.getArray("symbols"));
+  D.Worst = O.getNumber("worst").value_or(0);
+  D.Best = O.getNumber("best").value_or(0);
+  D.Condition = O.getString("condition").value_or("").str();
+  D.Truncated = O.getBoolean("truncated").value_or(false);
+  if (const Array *Samples = O.getArray("samples"))
+    for (const Value &V : *Samples)
+      if (const Object *S = V.getAsObject())
+        D.Samples.push_back({S->getInteger("value").value_or(0),
+                             S->getBoolean("reached").value_or(false),
+                             S->getNumber(dependenceMetric(Space))});
+  return D;
+}
+
+Object toJson(const AccessEntry &A) {
+  Array Texts, Kinds;
+  for (const Assumption &X : A.Assumptions) {
+    Texts.push_back(X.Text);
+    Kinds.push_back(assumptionKindName(X.Kind));
+  }
+  Object O{{"file", orNull(A.File)},
+           {"line", orNull(A.Line)},
+           {"column", orNull(A.Column)},
+           {"expression", A.Expression},
+           {"space", spaceName(A.Space)},
+           {"op", opName(A.Op)},
+           {"bytes_per_lane", A.BytesPerLane},
+           {"status", statusName(A.Status)},
+           {"requests_simulated", A.RequestsSimulated},
+           {"sectors_per_request", orNull(A.SectorsPerRequest)},
+           {"ideal_sectors_per_request", orNull(A.IdealSectorsPerRequest)},
+           {"lines_per_request", orNull(A.LinesPerRequest)},
+           {"ideal_lines_per_request", orNull(A.IdealLinesPerRequest)},
+           {"line_efficiency", orNull(A.LineEfficiency)},
+           {"wavefronts_per_request", orNull(A.WavefrontsPerRequest)},
+           {"ideal_wavefronts_per_request", orNull(A.IdealWavefrontsPerRequest)},
+           {"efficiency", orNull(A.Efficiency)},
+           {"aggregated", orNull(A.Aggregated)},
+           {"assumptions", std::move(Texts)},
+           {"assumption_kinds", std::move(Kinds)}};
+  if (A.SharedVariable)
+    O["shared_variable"] = *A.SharedVariable;
+  if (A.ConflictDegree)
+    O["conflict_degree"] = *A.ConflictDegree;
+  if (A.ValueDependence)
+    O["value_dependence"] = toJson(*A.ValueDependence, A.Space);
+  return O;
+}
+
+AccessEntry accessFromJson(const Object &O) {
+  AccessEntry A;
+  A.File = stringField(O, "file");
+  A.Line = O.getInteger("line");
+  A.Column = O.getInteger("column");
+  A.Expression = O.getString("expression").value_or("").str();
+  A.Space = enumNamed(O.getString("space"), AllMemorySpaces, spaceName, MemorySpace::Global);
+  A.Op = enumNamed(O.getString("op"), AllAccessOps, opName, AccessOp::Load);
+  A.BytesPerLane = O.getInteger("bytes_per_lane").value_or(0);
+  A.Status = enumNamed(O.getString("status"), AllAccessStatuses, statusName,
+                       AccessStatus::Unknown);
+  A.RequestsSimulated = O.getInteger("requests_simulated").value_or(0);
+  A.SectorsPerRequest = O.getNumber("sectors_per_request");
+  A.IdealSectorsPerRequest = O.getNumber("ideal_sectors_per_request");
+  A.LinesPerRequest = O.getNumber("lines_per_request");
+  A.IdealLinesPerRequest = O.getNumber("ideal_lines_per_request");
+  A.LineEfficiency = O.getNumber("line_efficiency");
+  A.WavefrontsPerRequest = O.getNumber("wavefronts_per_request");
+  A.IdealWavefrontsPerRequest = O.getNumber("ideal_wavefronts_per_request");
+  A.Efficiency = O.getNumber("efficiency");
+  A.Aggregated = O.getBoolean("aggregated");
+  A.SharedVariable = stringField(O, "shared_variable");
+  A.ConflictDegree = O.getInteger("conflict_degree");
+  std::vector<std::string> Texts = stringsOf(O.getArray("assumptions"));
+  std::vector<std::string> Kinds = stringsOf(O.getArray("assumption_kinds"));
+  for (size_t I = 0; I < Texts.size(); ++I) {
+    std::optional<llvm::StringRef> Kind;
+    if (I < Kinds.size())
+      Kind = Kinds[I];
+    A.Assumptions.push_back({enumNamed(Kind, AllAssumptionKinds, assumptionKindName,
+                                       AssumptionKind::DataDependentAddress),
+                             Texts[I]});
+  }
+  if (const Object *D = O.getObject("value_dependence"))
+    A.ValueDependence = dependenceFromJson(*D, A.Space);
+  return A;
+}
+
+/// "arch", "active_blocks_per_sm", "active_warps_per_sm", "theoretical",
+/// "limiter": the kernel's "occupancy" object (its registers are the
+/// kernel's fields) and part of an "occupancy_by_arch" entry.
+Object occupancyFigures(const OccupancyEntry &E) {
+  return Object{{"arch", E.Arch},
+                {"active_blocks_per_sm", E.ActiveBlocksPerSM},
+                {"active_warps_per_sm", E.ActiveWarpsPerSM},
+                {"theoretical", E.Theoretical},
+                {"limiter", E.Limiter}};
+}
+
+/// The figures from Figures, the registers from RegistersFrom.
+OccupancyEntry occupancyFromJson(const Object &Figures, const Object &RegistersFrom) {
+  OccupancyEntry E;
+  E.Arch = Figures.getString("arch").value_or("").str();
+  E.Registers = RegistersFrom.getInteger("registers").value_or(0);
+  E.RegistersSource = RegistersFrom.getString("registers_source").value_or("").str();
+  E.ActiveBlocksPerSM = Figures.getInteger("active_blocks_per_sm").value_or(0);
+  E.ActiveWarpsPerSM = Figures.getInteger("active_warps_per_sm").value_or(0);
+  E.Theoretical = Figures.getNumber("theoretical").value_or(0);
+  E.Limiter = Figures.getString("limiter").value_or("").str();
+  return E;
+}
+
+Object toJson(const ArchOccupancyEntry &A) {
+  if (!A.Occupancy) {
+    Object O{{"arch", A.Arch}, {"unavailable", A.Unavailable}};
+    for (const char *Key : {"registers", "registers_source", "active_blocks_per_sm",
+                            "active_warps_per_sm", "theoretical", "limiter"})
+      O[Key] = nullptr;
+    return O;
+  }
+  Object O = occupancyFigures(*A.Occupancy);
+  O["arch"] = A.Arch;
+  O["registers"] = A.Occupancy->Registers;
+  O["registers_source"] = A.Occupancy->RegistersSource;
+  return O;
+}
+
+ArchOccupancyEntry archOccupancyFromJson(const Object &O) {
+  ArchOccupancyEntry A;
+  A.Arch = O.getString("arch").value_or("").str();
+  if (O.getInteger("registers"))
+    A.Occupancy = occupancyFromJson(O, O);
+  else
+    A.Unavailable = O.getString("unavailable").value_or("").str();
+  return A;
+}
+
+Object toJson(const KernelErrorEntry &E) {
+  Object O{{"file", orNull(E.File)},
+           {"line", orNull(E.Line)},
+           {"column", orNull(E.Column)},
+           {"message", E.Message}};
+  if (E.Function)
+    O["function"] = *E.Function;
+  return O;
+}
+
+KernelErrorEntry kernelErrorFromJson(const Object &O) {
+  return {stringField(O, "file"), O.getInteger("line"), O.getInteger("column"),
+          O.getString("message").value_or("").str(), stringField(O, "function")};
+}
+
+} // namespace
+
+Object toJson(const KernelEntry &K) {
+  Array Accesses;
+  for (const AccessEntry &A : K.Accesses)
+    Accesses.push_back(toJson(A));
+  Object O{{"name", K.Name},
+           {"file", orNull(K.File)},
+           {"line", orNull(K.Line)},
+           {"launch", K.Launch ? Value(toJson(*K.Launch)) : Value(nullptr)},
+           {"accesses", std::move(Accesses)},
+           {"sampled_symbols", strings(K.SampledSymbols)},
+           {"limitations", strings(K.Limitations)}};
+  if (K.Status == KernelStatus::Error) {
+    // Nothing was analysed: no warps, registers or occupancy.
+    O["status"] = "error";
+    O["error"] = K.Error ? Value(toJson(*K.Error)) : Value(nullptr);
+    return O;
+  }
+  O["status"] = "analysed";
+  O["simulated_warps"] = K.SimulatedWarps;
+  O["total_warps"] = K.TotalWarps;
+  if (const std::optional<LaunchResourcesEntry> &R = K.Resources) {
+    O["registers"] = R->Occupancy.Registers;
+    O["registers_source"] = R->Occupancy.RegistersSource;
+    O["shared_bytes_static"] = R->SharedBytesStatic;
+    O["shared_bytes_dynamic"] = R->SharedBytesDynamic;
+    O["occupancy"] = occupancyFigures(R->Occupancy);
+    O["occupancy_assumptions"] = strings(R->Assumptions);
+  } else {
+    for (const char *Key : {"registers", "registers_source", "shared_bytes_static",
+                            "shared_bytes_dynamic", "occupancy"})
+      O[Key] = nullptr;
+  }
+  if (K.OccupancyByArch) {
+    Array ByArch;
+    for (const ArchOccupancyEntry &A : *K.OccupancyByArch)
+      ByArch.push_back(toJson(A));
+    O["occupancy_by_arch"] = std::move(ByArch);
+  }
+  return O;
+}
+
+KernelEntry kernelFromJson(const Object &O) {
+  KernelEntry K;
+  K.Name = O.getString("name").value_or("").str();
+  K.File = stringField(O, "file");
+  K.Line = O.getInteger("line");
+  K.Status = O.getString("status") == "error" ? KernelStatus::Error : KernelStatus::Analysed;
+  if (const Object *E = O.getObject("error"))
+    K.Error = kernelErrorFromJson(*E);
+  if (const Object *L = O.getObject("launch"))
+    K.Launch = launchFromJson(*L);
+  K.SimulatedWarps = O.getInteger("simulated_warps").value_or(0);
+  K.TotalWarps = O.getInteger("total_warps").value_or(0);
+  K.SampledSymbols = stringsOf(O.getArray("sampled_symbols"));
+  K.Limitations = stringsOf(O.getArray("limitations"));
+  if (const Array *Accesses = O.getArray("accesses"))
+    for (const Value &V : *Accesses)
+      if (const Object *A = V.getAsObject())
+        K.Accesses.push_back(accessFromJson(*A));
+  if (const Object *Occupancy = O.getObject("occupancy")) {
+    LaunchResourcesEntry R;
+    R.Occupancy = occupancyFromJson(*Occupancy, O);
+    R.SharedBytesStatic = O.getInteger("shared_bytes_static").value_or(0);
+    R.SharedBytesDynamic = O.getInteger("shared_bytes_dynamic").value_or(0);
+    R.Assumptions = stringsOf(O.getArray("occupancy_assumptions"));
+    K.Resources = std::move(R);
+  }
+  if (const Array *ByArch = O.getArray("occupancy_by_arch")) {
+    K.OccupancyByArch.emplace();
+    for (const Value &V : *ByArch)
+      if (const Object *A = V.getAsObject())
+        K.OccupancyByArch->push_back(archOccupancyFromJson(*A));
+  }
+  return K;
+}
+
+} // namespace warpcheck::tool

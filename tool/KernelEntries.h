@@ -1,0 +1,161 @@
+//===- KernelEntries.h - kernels, launches and accesses of a run, typed ---===//
+//
+// What the translation-unit job found for each kernel: built once from the
+// analysis (KernelEntryBuilder.h), merged and counted by RunResult, shown
+// by the HTML writer, and written as JSON by toJson here, the one writer of
+// the --format=json contract for kernels (docs/json-format.md): fields are
+// only ever added, never renamed. A worker process hands its kernels over
+// as that JSON; kernelFromJson reads it back, and toJson gives the same
+// bytes again.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_TOOL_KERNELENTRIES_H
+#define WARPCHECK_TOOL_KERNELENTRIES_H
+
+#include "warpcheck/analysis/AccessKinds.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpcheck::tool {
+
+/// A block or grid: x, y, z.
+using Dims = std::array<std::int64_t, 3>;
+
+/// The launch shape an entry was analysed with, and where it came from.
+struct LaunchEntry {
+  Dims Block{1, 1, 1};
+  /// nullopt: no launch gives the grid.
+  std::optional<Dims> Grid;
+  /// "launch", "annotation", "inferred", "launch_bounds" or "default".
+  std::string Source;
+  /// "the launch at main.cu:40", "the default block (256, 1, 1)".
+  std::string Description;
+  std::optional<std::int64_t> DynamicSharedBytes;
+  /// "main.cu:40"; empty (no "location") for inferred shapes,
+  /// __launch_bounds__ and the default block.
+  std::string Location;
+  /// The calls, loop iterations and cases that led to the launch.
+  std::vector<std::string> Context;
+  /// Why each launch of the kernel that could not be evaluated was not.
+  std::vector<std::string> UnevaluatedLaunches;
+};
+
+/// How an access's numbers vary with a parameter no launch binds
+/// (analysis::ValueDependence, rounded as reported).
+struct ValueDependenceEntry {
+  std::vector<std::string> Symbols;
+  /// The metric: sectors per request (global) or wavefronts (shared).
+  double Worst = 0, Best = 0;
+  std::string Condition;
+  bool Truncated = false;
+  struct Sample {
+    std::int64_t Value = 0;
+    bool Reached = false;
+    /// nullopt when the value does not reach the access.
+    std::optional<double> Metric;
+  };
+  std::vector<Sample> Samples;
+};
+
+/// One analysed memory access of a launch. Per-request numbers are
+/// averages rounded to four decimals; nullopt where they do not apply (a
+/// global access has no wavefronts) or are not known (an unknown access).
+struct AccessEntry {
+  /// All three nullopt when the access names no file.
+  std::optional<std::string> File;
+  std::optional<std::int64_t> Line, Column;
+  std::string Expression;
+  analysis::MemorySpace Space = analysis::MemorySpace::Global;
+  analysis::AccessOp Op = analysis::AccessOp::Load;
+  std::int64_t BytesPerLane = 0;
+  analysis::AccessStatus Status = analysis::AccessStatus::Exact;
+  std::int64_t RequestsSimulated = 0;
+  std::optional<double> SectorsPerRequest, IdealSectorsPerRequest;
+  std::optional<double> LinesPerRequest, IdealLinesPerRequest, LineEfficiency;
+  std::optional<double> WavefrontsPerRequest, IdealWavefrontsPerRequest;
+  std::optional<double> Efficiency;
+  /// Global atomics with numbers: whether the compiler aggregates every
+  /// request per warp; nullopt for every other access.
+  std::optional<bool> Aggregated;
+  std::optional<std::string> SharedVariable;
+  /// Shared accesses with numbers.
+  std::optional<std::int64_t> ConflictDegree;
+  std::vector<analysis::Assumption> Assumptions;
+  std::optional<ValueDependenceEntry> ValueDependence;
+};
+
+/// Registers and theoretical occupancy of a launch on one architecture.
+struct OccupancyEntry {
+  std::string Arch;
+  std::int64_t Registers = 0;
+  /// "ptxas" or "estimate".
+  std::string RegistersSource;
+  std::int64_t ActiveBlocksPerSM = 0, ActiveWarpsPerSM = 0;
+  /// 0 to 1, rounded to four decimals.
+  double Theoretical = 0;
+  /// "warps", "blocks", "registers", "shared memory", ...
+  std::string Limiter;
+};
+
+/// What a launch uses on the target architecture.
+struct LaunchResourcesEntry {
+  OccupancyEntry Occupancy;
+  std::int64_t SharedBytesStatic = 0, SharedBytesDynamic = 0;
+  /// What the numbers rest on when not the plain ptxas count of the unit.
+  std::vector<std::string> Assumptions;
+};
+
+/// One architecture of an --arch list.
+struct ArchOccupancyEntry {
+  std::string Arch;
+  /// nullopt when no register count could be had; Unavailable says why.
+  std::optional<OccupancyEntry> Occupancy;
+  std::string Unavailable;
+};
+
+/// Where a kernel that does not compile stops.
+struct KernelErrorEntry {
+  std::optional<std::string> File;
+  std::optional<std::int64_t> Line, Column;
+  std::string Message;
+  /// The callee the error is in, when not the kernel itself.
+  std::optional<std::string> Function;
+};
+
+enum class KernelStatus { Analysed, Error };
+
+/// One kernel launch shape (status analysed), or one kernel that does not
+/// compile (status error: Error is set, Launch is not, no accesses).
+struct KernelEntry {
+  /// Qualified, with template arguments.
+  std::string Name;
+  std::optional<std::string> File;
+  std::optional<std::int64_t> Line;
+  KernelStatus Status = KernelStatus::Analysed;
+  std::optional<KernelErrorEntry> Error;
+  std::optional<LaunchEntry> Launch;
+  std::int64_t SimulatedWarps = 0, TotalWarps = 0;
+  std::vector<std::string> SampledSymbols;
+  /// Anything that stopped the analysis early; "occupancy not computed:
+  /// ..." when Resources is nullopt.
+  std::vector<std::string> Limitations;
+  std::vector<AccessEntry> Accesses;
+  std::optional<LaunchResourcesEntry> Resources;
+  /// Only with an --arch list: the target first.
+  std::optional<std::vector<ArchOccupancyEntry>> OccupancyByArch;
+};
+
+/// The contract's object; kernelFromJson(toJson(K)) gives K back, and a
+/// field of the wrong type reads as absent.
+llvm::json::Object toJson(const KernelEntry &K);
+KernelEntry kernelFromJson(const llvm::json::Object &O);
+
+} // namespace warpcheck::tool
+
+#endif

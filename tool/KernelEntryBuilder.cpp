@@ -1,0 +1,210 @@
+//===- KernelEntryBuilder.cpp - the typed kernel entries of one unit ------===//
+
+#include "KernelEntryBuilder.h"
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/KernelResources.h"
+#include "warpcheck/analysis/RegisterUsage.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace clang;
+using namespace warpcheck::analysis;
+
+namespace warpcheck::tool {
+
+namespace {
+
+double rounded(double V) {
+  // Averages are exact fractions of the simulated requests; four decimals
+  // keep them comparable with ncu's averages.
+  return std::round(V * 10000.0) / 10000.0;
+}
+
+/// A file as reports name it: without "." and ".." (a header found through
+/// -I../include is <dir>/include/x.cuh, however many units include it).
+std::string reportedPath(llvm::StringRef File) {
+  llvm::SmallString<256> P(File);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return P.str().str();
+}
+
+/// File, line and column of Loc, all nullopt when it names no file.
+struct Position {
+  std::optional<std::string> File;
+  std::optional<std::int64_t> Line, Column;
+};
+
+Position positionOf(SourceLocation Loc, const SourceManager &SM) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(Loc));
+  if (P.isInvalid())
+    return {};
+  return {reportedPath(P.getFilename()), P.getLine(), P.getColumn()};
+}
+
+/// The name, file and line of a kernel.
+KernelEntry kernelIdentity(const FunctionDecl *K, ASTContext &Ctx) {
+  KernelEntry Entry;
+  llvm::raw_string_ostream NS(Entry.Name);
+  K->getNameForDiagnostic(NS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  NS.flush();
+  Position P = positionOf(K->getLocation(), Ctx.getSourceManager());
+  Entry.File = P.File;
+  Entry.Line = P.Line;
+  return Entry;
+}
+
+Dims dimsOf(const Dim3 &D) { return {D.X, D.Y, D.Z}; }
+
+LaunchEntry launchEntry(const LaunchConfig &L) {
+  LaunchEntry E;
+  E.Block = dimsOf(L.Block);
+  if (L.GridKnown)
+    E.Grid = dimsOf(L.Grid);
+  E.Source = L.sourceName();
+  E.Description = L.Description;
+  if (L.DynamicSharedBytes)
+    E.DynamicSharedBytes = static_cast<std::int64_t>(*L.DynamicSharedBytes);
+  E.Location = L.Location;
+  E.Context = L.Context;
+  E.UnevaluatedLaunches = L.Unevaluated;
+  return E;
+}
+
+AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
+  AccessEntry E;
+  Position P = positionOf(A.Site.Expr->getBeginLoc(), Ctx.getSourceManager());
+  E.File = P.File;
+  E.Line = P.Line;
+  E.Column = P.Column;
+  E.Expression = sourceText(A.Site.Expr, Ctx);
+  E.Space = A.Site.Space;
+  E.Op = A.Site.Op;
+  E.BytesPerLane = A.Site.BytesPerLane;
+  E.Status = A.Status;
+  E.RequestsSimulated = A.Cost.Requests;
+  bool Known = A.Status != AccessStatus::Unknown && A.Cost.Requests > 0;
+  bool Global = A.Site.Space == MemorySpace::Global;
+  auto Metric = [&](bool Applies, double V) -> std::optional<double> {
+    if (!Known || !Applies)
+      return std::nullopt;
+    return rounded(V);
+  };
+  E.SectorsPerRequest = Metric(Global, A.Cost.SectorsPerRequest);
+  E.IdealSectorsPerRequest = Metric(Global, A.Cost.IdealSectorsPerRequest);
+  E.LinesPerRequest = Metric(Global, A.Cost.LinesPerRequest);
+  E.IdealLinesPerRequest = Metric(Global, A.Cost.IdealLinesPerRequest);
+  E.LineEfficiency = Metric(Global, A.Cost.lineEfficiency());
+  E.WavefrontsPerRequest = Metric(!Global, A.Cost.WavefrontsPerRequest);
+  E.IdealWavefrontsPerRequest = Metric(!Global, A.Cost.IdealWavefrontsPerRequest);
+  E.Efficiency = Metric(true, A.Cost.efficiency(A.Site.Space));
+  // Global atomics: whether the compiler issues each warp's as one lane's
+  // request (docs/hardware-model.md, "Atomics the compiler aggregates").
+  if (Known && Global && A.Site.Op == AccessOp::Atomic)
+    E.Aggregated = A.AggregatedRequests == A.Cost.Requests;
+  if (A.Site.SharedVar)
+    E.SharedVariable = A.Site.SharedVar->getNameAsString();
+  if (!Global && Known)
+    E.ConflictDegree = A.WorstShared.ConflictDegree;
+  E.Assumptions = A.Assumptions;
+  if (A.Dependence) {
+    // The numbers above are the sweep's worst case; this says where it is
+    // and what the other values give.
+    const ValueDependence &D = *A.Dependence;
+    ValueDependenceEntry V;
+    V.Symbols = D.Symbols;
+    V.Worst = rounded(D.Worst);
+    V.Best = rounded(D.Best);
+    V.Condition = D.WorstCondition;
+    V.Truncated = D.Truncated;
+    for (const ValueDependence::Sample &X : D.Samples) {
+      std::optional<double> Metric;
+      if (X.Reached)
+        Metric = rounded(Global ? X.Cost.SectorsPerRequest : X.Cost.WavefrontsPerRequest);
+      V.Samples.push_back({X.Value, X.Reached, Metric});
+    }
+    E.ValueDependence = std::move(V);
+  }
+  return E;
+}
+
+OccupancyEntry occupancyEntry(const KernelOccupancyReport &R) {
+  return {R.Occupancy.Arch,
+          R.Registers,
+          R.RegistersSource,
+          R.Occupancy.ActiveBlocksPerSM,
+          R.Occupancy.ActiveWarpsPerSM,
+          rounded(R.Occupancy.Theoretical),
+          R.Occupancy.Limiter};
+}
+
+std::string kernelErrorSentence(const FunctionDecl *K, const KernelError &E,
+                                const SourceManager &SM) {
+  std::string Where = shortLocation(SM, E.Loc);
+  std::string In = E.In && E.In != K ? " in '" + E.In->getNameAsString() + "', which it calls" : "";
+  return "not analysed: the kernel does not compile: " + E.Message + " (" + Where + In + ")";
+}
+
+} // namespace
+
+KernelEntry kernelErrorEntry(const FunctionDecl *K, const KernelError &E, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  KernelEntry Kernel = kernelIdentity(K, Ctx);
+  Kernel.Status = KernelStatus::Error;
+  Position P = positionOf(E.Loc, SM);
+  KernelErrorEntry Error{P.File, P.Line, P.Column, E.Message, std::nullopt};
+  if (E.In && E.In != K)
+    Error.Function = E.In->getNameAsString();
+  Kernel.Error = std::move(Error);
+  Kernel.Limitations = {kernelErrorSentence(K, E, SM)};
+  return Kernel;
+}
+
+KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSession &Session,
+                              llvm::StringRef Arch, const Preprocessor *PP,
+                              const clang::tidy::cuda::RegisterCountOptions &Registers,
+                              llvm::ArrayRef<std::string> CompareArchs) {
+  ASTContext &Ctx = Session.context();
+  KernelEntry Kernel = kernelIdentity(K.Kernel, Ctx);
+  Kernel.Launch = launchEntry(K.Launch);
+  Kernel.SimulatedWarps = K.SimulatedWarps;
+  Kernel.TotalWarps = static_cast<std::int64_t>(K.TotalWarps);
+  Kernel.SampledSymbols = K.SampledSymbols;
+  Kernel.Limitations = K.Limitations;
+  for (const AccessResult &A : K.Accesses)
+    Kernel.Accesses.push_back(accessEntry(A, Ctx));
+
+  // Registers, shared memory and theoretical occupancy of this launch.
+  std::string WhyNot;
+  if (auto Occ = occupancyFor(K.Kernel, K.Launch, Session, Registers.registerOptions(Arch, PP),
+                              Registers.defaultDynamicSharedBytes(), &WhyNot))
+    // What the numbers rest on: registers estimated because ptxas could not
+    // compile the unit (and why), a shared size not known.
+    Kernel.Resources = LaunchResourcesEntry{occupancyEntry(*Occ),
+                                            static_cast<std::int64_t>(Occ->SharedBytesStatic),
+                                            static_cast<std::int64_t>(Occ->SharedBytesDynamic),
+                                            Occ->Assumptions};
+  else
+    Kernel.Limitations.push_back("occupancy not computed: " + WhyNot);
+  // The same launch on the other architectures of an --arch list: ptxas
+  // compiles for each (its count differs between architectures), or the
+  // estimate.
+  if (!CompareArchs.empty()) {
+    Kernel.OccupancyByArch.emplace();
+    std::vector<std::string> All = {Arch.str()};
+    All.insert(All.end(), CompareArchs.begin(), CompareArchs.end());
+    for (const std::string &A : All) {
+      ArchOccupancyEntry Entry{A, std::nullopt, ""};
+      if (auto Occ = occupancyFor(K.Kernel, K.Launch, Session, Registers.registerOptions(A, PP),
+                                  Registers.defaultDynamicSharedBytes(), &Entry.Unavailable))
+        Entry.Occupancy = occupancyEntry(*Occ);
+      Kernel.OccupancyByArch->push_back(std::move(Entry));
+    }
+  }
+  return Kernel;
+}
+
+} // namespace warpcheck::tool
