@@ -129,6 +129,8 @@ Object toJson(const AccessEntry &A) {
     O["conflict_degree"] = *A.ConflictDegree;
   if (A.ValueDependence)
     O["value_dependence"] = toJson(*A.ValueDependence, A.Space);
+  if (A.DataSource)
+    O["data_source"] = *A.DataSource;
   return O;
 }
 
@@ -155,6 +157,7 @@ AccessEntry accessFromJson(const Object &O) {
   A.Aggregated = O.getBoolean("aggregated");
   A.SharedVariable = stringField(O, "shared_variable");
   A.ConflictDegree = O.getInteger("conflict_degree");
+  A.DataSource = stringField(O, "data_source");
   std::vector<std::string> Texts = stringsOf(O.getArray("assumptions"));
   std::vector<std::string> Kinds = stringsOf(O.getArray("assumption_kinds"));
   for (size_t I = 0; I < Texts.size(); ++I) {

@@ -88,6 +88,9 @@ struct AccessEntry {
   std::optional<std::int64_t> ConflictDegree;
   std::vector<analysis::Assumption> Assumptions;
   std::optional<ValueDependenceEntry> ValueDependence;
+  /// An unknown access computed from a read of memory: that read
+  /// ("col[j]"); written only when there is one.
+  std::optional<std::string> DataSource;
 };
 
 /// Registers and theoretical occupancy of a launch on one architecture.

@@ -109,6 +109,8 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
     E.SharedVariable = A.Site.SharedVar->getNameAsString();
   if (!Global && Known)
     E.ConflictDegree = A.WorstShared.ConflictDegree;
+  if (!A.DataSource.empty())
+    E.DataSource = A.DataSource;
   E.Assumptions = A.Assumptions;
   if (A.Dependence) {
     // The numbers above are the sweep's worst case; this says where it is
