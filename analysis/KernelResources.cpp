@@ -130,16 +130,6 @@ private:
   std::vector<const FunctionDecl *> Pending;
 };
 
-std::optional<unsigned> evaluateCount(const Expr *E, ASTContext &Ctx) {
-  if (!E || E->isValueDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() || R.Val.getInt().isNegative() ||
-      R.Val.getInt().getActiveBits() > 31)
-    return std::nullopt;
-  return static_cast<unsigned>(R.Val.getInt().getZExtValue());
-}
-
 } // namespace
 
 StaticSharedMemory staticSharedMemory(const FunctionDecl *Kernel, ASTContext &Ctx) {
@@ -147,20 +137,6 @@ StaticSharedMemory staticSharedMemory(const FunctionDecl *Kernel, ASTContext &Ct
   SharedCollector C(Ctx, Out);
   C.run(Kernel);
   return Out;
-}
-
-std::optional<LaunchBounds> launchBounds(const FunctionDecl *Kernel, ASTContext &Ctx) {
-  const auto *A = Kernel ? Kernel->getAttr<CUDALaunchBoundsAttr>() : nullptr;
-  if (!A)
-    return std::nullopt;
-  std::optional<unsigned> Threads = evaluateCount(A->getMaxThreads(), Ctx);
-  if (!Threads || *Threads == 0)
-    return std::nullopt;
-  LaunchBounds B;
-  B.MaxThreads = *Threads;
-  B.MinBlocks = evaluateCount(A->getMinBlocks(), Ctx);
-  B.MaxBlocksPerCluster = evaluateCount(A->getMaxBlocks(), Ctx);
-  return B;
 }
 
 std::optional<KernelOccupancyReport>

@@ -18,6 +18,7 @@
 #ifndef WARPCHECK_ANALYSIS_KERNELRESOURCES_H
 #define WARPCHECK_ANALYSIS_KERNELRESOURCES_H
 
+#include "warpcheck/analysis/LaunchBounds.h"
 #include "warpcheck/analysis/LaunchConfig.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 #include "warpcheck/model/Arch.h"
@@ -62,16 +63,6 @@ struct StaticSharedMemory {
 /// operators included), and namespace-scope ones it refers to.
 StaticSharedMemory staticSharedMemory(const clang::FunctionDecl *Kernel,
                                       clang::ASTContext &Ctx);
-
-/// __launch_bounds__(MaxThreads, MinBlocks, MaxBlocksPerCluster).
-struct LaunchBounds {
-  unsigned MaxThreads = 0;
-  std::optional<unsigned> MinBlocks;
-  std::optional<unsigned> MaxBlocksPerCluster;
-};
-/// The kernel's __launch_bounds__ when its arguments are constants.
-std::optional<LaunchBounds> launchBounds(const clang::FunctionDecl *Kernel,
-                                         clang::ASTContext &Ctx);
 
 /// What the JSON report carries for one kernel launch:
 ///   "registers", "registers_source", "shared_bytes_static",
