@@ -211,18 +211,23 @@ occupancyFor(const FunctionDecl *Kernel, const LaunchConfig &Launch,
   return R;
 }
 
+llvm::json::Object occupancyFiguresJson(const KernelOccupancyReport &Report) {
+  llvm::json::Object Occupancy;
+  Occupancy["arch"] = Report.Occupancy.Arch;
+  Occupancy["active_blocks_per_sm"] = Report.Occupancy.ActiveBlocksPerSM;
+  Occupancy["active_warps_per_sm"] = Report.Occupancy.ActiveWarpsPerSM;
+  // Four decimals, as the report's other averages (tool/KernelReportJson.cpp).
+  Occupancy["theoretical"] = std::round(Report.Occupancy.Theoretical * 10000.0) / 10000.0;
+  Occupancy["limiter"] = Report.Occupancy.Limiter;
+  return Occupancy;
+}
+
 void addOccupancyToJson(llvm::json::Object &Kernel, const KernelOccupancyReport &Report) {
   Kernel["registers"] = Report.Registers;
   Kernel["registers_source"] = Report.RegistersSource;
   Kernel["shared_bytes_static"] = static_cast<std::int64_t>(Report.SharedBytesStatic);
   Kernel["shared_bytes_dynamic"] = static_cast<std::int64_t>(Report.SharedBytesDynamic);
-  llvm::json::Object Occupancy;
-  Occupancy["arch"] = Report.Occupancy.Arch;
-  Occupancy["active_blocks_per_sm"] = Report.Occupancy.ActiveBlocksPerSM;
-  Occupancy["active_warps_per_sm"] = Report.Occupancy.ActiveWarpsPerSM;
-  Occupancy["theoretical"] = std::round(Report.Occupancy.Theoretical * 10000.0) / 10000.0;
-  Occupancy["limiter"] = Report.Occupancy.Limiter;
-  Kernel["occupancy"] = std::move(Occupancy);
+  Kernel["occupancy"] = occupancyFiguresJson(Report);
 }
 
 } // namespace warpcheck::analysis

@@ -195,16 +195,7 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K,
   if (auto Occ = occupancyFor(K.Kernel, K.Launch, Session,
                               Registers.registerOptions(Arch, PP),
                               Registers.defaultDynamicSharedBytes(), &WhyNot)) {
-    Kernel["registers"] = Occ->Registers;
-    Kernel["registers_source"] = Occ->RegistersSource;
-    Kernel["shared_bytes_static"] = static_cast<std::int64_t>(Occ->SharedBytesStatic);
-    Kernel["shared_bytes_dynamic"] = static_cast<std::int64_t>(Occ->SharedBytesDynamic);
-    Kernel["occupancy"] = llvm::json::Object{
-        {"arch", Occ->Occupancy.Arch},
-        {"active_blocks_per_sm", Occ->Occupancy.ActiveBlocksPerSM},
-        {"active_warps_per_sm", Occ->Occupancy.ActiveWarpsPerSM},
-        {"theoretical", rounded(Occ->Occupancy.Theoretical)},
-        {"limiter", Occ->Occupancy.Limiter}};
+    addOccupancyToJson(Kernel, *Occ);
     // What the numbers rest on: registers estimated because ptxas could not
     // compile the unit (and why), a shared size not known.
     llvm::json::Array OccupancyAssumptions;
@@ -233,12 +224,14 @@ llvm::json::Object kernelLaunchToJson(const KernelLaunchAnalysis &K,
       if (auto Occ = occupancyFor(K.Kernel, K.Launch, Session,
                                   Registers.registerOptions(A, PP),
                                   Registers.defaultDynamicSharedBytes(), &ArchWhyNot)) {
+        // The registers and the figures of the "occupancy" object; the
+        // entry's "arch" stays the name asked for.
         Entry["registers"] = Occ->Registers;
         Entry["registers_source"] = Occ->RegistersSource;
-        Entry["active_blocks_per_sm"] = Occ->Occupancy.ActiveBlocksPerSM;
-        Entry["active_warps_per_sm"] = Occ->Occupancy.ActiveWarpsPerSM;
-        Entry["theoretical"] = rounded(Occ->Occupancy.Theoretical);
-        Entry["limiter"] = Occ->Occupancy.Limiter;
+        llvm::json::Object Figures = occupancyFiguresJson(*Occ);
+        Figures.erase("arch");
+        for (auto &Figure : Figures)
+          Entry[Figure.first] = std::move(Figure.second);
       } else {
         for (const char *Key : {"registers", "registers_source", "active_blocks_per_sm",
                                 "active_warps_per_sm", "theoretical", "limiter"})

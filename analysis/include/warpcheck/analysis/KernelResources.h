@@ -117,10 +117,14 @@ occupancyFor(const clang::FunctionDecl *Kernel, const LaunchConfig &Launch,
              std::optional<std::uint64_t> DefaultDynamicSharedBytes = std::nullopt,
              std::string *WhyNot = nullptr);
 
-/// Adds the report's fields to a kernel's JSON object: "registers",
-/// "registers_source", "shared_bytes_static", "shared_bytes_dynamic" and
-/// "occupancy" {"arch", "active_blocks_per_sm", "active_warps_per_sm",
-/// "theoretical", "limiter"}.
+/// The report's "occupancy" object: {"arch", "active_blocks_per_sm",
+/// "active_warps_per_sm", "theoretical", "limiter"}.
+llvm::json::Object occupancyFiguresJson(const KernelOccupancyReport &Report);
+
+/// Adds the report's fields to a kernel's JSON object (the binary's report
+/// and the unit tests): "registers", "registers_source",
+/// "shared_bytes_static", "shared_bytes_dynamic" and "occupancy"
+/// (occupancyFiguresJson).
 void addOccupancyToJson(llvm::json::Object &Kernel, const KernelOccupancyReport &Report);
 
 } // namespace warpcheck::analysis
