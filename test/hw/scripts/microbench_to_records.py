@@ -451,6 +451,26 @@ def write_json(path, obj, rows_per_line=False):
             f.write("\n")
 
 
+def joined_records(what, table, table_name, ncu, unit, build, outdir, out_name=None):
+    """The records of one measurement, written to OUT_DIR/<what>_patterns.json
+    (or out_name): build(launches) joins its table (the pattern CSV, the
+    launch list) with ncu's launches (ncu_launches' (launches, source)).
+    None, said why, when either is missing or they do not join."""
+    launches, src = ncu
+    if not (table and launches):
+        print("%s: missing %s" % (what, table_name if not table else "ncu results"))
+        return None
+    try:
+        records = build(launches)
+    except JoinError as e:
+        print("ERROR", e)
+        return None
+    out_name = out_name or what + "_patterns.json"
+    write_json(os.path.join(outdir, out_name), records)
+    print("%s: %d %s (from %s)" % (out_name, len(records), unit, src))
+    return records
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -469,34 +489,15 @@ def main(argv):
         except ValueError:
             sass_json = None
 
-    shared = glob = occ_ncu = None
-    # shared
-    pt = raw.read("shared_patterns.csv")
-    launches, src = ncu_launches(raw, "shared_ncu")
-    if pt and launches:
-        try:
-            shared = build_shared(read_csv_rows(pt), launches, sass_json)
-            write_json(os.path.join(outdir, "shared_patterns.json"), shared)
-            print("shared_patterns.json: %d records (from %s)" % (len(shared), src))
-        except JoinError as e:
-            print("ERROR", e)
-            status = 1
-    else:
-        print("shared: missing %s" % ("pattern CSV" if not pt else "ncu results"))
-        status = 1
-    # global
-    pt = raw.read("global_patterns.csv")
-    launches, src = ncu_launches(raw, "global_ncu")
-    if pt and launches:
-        try:
-            glob = build_global(read_csv_rows(pt), launches, sass_json)
-            write_json(os.path.join(outdir, "global_patterns.json"), glob)
-            print("global_patterns.json: %d records (from %s)" % (len(glob), src))
-        except JoinError as e:
-            print("ERROR", e)
-            status = 1
-    else:
-        print("global: missing %s" % ("pattern CSV" if not pt else "ncu results"))
+    shared_table = raw.read("shared_patterns.csv")
+    shared = joined_records(
+        "shared", shared_table, "pattern CSV", ncu_launches(raw, "shared_ncu"), "records",
+        lambda launches: build_shared(read_csv_rows(shared_table), launches, sass_json), outdir)
+    global_table = raw.read("global_patterns.csv")
+    glob = joined_records(
+        "global", global_table, "pattern CSV", ncu_launches(raw, "global_ncu"), "records",
+        lambda launches: build_global(read_csv_rows(global_table), launches, sass_json), outdir)
+    if shared is None or glob is None:
         status = 1
     # occupancy (runtime)
     gt = raw.read("occupancy_grid.csv")
@@ -510,18 +511,12 @@ def main(argv):
         status = 1
     # occupancy (ncu)
     lt = raw.read("occupancy_launches_ncu.csv") or raw.read("occupancy_launches.csv")
-    launches, src = ncu_launches(raw, "occupancy_ncu")
     ptxas = parse_ptxas_verbose(raw.read("ptxas_occupancy_grid.txt") or "")
-    if lt and launches:
-        try:
-            occ_ncu = build_occupancy_ncu(lt, launches, ptxas)
-            write_json(os.path.join(outdir, "occupancy_ncu.json"), occ_ncu)
-            print("occupancy_ncu.json: %d launches (from %s)" % (len(occ_ncu), src))
-        except JoinError as e:
-            print("ERROR", e)
-            status = 1
-    else:
-        print("occupancy ncu: missing %s" % ("launch list" if not lt else "ncu results"))
+    occ_ncu = joined_records(
+        "occupancy ncu", lt, "launch list", ncu_launches(raw, "occupancy_ncu"), "launches",
+        lambda launches: build_occupancy_ncu(lt, launches, ptxas), outdir,
+        out_name="occupancy_ncu.json")
+    if occ_ncu is None:
         status = 1
     print_summary(shared, glob, occ_ncu)
     return status
