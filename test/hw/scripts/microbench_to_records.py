@@ -385,36 +385,33 @@ def build_occupancy_ncu(launch_text, launches, ptxas):
 # ---------------------------------------------------------------------------------------------
 # Summary printing
 # ---------------------------------------------------------------------------------------------
+def print_stride_table(records, value, head_format, cell_format):
+    """One row per access width, one column per lane stride of the stride
+    patterns: value(record) of the load and of the store."""
+    strides = ["stride_%d" % s for s in (1, 2, 4, 8, 16, 32, 33)]
+    print("  width " + " ".join(head_format % s.replace("stride_", "s") for s in strides))
+    for w in (1, 2, 4, 8, 16):
+        cells = []
+        for s in strides:
+            v = {}
+            for r in records:
+                if r["width"] == w and r["id"].endswith("." + s):
+                    v[r["op"]] = value(r)
+            cells.append(cell_format % (v.get("load", "?"), v.get("store", "?")))
+        print("  %5d " % w + " ".join(cells))
+
+
 def print_summary(shared, glob, occ_ncu):
     if shared:
         print("shared wavefronts per instruction, stride patterns (ld / st):")
-        strides = ["stride_%d" % s for s in (1, 2, 4, 8, 16, 32, 33)]
-        print("  width " + " ".join("%9s" % s.replace("stride_", "s") for s in strides))
-        for w in (1, 2, 4, 8, 16):
-            cells = []
-            for s in strides:
-                v = {}
-                for r in shared:
-                    if r["width"] == w and r["id"].endswith("." + s):
-                        v[r["op"]] = r["wavefronts"]
-                cells.append("%4s/%-4s" % (v.get("load", "?"), v.get("store", "?")))
-            print("  %5d " % w + " ".join(cells))
+        print_stride_table(shared, lambda r: r["wavefronts"], "%9s", "%4s/%-4s")
         unclean = [r["id"] for r in shared if not r["clean"]]
         print("  %d shared records, %d not clean%s" % (len(shared), len(unclean),
                                                        (": " + ", ".join(unclean[:8])) if unclean else ""))
     if glob:
         print("global sectors/requests, stride patterns (ld / st):")
-        strides = ["stride_%d" % s for s in (1, 2, 4, 8, 16, 32, 33)]
-        print("  width " + " ".join("%11s" % s.replace("stride_", "s") for s in strides))
-        for w in (1, 2, 4, 8, 16):
-            cells = []
-            for s in strides:
-                v = {}
-                for r in glob:
-                    if r["width"] == w and r["id"].endswith("." + s):
-                        v[r["op"]] = "%s/%s" % (r["sectors"], r["requests"])
-                cells.append("%5s %-5s" % (v.get("load", "?"), v.get("store", "?")))
-            print("  %5d " % w + " ".join(cells))
+        print_stride_table(glob, lambda r: "%s/%s" % (r["sectors"], r["requests"]),
+                           "%11s", "%5s %-5s")
         for r in glob:
             if r["op"] in ("atom", "red"):
                 print("  %-32s requests=%s sectors=%s" % (r["id"], r["requests"], r["sectors"]))
