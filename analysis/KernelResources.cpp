@@ -130,16 +130,6 @@ private:
   std::vector<const FunctionDecl *> Pending;
 };
 
-std::optional<unsigned> evaluateCount(const Expr *E, ASTContext &Ctx) {
-  if (!E || E->isValueDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() || R.Val.getInt().isNegative() ||
-      R.Val.getInt().getActiveBits() > 31)
-    return std::nullopt;
-  return static_cast<unsigned>(R.Val.getInt().getZExtValue());
-}
-
 } // namespace
 
 StaticSharedMemory staticSharedMemory(const FunctionDecl *Kernel, ASTContext &Ctx) {
@@ -147,20 +137,6 @@ StaticSharedMemory staticSharedMemory(const FunctionDecl *Kernel, ASTContext &Ct
   SharedCollector C(Ctx, Out);
   C.run(Kernel);
   return Out;
-}
-
-std::optional<LaunchBounds> launchBounds(const FunctionDecl *Kernel, ASTContext &Ctx) {
-  const auto *A = Kernel ? Kernel->getAttr<CUDALaunchBoundsAttr>() : nullptr;
-  if (!A)
-    return std::nullopt;
-  std::optional<unsigned> Threads = evaluateCount(A->getMaxThreads(), Ctx);
-  if (!Threads || *Threads == 0)
-    return std::nullopt;
-  LaunchBounds B;
-  B.MaxThreads = *Threads;
-  B.MinBlocks = evaluateCount(A->getMinBlocks(), Ctx);
-  B.MaxBlocksPerCluster = evaluateCount(A->getMaxBlocks(), Ctx);
-  return B;
 }
 
 std::optional<KernelOccupancyReport>
@@ -233,20 +209,6 @@ occupancyFor(const FunctionDecl *Kernel, const LaunchConfig &Launch,
   R.Occupancy.Theoretical = R.Result.valid() ? R.Result.Theoretical : 0.0;
   R.Occupancy.Limiter = model::limiterName(R.Result.Limiter);
   return R;
-}
-
-void addOccupancyToJson(llvm::json::Object &Kernel, const KernelOccupancyReport &Report) {
-  Kernel["registers"] = Report.Registers;
-  Kernel["registers_source"] = Report.RegistersSource;
-  Kernel["shared_bytes_static"] = static_cast<std::int64_t>(Report.SharedBytesStatic);
-  Kernel["shared_bytes_dynamic"] = static_cast<std::int64_t>(Report.SharedBytesDynamic);
-  llvm::json::Object Occupancy;
-  Occupancy["arch"] = Report.Occupancy.Arch;
-  Occupancy["active_blocks_per_sm"] = Report.Occupancy.ActiveBlocksPerSM;
-  Occupancy["active_warps_per_sm"] = Report.Occupancy.ActiveWarpsPerSM;
-  Occupancy["theoretical"] = std::round(Report.Occupancy.Theoretical * 10000.0) / 10000.0;
-  Occupancy["limiter"] = Report.Occupancy.Limiter;
-  Kernel["occupancy"] = std::move(Occupancy);
 }
 
 } // namespace warpcheck::analysis

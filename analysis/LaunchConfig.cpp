@@ -12,6 +12,7 @@
 
 #include "BlockShapeInference.h"
 #include "host/HostEvaluator.h"
+#include "warpcheck/analysis/LaunchBounds.h"
 #include "warpcheck/model/Arch.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -535,15 +536,9 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   if (auto A = annotationFor(Kernel, Ctx))
     return Fallback(*A);
   std::optional<std::uint32_t> MaxThreads;
-  if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
-    Expr::EvalResult R;
-    if (LB->getMaxThreads() &&
-        LB->getMaxThreads()->EvaluateAsInt(R, Ctx) && R.Val.isInt()) {
-      std::int64_t N = R.Val.getInt().getExtValue();
-      if (N > 0 && N <= Arch.MaxThreadsPerBlock)
-        MaxThreads = static_cast<std::uint32_t>(N);
-    }
-  }
+  if (std::optional<LaunchBounds> Bounds = launchBounds(Kernel, Ctx);
+      Bounds && Bounds->MaxThreads <= Arch.MaxThreadsPerBlock)
+    MaxThreads = Bounds->MaxThreads;
   // What the kernel's own code says: never a 1-D block for a kernel that
   // reads threadIdx.y (BlockShapeInference.h).
   if (auto C = inferLaunchFromKernel(collectBlockShapeEvidence(Kernel, Ctx, Arch.MaxThreadsPerBlock), MaxThreads,

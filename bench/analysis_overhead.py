@@ -23,28 +23,7 @@ import time
 # test/testsupport.py: running a command as the test scripts do.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "test"))
-import testsupport  # noqa: E402
-
-CCCL_UNIT = r'''
-#include <cub/cub.cuh>
-#include <thrust/device_vector.h>
-#include <thrust/sort.h>
-#include <cuda_fp16.h>
-#include <cooperative_groups.h>
-__global__ void blockSum(const int *in, int *out) {
-  using BlockReduce = cub::BlockReduce<int, 128>;
-  __shared__ typename BlockReduce::TempStorage temp;
-  int v = in[blockIdx.x * 128 + threadIdx.x];
-  int s = BlockReduce(temp).Sum(v);
-  if (threadIdx.x == 0) out[blockIdx.x] = s;
-}
-int main() {
-  thrust::device_vector<int> a(1 << 10, 1), b(8);
-  thrust::sort(a.begin(), a.end());
-  blockSum<<<8, 128>>>(thrust::raw_pointer_cast(a.data()), thrust::raw_pointer_cast(b.data()));
-  return 0;
-}
-'''
+import testsupport  # noqa: E402  (run, CCCL_UNIT)
 
 
 def timed(cmd, cwd):
@@ -75,7 +54,7 @@ def main():
         root = found.get("root") if found.get("found") else None
         if root and (found.get("cccl_include_dir") or os.path.isdir(os.path.join(root, "include", "cub"))):
             cccl = os.path.join(tmp, "cccl_heavy.cu")
-            open(cccl, "w").write(CCCL_UNIT)
+            open(cccl, "w").write(testsupport.CCCL_UNIT)
             files.insert(0, cccl)
     # Each run is a pair, clang then warpcheck, back to back: a pair shares
     # the machine's state, so the median of the pairs' ratios is the figure

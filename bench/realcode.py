@@ -106,6 +106,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # test/testsupport.py: running a command as the test scripts do.
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "test"))
 import testsupport  # noqa: E402
+from nvcc_args import nvcc_args_without  # noqa: E402
 CACHE_VERSION = 1
 ARCH = "sm_90"
 
@@ -392,27 +393,12 @@ class Program:
 # --------------------------------------------------------------------------
 # Ground truth: nvcc
 
-ARCH_FLAGS_WITH_VALUE = {"-arch", "--gpu-architecture", "-code", "--gpu-code",
-                         "-gencode", "--generate-code", "-o", "--output-file"}
-ARCH_FLAG_PREFIXES = ("-arch=", "--gpu-architecture=", "-code=", "--gpu-code=",
-                      "-gencode=", "--generate-code=", "-o=", "--output-file=")
 DROPPED = {"-c", "--compile", "-dc", "--device-c", "-cubin", "--cubin"}
 
 
 def ground_truth_command(prog, unit, nvcc, cubin):
     """nvcc -cubin for sm_90 with the unit's own flags and the fix-ups."""
-    args = prog.arguments(unit, nvcc)[1:]
-    out, skip = [], False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        if a in ARCH_FLAGS_WITH_VALUE:
-            skip = True
-            continue
-        if a.startswith(ARCH_FLAG_PREFIXES) or a in DROPPED:
-            continue
-        out.append(a)
+    out = nvcc_args_without(prog.arguments(unit, nvcc)[1:], DROPPED)
     fix = []
     for f in prog.entry.get("fixups", []):
         fix += ["-include", os.path.join(prog.scratch, "fixup-%s.h" % f)]

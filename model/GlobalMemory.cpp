@@ -46,13 +46,11 @@ GlobalRequestCost computeGlobalRequestCost(const WarpAddressSet &Request,
       continue;
     // A lane's access may straddle a sector (or line) boundary when it is
     // misaligned for its width; every unit it touches is fetched.
-    std::uint64_t First = Request.address(Lane);
-    std::uint64_t Last = First + Request.bytesPerLane() - 1;
-    for (std::uint64_t S = First / Geometry.SectorBytes;
-         S <= Last / Geometry.SectorBytes; ++S)
+    WarpAddressSet::UnitRange LaneSectors = Request.unitsOfLane(Lane, Geometry.SectorBytes);
+    for (std::uint64_t S = LaneSectors.First; S <= LaneSectors.Last; ++S)
       Sectors.insert(S);
-    for (std::uint64_t L = First / Geometry.LineBytes;
-         L <= Last / Geometry.LineBytes; ++L)
+    WarpAddressSet::UnitRange LaneLines = Request.unitsOfLane(Lane, Geometry.LineBytes);
+    for (std::uint64_t L = LaneLines.First; L <= LaneLines.Last; ++L)
       Lines.insert(L);
   }
   Cost.Sectors = static_cast<unsigned>(Sectors.size());

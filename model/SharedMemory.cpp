@@ -29,10 +29,8 @@ PhaseCost costOfPhase(const WarpAddressSet &Request, unsigned FirstLane,
        ++Lane) {
     if (!Request.isActive(Lane))
       continue;
-    std::uint64_t First = Request.address(Lane) / G.BankWidthBytes;
-    std::uint64_t Last =
-        (Request.address(Lane) + Request.bytesPerLane() - 1) / G.BankWidthBytes;
-    for (std::uint64_t Word = First; Word <= Last; ++Word) {
+    WarpAddressSet::UnitRange Words = Request.unitsOfLane(Lane, G.BankWidthBytes);
+    for (std::uint64_t Word = Words.First; Word <= Words.Last; ++Word) {
       unsigned Bank = static_cast<unsigned>(Word % G.Banks);
       WordsPerBank[Bank].insert(Word);
       FirstLanePerWord[Bank].emplace(Word, Lane);

@@ -7,14 +7,13 @@ carries what code scanning needs; HTML escapes what the source holds.
 
 Runs as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
 """
-import argparse
 import json
 import os
 import sys
 import textwrap
 import urllib.parse
 
-from testsupport import Results, plugin_library, print_toolkit, run, scratch_dir, warpcheck_binary
+from testsupport import CCCL_UNIT, Results, door_arguments, print_toolkit, run, scratch_dir
 
 RESULTS = Results()
 check = RESULTS.check
@@ -38,13 +37,7 @@ BROKEN = "__global__ void k(float *p) { p[threadIdx.x] = ; }\n"
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--clang-tidy", default="clang-tidy-19")
-    args = ap.parse_args()
-    wc = warpcheck_binary(args.build)
-    plugin = plugin_library(args.build)
+    args, wc, plugin = door_arguments("--source")
     with scratch_dir("warpcheck-cli-") as tmp:
         good = os.path.join(tmp, "good.cu")
         broken = os.path.join(tmp, "broken.cu")
@@ -336,24 +329,7 @@ def main():
         if real and (found.get("cccl_include_dir") or os.path.isdir(os.path.join(real, "include", "cub"))):
             cccl = os.path.join(tmp, "cccl.cu")
             with open(cccl, "w") as f:
-                f.write(textwrap.dedent("""\
-                    #include <cub/cub.cuh>
-                    #include <thrust/device_vector.h>
-                    #include <cuda_fp16.h>
-                    #include <cooperative_groups.h>
-                    __global__ void blockSum(const int *in, int *out) {
-                      using BlockReduce = cub::BlockReduce<int, 128>;
-                      __shared__ typename BlockReduce::TempStorage temp;
-                      int v = in[blockIdx.x * 128 + threadIdx.x];
-                      int s = BlockReduce(temp).Sum(v);
-                      if (threadIdx.x == 0) out[blockIdx.x] = s;
-                    }
-                    int main() {
-                      thrust::device_vector<int> a(1 << 10, 1), b(8);
-                      blockSum<<<8, 128>>>(thrust::raw_pointer_cast(a.data()), thrust::raw_pointer_cast(b.data()));
-                      return 0;
-                    }
-                    """))
+                f.write(CCCL_UNIT)
             rc, out, err = run([wc, "--format=json", "cccl.cu"], cwd=tmp)
             ok = rc == 0
             try:

@@ -31,13 +31,12 @@ file), which must report the same kernels as the runs one by one.
 
 Prints one line per check and 'N passed, M failed'.
 """
-import argparse
 import json
 import os
 import re
 import sys
 
-from testsupport import Results, plugin_library, run, warpcheck_binary
+from testsupport import Results, door_arguments, run
 
 
 def close(a, b):
@@ -163,13 +162,7 @@ def check_plugin(path, warpcheck, plugin, clang_tidy, report):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--inputs", required=True)
-    ap.add_argument("--clang-tidy", default="clang-tidy-19")
-    args = ap.parse_args()
-    plugin = plugin_library(args.build)
-    warpcheck = warpcheck_binary(args.build)
+    args, warpcheck, plugin = door_arguments("--inputs")
     inputs = os.path.abspath(args.inputs)
     results = Results()
 

@@ -1,13 +1,38 @@
 """What warpcheck's test and bench scripts share: running a command (an
 argument vector, never through a shell), where a build keeps its binaries,
-the CUDA toolkit the tests may use, scratch folders, and PASS/FAIL
-bookkeeping."""
+the CUDA toolkit the tests may use, scratch folders, PASS/FAIL bookkeeping,
+and the command line and CCCL unit of the scripts that test both doors."""
+import argparse
 import contextlib
 import json
 import os
 import shutil
 import subprocess
 import tempfile
+
+# A unit that includes CCCL (cub, thrust) and the toolkit's device headers
+# and launches a kernel built on cub::BlockReduce: the CCCL robustness check
+# of cli_tests.py, and the CCCL-heavy unit of bench/analysis_overhead.py.
+CCCL_UNIT = r'''
+#include <cub/cub.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+#include <cuda_fp16.h>
+#include <cooperative_groups.h>
+__global__ void blockSum(const int *in, int *out) {
+  using BlockReduce = cub::BlockReduce<int, 128>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  int v = in[blockIdx.x * 128 + threadIdx.x];
+  int s = BlockReduce(temp).Sum(v);
+  if (threadIdx.x == 0) out[blockIdx.x] = s;
+}
+int main() {
+  thrust::device_vector<int> a(1 << 10, 1), b(8);
+  thrust::sort(a.begin(), a.end());
+  blockSum<<<8, 128>>>(thrust::raw_pointer_cast(a.data()), thrust::raw_pointer_cast(b.data()));
+  return 0;
+}
+'''
 
 
 def run(cmd, cwd=None, timeout=600, env=None, stdin=None):
@@ -35,6 +60,20 @@ def warpcheck_binary(build):
 def plugin_library(build):
     """The clang-tidy plugin of a build folder (clang-tidy -load)."""
     return os.path.abspath(os.path.join(build, "lib", "libwarpcheck.so"))
+
+
+def door_arguments(*required):
+    """The command line of a script that tests both front doors: --build
+    (the build folder), the options named in required (each a required
+    string) and --clang-tidy (the clang-tidy that loads the plugin). Returns
+    (the parsed arguments, the warpcheck binary, the plugin library)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    for name in required:
+        ap.add_argument(name, required=True)
+    ap.add_argument("--clang-tidy", default="clang-tidy-19")
+    args = ap.parse_args()
+    return args, warpcheck_binary(args.build), plugin_library(args.build)
 
 
 def print_toolkit(warpcheck, options=(), env=None):

@@ -39,12 +39,6 @@ occupancy, and the resource that limits it.
 Exit codes: 0 success, 2 usage error or malformed input (file and line named).
 )";
 
-struct Config {
-  unsigned Registers = 0, Block = 0;
-  std::uint64_t StaticShared = 0, DynamicShared = 0;
-  std::optional<int> Carveout;
-};
-
 void fail(const llvm::Twine &Message) {
   llvm::WithColor::error(llvm::errs(), "warpcheck occupancy") << Message << "\n";
 }
@@ -57,15 +51,15 @@ template <typename T> bool parseNumber(llvm::StringRef Text, T &Out) {
   return static_cast<unsigned long long>(Out) == V;
 }
 
-llvm::json::Object toJson(const ArchSpec &Arch, const Config &C,
+llvm::json::Object toJson(const ArchSpec &Arch, const KernelResources &C,
                           const OccupancyResult &R) {
   llvm::json::Object O{{"arch", Arch.Name},
-                       {"registers", C.Registers},
-                       {"block", C.Block},
-                       {"static_shared", static_cast<std::int64_t>(C.StaticShared)},
-                       {"dynamic_shared", static_cast<std::int64_t>(C.DynamicShared)}};
-  if (C.Carveout)
-    O["carveout"] = *C.Carveout;
+                       {"registers", C.RegistersPerThread},
+                       {"block", C.ThreadsPerBlock},
+                       {"static_shared", static_cast<std::int64_t>(C.StaticSharedBytes)},
+                       {"dynamic_shared", static_cast<std::int64_t>(C.DynamicSharedBytes)}};
+  if (C.CarveoutPercent)
+    O["carveout"] = *C.CarveoutPercent;
   if (!R.valid()) {
     O["error"] = R.Error;
     O["active_blocks_per_sm"] = 0;
@@ -81,14 +75,14 @@ llvm::json::Object toJson(const ArchSpec &Arch, const Config &C,
   return O;
 }
 
-std::string toText(const ArchSpec &Arch, const Config &C, const OccupancyResult &R) {
+std::string toText(const ArchSpec &Arch, const KernelResources &C, const OccupancyResult &R) {
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << Arch.Name << ": " << C.Registers << " registers x " << C.Block
-     << " threads, " << C.StaticShared << " B static + " << C.DynamicShared
+  OS << Arch.Name << ": " << C.RegistersPerThread << " registers x " << C.ThreadsPerBlock
+     << " threads, " << C.StaticSharedBytes << " B static + " << C.DynamicSharedBytes
      << " B dynamic shared";
-  if (C.Carveout)
-    OS << ", carveout " << *C.Carveout << "%";
+  if (C.CarveoutPercent)
+    OS << ", carveout " << *C.CarveoutPercent << "%";
   OS << " -> ";
   if (!R.valid())
     OS << "cannot launch: " << R.Error;
@@ -104,7 +98,8 @@ std::string toText(const ArchSpec &Arch, const Config &C, const OccupancyResult 
 
 int occupancyMain(llvm::ArrayRef<const char *> Argv) {
   std::string ArchList, ConfigsFile, Format = "text";
-  Config Single;
+  // A configuration is the kernel's resources: what the calculator takes.
+  KernelResources Single;
   bool HaveRegisters = false, HaveBlock = false;
   for (size_t I = 1; I < Argv.size(); ++I) {
     llvm::StringRef A = Argv[I];
@@ -133,24 +128,24 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
     } else if (Value("--format", V)) {
       Format = V.str();
     } else if (Value("--registers", V)) {
-      if (!parseNumber(V, Single.Registers)) {
+      if (!parseNumber(V, Single.RegistersPerThread)) {
         fail("--registers needs a number, got '" + V + "'");
         return 2;
       }
       HaveRegisters = true;
     } else if (Value("--block", V)) {
-      if (!parseNumber(V, Single.Block)) {
+      if (!parseNumber(V, Single.ThreadsPerBlock)) {
         fail("--block needs a number of threads, got '" + V + "'");
         return 2;
       }
       HaveBlock = true;
     } else if (Value("--static-shared", V)) {
-      if (!parseNumber(V, Single.StaticShared)) {
+      if (!parseNumber(V, Single.StaticSharedBytes)) {
         fail("--static-shared needs a number of bytes, got '" + V + "'");
         return 2;
       }
     } else if (Value("--dynamic-shared", V)) {
-      if (!parseNumber(V, Single.DynamicShared)) {
+      if (!parseNumber(V, Single.DynamicSharedBytes)) {
         fail("--dynamic-shared needs a number of bytes, got '" + V + "'");
         return 2;
       }
@@ -160,7 +155,7 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
         fail("--carveout needs a percentage 0..100, got '" + V + "'");
         return 2;
       }
-      Single.Carveout = static_cast<int>(P);
+      Single.CarveoutPercent = static_cast<int>(P);
     } else {
       fail("unknown option '" + A + "' (see warpcheck occupancy --help)");
       return 2;
@@ -186,7 +181,7 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
     Archs.push_back(S);
   }
 
-  std::vector<Config> Configs;
+  std::vector<KernelResources> Configs;
   if (!ConfigsFile.empty()) {
     auto Buffer = llvm::MemoryBuffer::getFile(ConfigsFile);
     if (!Buffer) {
@@ -215,11 +210,11 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
         }
         continue;
       }
-      Config C;
+      KernelResources C;
       unsigned P = 0;
-      if (Cells.size() < 4 || Cells.size() > 5 || !parseNumber(Cells[0], C.Registers) ||
-          !parseNumber(Cells[1], C.Block) || !parseNumber(Cells[2], C.StaticShared) ||
-          !parseNumber(Cells[3], C.DynamicShared) ||
+      if (Cells.size() < 4 || Cells.size() > 5 || !parseNumber(Cells[0], C.RegistersPerThread) ||
+          !parseNumber(Cells[1], C.ThreadsPerBlock) || !parseNumber(Cells[2], C.StaticSharedBytes) ||
+          !parseNumber(Cells[3], C.DynamicSharedBytes) ||
           (Cells.size() == 5 && !Cells[4].trim().empty() &&
            (!parseNumber(Cells[4], P) || P > 100))) {
         fail(ConfigsFile + ":" + llvm::Twine(LineNo) + ": malformed row '" + Line +
@@ -227,7 +222,7 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
         return 2;
       }
       if (Cells.size() == 5 && !Cells[4].trim().empty())
-        C.Carveout = static_cast<int>(P);
+        C.CarveoutPercent = static_cast<int>(P);
       Configs.push_back(C);
     }
     if (Header) {
@@ -243,15 +238,9 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
   }
 
   llvm::json::Array Results;
-  for (const Config &C : Configs)
+  for (const KernelResources &C : Configs)
     for (const ArchSpec *Arch : Archs) {
-      KernelResources K;
-      K.RegistersPerThread = C.Registers;
-      K.ThreadsPerBlock = C.Block;
-      K.StaticSharedBytes = C.StaticShared;
-      K.DynamicSharedBytes = C.DynamicShared;
-      K.CarveoutPercent = C.Carveout;
-      OccupancyResult R = computeOccupancy(*Arch, K);
+      OccupancyResult R = computeOccupancy(*Arch, C);
       if (Format == "json")
         Results.push_back(toJson(*Arch, C, R));
       else

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostEvaluator.h"
+#include "DeclaredVariables.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -212,9 +213,8 @@ struct AssignedVars : RecursiveASTVisitor<AssignedVars> {
     return true;
   }
   bool VisitDeclStmt(DeclStmt *DS) {
-    for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D))
-        Decls.push_back(VD);
+    for (const VarDecl *VD : declaredVariables(DS))
+      Decls.push_back(VD);
     return true;
   }
   std::vector<const VarDecl *> Decls;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostEvaluator.h"
+#include "DeclaredVariables.h"
 
 #include "values/IntegerSemantics.h"
 
@@ -86,9 +87,8 @@ void HostEvaluator::exec(const Stmt *S) {
     return;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-    for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D))
-        declare(VD);
+    for (const VarDecl *VD : declaredVariables(DS))
+      declare(VD);
     return;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
@@ -279,9 +279,8 @@ namespace {
 std::vector<const VarDecl *> loopVariables(const Stmt *Init) {
   std::vector<const VarDecl *> Vars;
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
-    for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D))
-        Vars.push_back(VD);
+    for (const VarDecl *VD : declaredVariables(DS))
+      Vars.push_back(VD);
   } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init)) {
     if (BO->isAssignmentOp())
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))

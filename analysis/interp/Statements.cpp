@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "InterpreterImpl.h"
+#include "DeclaredVariables.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/StmtCXX.h"
@@ -64,9 +65,8 @@ void WarpInterpreter::Impl::exec(const Stmt *S) {
     return;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-    for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D))
-        declare(VD);
+    for (const VarDecl *VD : declaredVariables(DS))
+      declare(VD);
     return;
   }
   if (const auto *If = dyn_cast<IfStmt>(S))

@@ -12,6 +12,7 @@
 #include "Options.h"
 #include "PressureModel.h"
 
+#include "warpcheck/analysis/LaunchBounds.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 
 #include "warpcheck/model/Arch.h"
@@ -61,23 +62,14 @@ unsigned estimateRegisterCount(const LiveValueMeasures &Live, std::optional<unsi
 
 namespace {
 
-std::optional<std::uint64_t> evaluateUnsigned(const Expr *E, ASTContext &Ctx) {
-  if (!E || E->isValueDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() || R.Val.getInt().isNegative())
-    return std::nullopt;
-  return R.Val.getInt().getZExtValue();
-}
-
 /// The cap ptxas applies: __launch_bounds__ and -maxrregcount.
 unsigned applyCaps(unsigned Registers, const FunctionDecl *Kernel, ASTContext &Ctx,
                    const model::ArchSpec &Arch, std::optional<unsigned> MaxRegisterCount,
                    std::string &CappedBy) {
   std::optional<std::uint64_t> Threads, Blocks;
-  if (const auto *LB = Kernel->getAttr<CUDALaunchBoundsAttr>()) {
-    Threads = evaluateUnsigned(LB->getMaxThreads(), Ctx);
-    Blocks = evaluateUnsigned(LB->getMinBlocks(), Ctx);
+  if (std::optional<LaunchBounds> Bounds = launchBounds(Kernel, Ctx)) {
+    Threads = Bounds->MaxThreads;
+    Blocks = Bounds->MinBlocks;
   }
   model::CappedRegisters Capped =
       model::capRegisterCount(Registers, Arch, Threads, Blocks, MaxRegisterCount);
@@ -140,10 +132,12 @@ TranslationUnitRegisters estimateOnDeviceAST(ASTContext &Ctx, const RegisterOpti
     Live.Scheduled = Scheduled.functionPressure(*F);
     FR.InOrderLiveValues = Live.InOrder;
     FR.ScheduledLiveValues = Live.Scheduled;
+    // A bound no block of this architecture can have is no bound ptxas
+    // could honour: the estimate ignores it.
     std::optional<unsigned> MaxThreads;
-    if (const auto *LB = K->getAttr<CUDALaunchBoundsAttr>())
-      if (auto T = evaluateUnsigned(LB->getMaxThreads(), Ctx); T && *T > 0 && *T <= 1024)
-        MaxThreads = static_cast<unsigned>(*T);
+    if (std::optional<LaunchBounds> Bounds = launchBounds(K, Ctx);
+        Bounds && Bounds->MaxThreads <= Arch->MaxThreadsPerBlock)
+      MaxThreads = Bounds->MaxThreads;
     FR.UncappedRegisters = estimateRegisterCount(Live, MaxThreads);
     FR.Registers = applyCaps(FR.UncappedRegisters, K, Ctx, *Arch, MaxReg, FR.CappedBy);
     R.ByMangledName[Name] = FR;

@@ -177,3 +177,29 @@ int main() {
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
+
+// Expectations, by absolute line: the lines above are the keys of the H200
+// records, so nothing is inserted between them.
+// CHECK-MESSAGES: :15:13: warning: global load 'in[threadIdx.x * EnumPitch + 4096]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:157 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :22:12: warning: global load 'in[i * S]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) in 'templated<4>' with block (128, 1, 1) from the launch at index-engine.cu:159 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :27:11: warning: global load 'in[(i >> 1) << 2]' touches 8 sectors per warp request (ideal 2, 25.0% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:160 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :30:11: warning: global load 'in[i & ~3]' touches 4 sectors per warp request (ideal 1, 25.0% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:160 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :36:13: warning: global load 'in[(unsigned char)(t * 40)]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (256, 1, 1) from the launch at index-engine.cu:161 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :38:13: warning: global load 'in[(short)(t - 1) + 64]' is misaligned: it touches 5 sectors per warp request (ideal 4, 80.0% efficiency) with block (256, 1, 1) from the launch at index-engine.cu:161 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :48:13: warning: global load 'in[j]' touches 9 sectors per warp request (ideal 4, 44.4% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:162 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :60:10: warning: global load 'in[i * 4 + k]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:163 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :75:13: warning: global load 'p[threadIdx.x * 2]' touches 9 sectors per warp request (ideal 4, 44.4% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:165 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :77:13: warning: global load '*(p + threadIdx.x)' is misaligned: it touches 5 sectors per warp request (ideal 4, 80.0% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:165 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :84:13: warning: global load 'm[threadIdx.x][5]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (64, 1, 1) from the launch at index-engine.cu:166 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :101:13: warning: global load '__ldg(&in2[i * 4])' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:168 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :107:3: warning: global atomic 'atomicAdd(&hist[i % 8], 1.0f)' touches 4 sectors per warp request (ideal 1, 25.0% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:169 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :108:3: warning: global atomic 'atomicAdd(&counts[i * 8], 1)' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:169 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :112:53: warning: global store 'p[k]' touches 12 sectors per warp request (ideal 4, 33.3% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:170 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :134:12: warning: global load 'in[threadIdx.y * 32 + threadIdx.x * 3]' touches 10 sectors per warp request (ideal 4, 40.0% efficiency) with block (16, 16, 1) from the launch at index-engine.cu:174 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :134:12: warning: global load 'in[threadIdx.y * 32 + threadIdx.x * 3]' touches 12 sectors per warp request (ideal 4, 33.3% efficiency) with block (128, 1, 1) from the launch at index-engine.cu:173 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :139:12: warning: global load 'in[i * 4]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (96, 1, 1) from the launch at index-engine.cu:176 [cuda-uncoalesced-global-access]
+
+// How this input is run (test/lit.cfg.py, test/check_warpcheck.py). The RUN
+// lines are last, not first as in clang-tidy's own tests: the H200 records
+// of this input (test/hw/inputs/) are keyed by the line numbers above.
+// RUN: %check_warpcheck %s 'cuda-*' %t

@@ -192,3 +192,8 @@ int main() {
   cudaFree(c);
   return 0;
 }
+
+// How this input is run (test/lit.cfg.py, test/check_warpcheck.py). The RUN
+// lines are last, not first as in clang-tidy's own tests: the H200 records
+// of this input (test/hw/inputs/) are keyed by the line numbers above.
+// RUN: %check_warpcheck %s 'cuda-*' %t

@@ -1,6 +1,8 @@
 //===- ArchTest.cpp - the architecture table and its lookup ---------------===//
 #include "warpcheck/model/Arch.h"
 
+#include "ArchLookup.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -9,13 +11,7 @@ using namespace warpcheck::model;
 
 namespace {
 
-const ArchSpec &arch(const char *Name) {
-  const ArchSpec *A = findArch(Name);
-  if (!A)
-    ADD_FAILURE() << "unknown arch " << Name;
-  static const ArchSpec Empty;
-  return A ? *A : Empty;
-}
+using warpcheck::testing::arch;
 
 TEST(ArchTest, KnowsEveryRequestedArchitecture) {
   std::vector<std::string> Expected = {

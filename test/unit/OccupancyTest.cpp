@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "warpcheck/model/Occupancy.h"
 
+#include "ArchLookup.h"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -31,13 +33,7 @@ using namespace warpcheck::model;
 
 namespace {
 
-const ArchSpec &arch(const char *Name) {
-  const ArchSpec *A = findArch(Name);
-  if (!A)
-    ADD_FAILURE() << "unknown arch " << Name;
-  static const ArchSpec Empty;
-  return A ? *A : Empty;
-}
+using warpcheck::testing::arch;
 
 KernelResources kernel(unsigned Threads, unsigned Registers,
                        std::uint64_t StaticShared = 0,

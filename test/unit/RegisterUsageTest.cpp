@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudaTestUnit.h"
 #include "TempDir.h"
 #include "warpcheck/analysis/KernelResources.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 #include "warpcheck/analysis/TranslationUnitSession.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -47,6 +47,7 @@ namespace {
 
 using warpcheck::test::contains;
 using warpcheck::test::exists;
+using warpcheck::testing::kernelNamed;
 struct TempDir : warpcheck::test::TempDir {
   TempDir() : warpcheck::test::TempDir("warpcheck-regtest") {}
 };
@@ -502,23 +503,6 @@ std::unique_ptr<ParsedUnit> parse(const std::string &Code, bool Device,
   return U;
 }
 
-const clang::FunctionDecl *findKernel(clang::ASTContext &Ctx, llvm::StringRef Name) {
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
-    llvm::StringRef Name;
-    const clang::FunctionDecl *Found = nullptr;
-    bool shouldVisitTemplateInstantiations() const { return true; }
-    bool VisitFunctionDecl(clang::FunctionDecl *FD) {
-      if (FD->hasAttr<clang::CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
-          FD->getName() == Name && !FD->isDependentContext())
-        Found = FD;
-      return true;
-    }
-  } F;
-  F.Name = Name;
-  F.TraverseDecl(Ctx.getTranslationUnitDecl());
-  return F.Found;
-}
-
 /// Estimate-mode options for a host-side unit, whose preprocessor Usage is
 /// given (the device reparse takes the include paths, macros and forced
 /// includes from it).
@@ -577,9 +561,9 @@ TEST(Estimate, DeviceSideASTWithoutToolkit) {
   O.Mode = RegisterMode::Estimate;
   TranslationUnitSession Session(Ctx);
   auto &Usage = Session.registers();
-  auto Light = Usage.lookup(findKernel(Ctx, "light"), O);
-  auto Heavy = Usage.lookup(findKernel(Ctx, "heavy"), O);
-  auto Bounded = Usage.lookup(findKernel(Ctx, "bounded"), O);
+  auto Light = Usage.lookup(kernelNamed(Ctx, "light"), O);
+  auto Heavy = Usage.lookup(kernelNamed(Ctx, "heavy"), O);
+  auto Bounded = Usage.lookup(kernelNamed(Ctx, "bounded"), O);
   ASSERT_TRUE(Light && Heavy && Bounded);
   EXPECT_EQ(Light->Source, RegisterSource::Estimate);
   // ptxas: 10, 72 and 64 (with spills).
@@ -597,7 +581,7 @@ TEST(Estimate, HostSideASTIsParsedAgainForTheDevice) {
   TranslationUnitSession Session(Ctx);
   auto &Usage = Session.registers();
   RegisterOptions O = hostSideEstimate(*U, Usage);
-  auto Heavy = Usage.lookup(findKernel(Ctx, "heavy"), O);
+  auto Heavy = Usage.lookup(kernelNamed(Ctx, "heavy"), O);
   ASSERT_TRUE(Heavy) << Usage.translationUnit(O).FallbackReason;
   EXPECT_GE(Heavy->Registers, 58u);
 }
@@ -620,7 +604,7 @@ G void light(float *out) { out[0] = 1.0f; }
   auto &Usage = Session.registers();
   RegisterOptions O = hostSideEstimate(*U, Usage);
   std::string Note;
-  EXPECT_FALSE(Usage.lookup(findKernel(Ctx, "light"), O, &Note));
+  EXPECT_FALSE(Usage.lookup(kernelNamed(Ctx, "light"), O, &Note));
   EXPECT_NE(Note.find("the source could not be parsed for the device: use of undeclared "
                       "identifier 'no_such_name_on_the_device'"),
             std::string::npos)
@@ -628,7 +612,7 @@ G void light(float *out) { out[0] = 1.0f; }
   LaunchConfig L;
   L.Block = Dim3{128, 1, 1};
   std::string WhyNot;
-  EXPECT_FALSE(occupancyFor(findKernel(Ctx, "light"), L, Session, O, std::nullopt, &WhyNot));
+  EXPECT_FALSE(occupancyFor(kernelNamed(Ctx, "light"), L, Session, O, std::nullopt, &WhyNot));
   EXPECT_EQ(WhyNot.rfind("its registers per thread could not be counted (", 0), 0u) << WhyNot;
 }
 
@@ -645,7 +629,7 @@ TEST(Estimate, DeviceReparseKeepsForcedIncludes) {
   auto &Usage = Session.registers();
   RegisterOptions O = hostSideEstimate(*U, Usage);
   std::string Note;
-  auto Light = Usage.lookup(findKernel(Ctx, "light"), O, &Note);
+  auto Light = Usage.lookup(kernelNamed(Ctx, "light"), O, &Note);
   EXPECT_TRUE(Light) << Note;
 }
 
@@ -659,7 +643,7 @@ TEST(Occupancy, ReportForALaunch) {
   LaunchConfig L;
   L.Block = Dim3{128, 1, 1};
   L.DynamicSharedBytes = 1000;
-  const clang::FunctionDecl *K = findKernel(Ctx, "sharedUser");
+  const clang::FunctionDecl *K = kernelNamed(Ctx, "sharedUser");
   StaticSharedMemory S = staticSharedMemory(K, Ctx);
   EXPECT_EQ(S.Bytes, 4096u + 24u);
   EXPECT_EQ(S.Variables.size(), 2u);
@@ -678,19 +662,7 @@ TEST(Occupancy, ReportForALaunch) {
   EXPECT_DOUBLE_EQ(R->Occupancy.Theoretical, 1.0);
   EXPECT_EQ(R->Occupancy.Limiter, "warps");
 
-  llvm::json::Object J;
-  addOccupancyToJson(J, *R);
-  for (const char *Key :
-       {"registers", "registers_source", "shared_bytes_static", "shared_bytes_dynamic"})
-    EXPECT_TRUE(J.get(Key)) << Key;
-  const llvm::json::Object *Occ = J.getObject("occupancy");
-  ASSERT_TRUE(Occ);
-  for (const char *Key :
-       {"arch", "active_blocks_per_sm", "active_warps_per_sm", "theoretical", "limiter"})
-    EXPECT_TRUE(Occ->get(Key)) << Key;
-  EXPECT_EQ(*Occ->getString("limiter"), "warps");
-
-  auto Bounds = launchBounds(findKernel(Ctx, "bounded"), Ctx);
+  auto Bounds = launchBounds(kernelNamed(Ctx, "bounded"), Ctx);
   ASSERT_TRUE(Bounds);
   EXPECT_EQ(Bounds->MaxThreads, 256u);
   EXPECT_EQ(Bounds->MinBlocks, 4u);
@@ -725,7 +697,7 @@ int main() { scale<<<1, 32>>>(nullptr, 2.0f); hidden<<<1, 32>>>(nullptr);
   auto &Usage = Session.registers();
   for (const char *Name : {"scale", "hidden", "anon"}) {
     std::string Note;
-    auto R = Usage.lookup(findKernel(Ctx, Name), O, &Note);
+    auto R = Usage.lookup(kernelNamed(Ctx, Name), O, &Note);
     ASSERT_TRUE(R) << Name;
     EXPECT_EQ(R->Source, RegisterSource::Ptxas) << Name << ": " << Note;
     EXPECT_GT(R->Registers, 0u);

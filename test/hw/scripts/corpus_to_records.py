@@ -49,6 +49,7 @@ import tarfile
 # test/testsupport.py: running a command as the test scripts do.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from testsupport import run  # noqa: E402
+from ncu_source_export import number, source_blocks  # noqa: E402
 
 # Columns kept by --compact and read by the records.
 METRICS = {
@@ -71,16 +72,6 @@ GLOBAL_OPS = {"LDG": "load", "STG": "store", "ATOMG": "atomic", "REDG": "atomic"
 SHARED_OPS = {"LDS": "load", "LDSM": "load", "STS": "store", "STSM": "store", "ATOMS": "atomic"}
 GENERIC_OPS = {"LD": "load", "ST": "store", "ATOM": "atomic"}
 COLUMN_OPS = {"Load": "load", "Store": "store", "Atomic": "atomic", "Reduction": "atomic"}
-
-
-def number(text):
-    text = (text or "").replace(",", "").strip()
-    if text in ("", "-", "n/a"):
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        return None
 
 
 def opcode_of(sass):
@@ -111,47 +102,6 @@ def access_class(opcode, space_col, op_col):
     return None
 
 
-def parse_blocks(rows):
-    """Yields (file, function, header, [(line, row)]) for every block of a
-    source export, each SASS instruction once (the export lists them twice),
-    under the first line that holds it."""
-    i = 0
-    while i < len(rows):
-        row = rows[i]
-        if not (len(row) == 2 and row[0] == "File Path"):
-            i += 1
-            continue
-        file_path = row[1]
-        function = ""
-        i += 1
-        if i < len(rows) and len(rows[i]) == 2 and rows[i][0] == "Function Name":
-            function = rows[i][1]
-            i += 1
-        header = rows[i] if i < len(rows) else []
-        i += 1
-        line = None
-        seen = set()
-        sass = []
-        while i < len(rows) and not (len(rows[i]) == 2 and rows[i][0] == "File Path"):
-            r = rows[i]
-            i += 1
-            if len(r) < 4:
-                continue
-            if r[0] != "":
-                try:
-                    line = int(r[0])
-                except ValueError:
-                    line = None
-                sass.append((line, r, True))
-                continue
-            address = r[2]
-            if address in ("", "...") or address in seen:
-                continue
-            seen.add(address)
-            sass.append((line, r, False))
-        yield file_path, function, header, sass
-
-
 def read_csv_text(text):
     return list(csv.reader(io.StringIO(text)))
 
@@ -161,7 +111,7 @@ def compact(src, dst):
         rows = list(csv.reader(f))
     out = []
     kept_rows = 0
-    for file_path, function, header, items in parse_blocks(rows):
+    for file_path, function, header, items in source_blocks(rows):
         col = {n: k for k, n in enumerate(header)}
         keep = [n for n in KEPT if n in col]
         out.append(["File Path", file_path])
@@ -262,7 +212,7 @@ def records_of_csv(text, root, run, cwd=None):
     the first launch of each kernel in the export."""
     kernels = {}
     blocks = set()
-    for file_path, function, header, items in parse_blocks(read_csv_text(text)):
+    for file_path, function, header, items in source_blocks(read_csv_text(text)):
         if (function, file_path) in blocks:
             continue        # another launch of the kernel: the first one is kept
         blocks.add((function, file_path))

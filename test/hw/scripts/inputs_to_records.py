@@ -2,16 +2,10 @@
 """Turns the raw Nsight Compute exports of test/hw/scripts/measure_inputs.sh
 into per-access records: test/hw/inputs/<input>.json.
 
-Source: `ncu -i REP --page source --csv --print-source cuda,sass`. The CSV is
-a series of blocks, one per (file, function) of each profiled launch:
-  "File Path","<file>"
-  "Function Name","<function>"
-  <header>        (re-read every time: columns differ between blocks)
-  "<line>","<source>",...        a source line and its totals
-  "","","<address>","<sass>",... the SASS instructions of that line
-SASS rows are listed twice per block (once per view); they are de-duplicated
-by address. Per (function, launch, line, space, op) we sum, over the SASS
-instructions of that kind:
+Source: `ncu -i REP --page source --csv --print-source cuda,sass`, read by
+ncu_source_export.source_blocks (one block per (file, function) of each
+profiled launch, each SASS instruction once). Per (function, launch, line,
+space, op) we sum, over the SASS instructions of that kind:
   global: L2 Theoretical Sectors Global (32-byte sectors requested) over
           Instructions Executed (one warp-wide request each; "L1 Tag
           Requests Global" counts tag look-ups, one per 128-byte line, and is
@@ -25,17 +19,9 @@ import os
 import re
 import sys
 
+from ncu_source_export import number, source_blocks
+
 OPS = {"Load": "load", "Store": "store", "Atomic": "atomic", "Reduction": "atomic"}
-
-
-def number(text):
-    text = (text or "").replace(",", "").strip()
-    if text in ("", "-", "n/a"):
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        return None
 
 
 def normalize_function(name):
@@ -61,56 +47,36 @@ def parse_source_csv(path, input_name):
     launches = {}
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    i = 0
-    while i < len(rows):
-        row = rows[i]
-        if len(row) == 2 and row[0] == "File Path":
-            file_path = row[1]
-            function = rows[i + 1][1] if i + 1 < len(rows) and rows[i + 1][0] == "Function Name" else ""
-            header = rows[i + 2] if i + 2 < len(rows) else []
-            i += 3
-            col = {name: k for k, name in enumerate(header)}
-            key_fn = normalize_function(function)
-            block_key = (file_path, key_fn)
-            launch = launches.get(block_key, -1) + 1
-            launches[block_key] = launch
-            line = None
-            seen = set()
-            while i < len(rows) and not (len(rows[i]) == 2 and rows[i][0] == "File Path"):
-                r = rows[i]
-                i += 1
-                if len(r) < len(header):
-                    continue
-                if r[0] != "":
-                    line = int(r[0])
-                    continue
-                address = r[col["Address"]] if "Address" in col else None
-                if address in seen:
-                    continue
-                seen.add(address)
-                if os.path.basename(file_path) != input_name or line is None:
-                    continue
-                space = r[col["Address Space"]] if "Address Space" in col else "-"
-                op = OPS.get(r[col["Access Operation"]] if "Access Operation" in col else "-")
-                if space not in ("Global", "Shared") or op is None:
-                    continue
-                key = (key_fn, launch, line, space.lower(), op)
-                rec = records.setdefault(key, {
-                    "function": key_fn, "launch": launch, "line": line,
-                    "space": space.lower(), "op": op, "sass": [],
-                    "instructions": 0.0, "l1_tag_requests": 0.0, "sectors": 0.0,
-                    "ideal_sectors": 0.0, "wavefronts": 0.0, "ideal_wavefronts": 0.0})
-                rec["sass"].append(r[3].strip())
-                rec["instructions"] += number(r[col["Instructions Executed"]]) or 0
-                if space == "Global":
-                    rec["l1_tag_requests"] += number(r[col.get("L1 Tag Requests Global", -1)]) or 0
-                    rec["sectors"] += number(r[col.get("L2 Theoretical Sectors Global", -1)]) or 0
-                    rec["ideal_sectors"] += number(r[col.get("L2 Theoretical Sectors Global Ideal", -1)]) or 0
-                else:
-                    rec["wavefronts"] += number(r[col.get("L1 Wavefronts Shared", -1)]) or 0
-                    rec["ideal_wavefronts"] += number(r[col.get("L1 Wavefronts Shared Ideal", -1)]) or 0
+    for file_path, function, header, items in source_blocks(rows):
+        col = {name: k for k, name in enumerate(header)}
+        key_fn = normalize_function(function)
+        block_key = (file_path, key_fn)
+        launch = launches.get(block_key, -1) + 1
+        launches[block_key] = launch
+        if os.path.basename(file_path) != input_name:
             continue
-        i += 1
+        for line, r, is_source_line in items:
+            if is_source_line or line is None or len(r) < len(header):
+                continue
+            space = r[col["Address Space"]] if "Address Space" in col else "-"
+            op = OPS.get(r[col["Access Operation"]] if "Access Operation" in col else "-")
+            if space not in ("Global", "Shared") or op is None:
+                continue
+            key = (key_fn, launch, line, space.lower(), op)
+            rec = records.setdefault(key, {
+                "function": key_fn, "launch": launch, "line": line,
+                "space": space.lower(), "op": op, "sass": [],
+                "instructions": 0.0, "l1_tag_requests": 0.0, "sectors": 0.0,
+                "ideal_sectors": 0.0, "wavefronts": 0.0, "ideal_wavefronts": 0.0})
+            rec["sass"].append(r[3].strip())
+            rec["instructions"] += number(r[col["Instructions Executed"]]) or 0
+            if space == "Global":
+                rec["l1_tag_requests"] += number(r[col.get("L1 Tag Requests Global", -1)]) or 0
+                rec["sectors"] += number(r[col.get("L2 Theoretical Sectors Global", -1)]) or 0
+                rec["ideal_sectors"] += number(r[col.get("L2 Theoretical Sectors Global Ideal", -1)]) or 0
+            else:
+                rec["wavefronts"] += number(r[col.get("L1 Wavefronts Shared", -1)]) or 0
+                rec["ideal_wavefronts"] += number(r[col.get("L1 Wavefronts Shared Ideal", -1)]) or 0
     out = []
     for rec in records.values():
         if rec["space"] == "global":

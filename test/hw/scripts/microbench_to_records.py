@@ -385,36 +385,33 @@ def build_occupancy_ncu(launch_text, launches, ptxas):
 # ---------------------------------------------------------------------------------------------
 # Summary printing
 # ---------------------------------------------------------------------------------------------
+def print_stride_table(records, value, head_format, cell_format):
+    """One row per access width, one column per lane stride of the stride
+    patterns: value(record) of the load and of the store."""
+    strides = ["stride_%d" % s for s in (1, 2, 4, 8, 16, 32, 33)]
+    print("  width " + " ".join(head_format % s.replace("stride_", "s") for s in strides))
+    for w in (1, 2, 4, 8, 16):
+        cells = []
+        for s in strides:
+            v = {}
+            for r in records:
+                if r["width"] == w and r["id"].endswith("." + s):
+                    v[r["op"]] = value(r)
+            cells.append(cell_format % (v.get("load", "?"), v.get("store", "?")))
+        print("  %5d " % w + " ".join(cells))
+
+
 def print_summary(shared, glob, occ_ncu):
     if shared:
         print("shared wavefronts per instruction, stride patterns (ld / st):")
-        strides = ["stride_%d" % s for s in (1, 2, 4, 8, 16, 32, 33)]
-        print("  width " + " ".join("%9s" % s.replace("stride_", "s") for s in strides))
-        for w in (1, 2, 4, 8, 16):
-            cells = []
-            for s in strides:
-                v = {}
-                for r in shared:
-                    if r["width"] == w and r["id"].endswith("." + s):
-                        v[r["op"]] = r["wavefronts"]
-                cells.append("%4s/%-4s" % (v.get("load", "?"), v.get("store", "?")))
-            print("  %5d " % w + " ".join(cells))
+        print_stride_table(shared, lambda r: r["wavefronts"], "%9s", "%4s/%-4s")
         unclean = [r["id"] for r in shared if not r["clean"]]
         print("  %d shared records, %d not clean%s" % (len(shared), len(unclean),
                                                        (": " + ", ".join(unclean[:8])) if unclean else ""))
     if glob:
         print("global sectors/requests, stride patterns (ld / st):")
-        strides = ["stride_%d" % s for s in (1, 2, 4, 8, 16, 32, 33)]
-        print("  width " + " ".join("%11s" % s.replace("stride_", "s") for s in strides))
-        for w in (1, 2, 4, 8, 16):
-            cells = []
-            for s in strides:
-                v = {}
-                for r in glob:
-                    if r["width"] == w and r["id"].endswith("." + s):
-                        v[r["op"]] = "%s/%s" % (r["sectors"], r["requests"])
-                cells.append("%5s %-5s" % (v.get("load", "?"), v.get("store", "?")))
-            print("  %5d " % w + " ".join(cells))
+        print_stride_table(glob, lambda r: "%s/%s" % (r["sectors"], r["requests"]),
+                           "%11s", "%5s %-5s")
         for r in glob:
             if r["op"] in ("atom", "red"):
                 print("  %-32s requests=%s sectors=%s" % (r["id"], r["requests"], r["sectors"]))
@@ -451,6 +448,26 @@ def write_json(path, obj, rows_per_line=False):
             f.write("\n")
 
 
+def joined_records(what, table, table_name, ncu, unit, build, outdir, out_name=None):
+    """The records of one measurement, written to OUT_DIR/<what>_patterns.json
+    (or out_name): build(launches) joins its table (the pattern CSV, the
+    launch list) with ncu's launches (ncu_launches' (launches, source)).
+    None, said why, when either is missing or they do not join."""
+    launches, src = ncu
+    if not (table and launches):
+        print("%s: missing %s" % (what, table_name if not table else "ncu results"))
+        return None
+    try:
+        records = build(launches)
+    except JoinError as e:
+        print("ERROR", e)
+        return None
+    out_name = out_name or what + "_patterns.json"
+    write_json(os.path.join(outdir, out_name), records)
+    print("%s: %d %s (from %s)" % (out_name, len(records), unit, src))
+    return records
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -469,34 +486,15 @@ def main(argv):
         except ValueError:
             sass_json = None
 
-    shared = glob = occ_ncu = None
-    # shared
-    pt = raw.read("shared_patterns.csv")
-    launches, src = ncu_launches(raw, "shared_ncu")
-    if pt and launches:
-        try:
-            shared = build_shared(read_csv_rows(pt), launches, sass_json)
-            write_json(os.path.join(outdir, "shared_patterns.json"), shared)
-            print("shared_patterns.json: %d records (from %s)" % (len(shared), src))
-        except JoinError as e:
-            print("ERROR", e)
-            status = 1
-    else:
-        print("shared: missing %s" % ("pattern CSV" if not pt else "ncu results"))
-        status = 1
-    # global
-    pt = raw.read("global_patterns.csv")
-    launches, src = ncu_launches(raw, "global_ncu")
-    if pt and launches:
-        try:
-            glob = build_global(read_csv_rows(pt), launches, sass_json)
-            write_json(os.path.join(outdir, "global_patterns.json"), glob)
-            print("global_patterns.json: %d records (from %s)" % (len(glob), src))
-        except JoinError as e:
-            print("ERROR", e)
-            status = 1
-    else:
-        print("global: missing %s" % ("pattern CSV" if not pt else "ncu results"))
+    shared_table = raw.read("shared_patterns.csv")
+    shared = joined_records(
+        "shared", shared_table, "pattern CSV", ncu_launches(raw, "shared_ncu"), "records",
+        lambda launches: build_shared(read_csv_rows(shared_table), launches, sass_json), outdir)
+    global_table = raw.read("global_patterns.csv")
+    glob = joined_records(
+        "global", global_table, "pattern CSV", ncu_launches(raw, "global_ncu"), "records",
+        lambda launches: build_global(read_csv_rows(global_table), launches, sass_json), outdir)
+    if shared is None or glob is None:
         status = 1
     # occupancy (runtime)
     gt = raw.read("occupancy_grid.csv")
@@ -510,18 +508,12 @@ def main(argv):
         status = 1
     # occupancy (ncu)
     lt = raw.read("occupancy_launches_ncu.csv") or raw.read("occupancy_launches.csv")
-    launches, src = ncu_launches(raw, "occupancy_ncu")
     ptxas = parse_ptxas_verbose(raw.read("ptxas_occupancy_grid.txt") or "")
-    if lt and launches:
-        try:
-            occ_ncu = build_occupancy_ncu(lt, launches, ptxas)
-            write_json(os.path.join(outdir, "occupancy_ncu.json"), occ_ncu)
-            print("occupancy_ncu.json: %d launches (from %s)" % (len(occ_ncu), src))
-        except JoinError as e:
-            print("ERROR", e)
-            status = 1
-    else:
-        print("occupancy ncu: missing %s" % ("launch list" if not lt else "ncu results"))
+    occ_ncu = joined_records(
+        "occupancy ncu", lt, "launch list", ncu_launches(raw, "occupancy_ncu"), "launches",
+        lambda launches: build_occupancy_ncu(lt, launches, ptxas), outdir,
+        out_name="occupancy_ncu.json")
+    if occ_ncu is None:
         status = 1
     print_summary(shared, glob, occ_ncu)
     return status

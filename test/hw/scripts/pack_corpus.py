@@ -47,10 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import realcode  # noqa: E402  (FIXUPS, GENERATED, load_manifest, safe_name)
+from nvcc_args import nvcc_args_without  # noqa: E402
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
-ARCH_FLAGS_WITH_VALUE = realcode.ARCH_FLAGS_WITH_VALUE
-ARCH_FLAG_PREFIXES = realcode.ARCH_FLAG_PREFIXES
 # Replaced by our own -O3 -lineinfo, or host-only debugging.
 DROPPED = {"-c", "--compile", "-dc", "--device-c", "-g", "-G", "-lineinfo",
            "-O0", "-O1", "-O2", "-O3", "-Os"}
@@ -62,18 +61,7 @@ DEVICE_ONLY = ("--extended-lambda", "--expt-extended-lambda", "--expt-relaxed-co
 
 def filtered_flags(flags):
     """The program's nvcc flags less architecture, optimisation and -c."""
-    out, skip = [], False
-    for a in flags:
-        if skip:
-            skip = False
-            continue
-        if a in ARCH_FLAGS_WITH_VALUE:
-            skip = True
-            continue
-        if a.startswith(ARCH_FLAG_PREFIXES) or a in DROPPED:
-            continue
-        out.append(a)
-    return out
+    return nvcc_args_without(flags, DROPPED)
 
 
 def host_flags(flags, language):

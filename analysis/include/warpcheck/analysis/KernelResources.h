@@ -18,6 +18,7 @@
 #ifndef WARPCHECK_ANALYSIS_KERNELRESOURCES_H
 #define WARPCHECK_ANALYSIS_KERNELRESOURCES_H
 
+#include "warpcheck/analysis/LaunchBounds.h"
 #include "warpcheck/analysis/LaunchConfig.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 #include "warpcheck/model/Arch.h"
@@ -62,16 +63,6 @@ struct StaticSharedMemory {
 /// operators included), and namespace-scope ones it refers to.
 StaticSharedMemory staticSharedMemory(const clang::FunctionDecl *Kernel,
                                       clang::ASTContext &Ctx);
-
-/// __launch_bounds__(MaxThreads, MinBlocks, MaxBlocksPerCluster).
-struct LaunchBounds {
-  unsigned MaxThreads = 0;
-  std::optional<unsigned> MinBlocks;
-  std::optional<unsigned> MaxBlocksPerCluster;
-};
-/// The kernel's __launch_bounds__ when its arguments are constants.
-std::optional<LaunchBounds> launchBounds(const clang::FunctionDecl *Kernel,
-                                         clang::ASTContext &Ctx);
 
 /// What the JSON report carries for one kernel launch:
 ///   "registers", "registers_source", "shared_bytes_static",
@@ -125,12 +116,6 @@ occupancyFor(const clang::FunctionDecl *Kernel, const LaunchConfig &Launch,
              TranslationUnitSession &Session, const RegisterOptions &Options,
              std::optional<std::uint64_t> DefaultDynamicSharedBytes = std::nullopt,
              std::string *WhyNot = nullptr);
-
-/// Adds the report's fields to a kernel's JSON object: "registers",
-/// "registers_source", "shared_bytes_static", "shared_bytes_dynamic" and
-/// "occupancy" {"arch", "active_blocks_per_sm", "active_warps_per_sm",
-/// "theoretical", "limiter"}.
-void addOccupancyToJson(llvm::json::Object &Kernel, const KernelOccupancyReport &Report);
 
 } // namespace warpcheck::analysis
 

@@ -34,6 +34,18 @@ public:
   unsigned bytesPerLane() const { return BytesPerLane; }
   bool empty() const { return ActiveMask == 0; }
 
+  /// The first and the last unit of UnitBytes (a 32-byte sector, a 128-byte
+  /// line, a 4-byte bank word) that lane Lane's bytes fall in: more than one
+  /// when the access is misaligned for its width or wider than a unit, and
+  /// the memory system serves every unit it touches.
+  struct UnitRange {
+    std::uint64_t First = 0;
+    std::uint64_t Last = 0;
+  };
+  UnitRange unitsOfLane(unsigned Lane, std::uint64_t UnitBytes) const {
+    return {Addresses[Lane] / UnitBytes, (Addresses[Lane] + BytesPerLane - 1) / UnitBytes};
+  }
+
   /// Bytes requested by the active lanes, each byte counted once (lanes that
   /// read the same bytes are served by one delivery: broadcast).
   std::uint64_t uniqueBytes() const;
