@@ -278,6 +278,21 @@ BlockShapeEvidence collectBlockShapeEvidence(const FunctionDecl *Kernel, ASTCont
   return Out;
 }
 
+void addLaunchedExtents(BlockShapeEvidence &Evidence, const LaunchedExtents &Launched) {
+  static const char *const Axis[3] = {"x", "y", "z"};
+  for (unsigned A = 0; A < 3; ++A) {
+    // An extent of 1 along an axis the kernel never reads is only dim3's
+    // default (`<<<g, n>>>` with n unknown is dim3(n, 1, 1)): no evidence.
+    if (!Launched.Extent[A] || Evidence.Compared[A] ||
+        (*Launched.Extent[A] == 1 && !Evidence.ReadsAxis[A]))
+      continue;
+    Evidence.Compared[A] = Launched.Extent[A];
+    Evidence.ComparedWhere[A] = "blockDim." + std::string(Axis[A]) + " = " +
+                                std::to_string(*Launched.Extent[A]) + " at the launch at " +
+                                Launched.Where[A];
+  }
+}
+
 std::optional<LaunchConfig> inferLaunchFromKernel(const BlockShapeEvidence &E,
                                                   std::optional<std::uint32_t> MaxThreads,
                                                   const LaunchDefaults &Defaults,

@@ -41,6 +41,18 @@ struct BlockShapeEvidence {
   std::array<std::string, 3> SharedArray;
 };
 
+/// Block extents that launches of the kernel give although their whole
+/// block is not known (`dimBlock.x = 32` with dimBlock.y read at run
+/// time), and where: the launch site of each.
+struct LaunchedExtents {
+  std::array<std::optional<std::uint32_t>, 3> Extent;
+  std::array<std::string, 3> Where;
+};
+
+/// Adds Launched to Evidence: an extent a launch gives is the block's along
+/// that axis, unless the kernel's own code compares blockDim with another.
+void addLaunchedExtents(BlockShapeEvidence &Evidence, const LaunchedExtents &Launched);
+
 /// Reads Kernel's body and, to a small depth, the bodies of the device
 /// functions it calls.
 /// MaxThreadsPerBlock is the target architecture's.

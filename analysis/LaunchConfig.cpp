@@ -21,6 +21,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <array>
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -307,6 +309,21 @@ std::optional<Dim3> dim3Of(const host::HostValue &V, std::string &Why) {
               static_cast<std::uint32_t>(X[2])};
 }
 
+/// The block extents a launch gives even when its whole block is not known
+/// (`dimBlock.x = 32; dimBlock.y = userBlockSize / 32;` with the size read
+/// at run time): axis by axis, the value when it is a known integer.
+std::array<std::optional<std::uint32_t>, 3> knownBlockExtents(const host::HostValue &V) {
+  std::array<std::optional<std::uint32_t>, 3> Out;
+  if (V.K != host::HostValue::Record)
+    return Out;
+  const char *Names[3] = {"x", "y", "z"};
+  for (unsigned I = 0; I < 3; ++I)
+    if (const host::HostValue *F = V.field(Names[I]);
+        F && F->K == host::HostValue::Int && F->Bits > 0 && F->Bits <= 0xffffffffULL)
+      Out[I] = static_cast<std::uint32_t>(F->Bits);
+  return Out;
+}
+
 bool sameShape(const LaunchConfig &A, const LaunchConfig &B) {
   if (!(A.Block == B.Block && A.Grid == B.Grid && A.GridKnown == B.GridKnown &&
         A.DynamicSharedBytes == B.DynamicSharedBytes &&
@@ -444,6 +461,8 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
                             const LaunchDefaults &Defaults) const {
   std::vector<LaunchConfig> Result;
   std::vector<std::string> Unevaluated;
+  LaunchedExtents Partial;
+  std::array<bool, 3> PartialConflict{{false, false, false}};
   const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
   const model::ArchSpec &Arch = archFor(Defaults.Arch);
   const host::HostEvaluator *Run = nullptr;
@@ -487,6 +506,22 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
       }
       std::string Why;
       std::optional<LaunchConfig> C = configOf(*S, R, Kernel, Arch, Why);
+      if (!C && !R.InWidenedIteration) {
+        // What the launch does say about the block, for the inference below;
+        // launches that disagree on an axis say nothing about it.
+        auto Known = knownBlockExtents(R.Block);
+        for (unsigned A = 0; A < 3; ++A) {
+          if (!Known[A] || PartialConflict[A])
+            continue;
+          if (Partial.Extent[A] && *Partial.Extent[A] != *Known[A]) {
+            PartialConflict[A] = true;
+            Partial.Extent[A].reset();
+            continue;
+          }
+          Partial.Extent[A] = Known[A];
+          Partial.Where[A] = S->Location;
+        }
+      }
       if (!C) {
         if (std::find(Unevaluated.begin(), Unevaluated.end(), Why) == Unevaluated.end())
           Unevaluated.push_back(Why);
@@ -541,8 +576,9 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
     MaxThreads = Bounds->MaxThreads;
   // What the kernel's own code says: never a 1-D block for a kernel that
   // reads threadIdx.y (BlockShapeInference.h).
-  if (auto C = inferLaunchFromKernel(collectBlockShapeEvidence(Kernel, Ctx, Arch.MaxThreadsPerBlock), MaxThreads,
-                                     Defaults, Arch.MaxThreadsPerBlock))
+  BlockShapeEvidence Evidence = collectBlockShapeEvidence(Kernel, Ctx, Arch.MaxThreadsPerBlock);
+  addLaunchedExtents(Evidence, Partial);
+  if (auto C = inferLaunchFromKernel(Evidence, MaxThreads, Defaults, Arch.MaxThreadsPerBlock))
     return Fallback(*C);
   if (MaxThreads) {
     LaunchConfig C;

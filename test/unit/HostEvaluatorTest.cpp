@@ -293,6 +293,30 @@ int main(int argc, char **argv) {
   EXPECT_NE(Cs[0].Unevaluated[1].find("the launch at unit.cu:10"), std::string::npos);
 }
 
+TEST(HostEvaluator, ExtentsALaunchGivesShapeTheInferredBlock) {
+  // The stencil drivers' pattern: blockDim.x fixed, blockDim.y from a size
+  // read at run time. The launch cannot be evaluated, but its x extent is
+  // the block's: the kernel (which reads threadIdx.y) gets (32, 8, 1), the
+  // default block's 256 threads over y, not (16, 16, 1).
+  Unit U(R"(
+__global__ void stencil(float *p) { p[threadIdx.y * 32 + threadIdx.x] = 0; }
+int main(int argc, char **argv) {
+  float *p;
+  dim3 block;
+  block.x = 32;
+  block.y = argc * 4;
+  stencil<<<1, block>>>(p);
+  return 0;
+}
+)");
+  auto Cs = U.configs("stencil");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Source, LaunchSource::Inferred);
+  EXPECT_EQ(Cs[0].Block.str(), "(32, 8, 1)");
+  EXPECT_NE(Cs[0].Description.find("blockDim.x = 32 at the launch at unit.cu:8"), std::string::npos)
+      << Cs[0].Description;
+}
+
 TEST(DeviceProperties, ConstantsOfTheArchitectureOnly) {
   const warpcheck::model::ArchSpec *H = warpcheck::model::findArch("sm_90");
   ASSERT_TRUE(H);
