@@ -44,12 +44,8 @@ public:
       const model::SharedRequestCost &C = sharedCost(*R.Addresses, Kind);
       T.Wavefronts += C.Wavefronts;
       T.IdealWavefronts += C.IdealWavefronts;
-      double Score = double(C.Wavefronts) - C.IdealWavefronts;
-      if (Score > T.WorstScore) {
-        T.WorstScore = Score;
-        T.Worst = *R.Addresses;
+      if (keepIfWorst(T, double(C.Wavefronts) - C.IdealWavefronts, *R.Addresses))
         T.WorstShared = C;
-      }
     } else {
       // An atomic the compiler aggregates is one lane's request (cheap, not
       // cached); any other is costed per shape.
@@ -65,18 +61,24 @@ public:
       T.IdealSectors += C.IdealSectors;
       T.Lines += C.Lines;
       T.IdealLines += C.IdealLines;
-      double Score = double(C.Sectors) - C.IdealSectors;
-      if (Score > T.WorstScore) {
-        T.WorstScore = Score;
-        T.Worst = *R.Addresses;
+      if (keepIfWorst(T, double(C.Sectors) - C.IdealSectors, *R.Addresses))
         T.WorstGlobal = C;
-      }
     }
   }
 
   std::map<SiteKey, SiteTotals> Sites;
 
 private:
+  /// Keeps the request as the site's worst (for messages: its lanes, banks
+  /// and sectors) when it wastes more than any before it.
+  static bool keepIfWorst(SiteTotals &T, double Waste, const model::WarpAddressSet &A) {
+    if (Waste <= T.WorstScore)
+      return false;
+    T.WorstScore = Waste;
+    T.Worst = A;
+    return true;
+  }
+
   /// FNV-1a over the 8 bytes of V.
   static void fold(std::uint64_t &Digest, std::uint64_t V) {
     if (Digest == 0)
