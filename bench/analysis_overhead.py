@@ -10,7 +10,12 @@ fastest runs). The budget is
 B/A <= 1.25 on a CCCL-heavy unit and on the test inputs. Timing is wall
 clock on a shared machine: read the ratios, not the absolute times.
 
-Usage: bench/analysis_overhead.py [--build build] [--runs 7] [files...]
+With --baseline DIR (another warpcheck build, e.g. of an earlier commit)
+the baseline runs in the same pairs, third, and its ratio over clang and
+the ratio of the two builds (this one over the baseline) are printed too:
+a change's cost measured side by side, not across runs.
+
+Usage: bench/analysis_overhead.py [--build build] [--baseline DIR] [--runs 7] [files...]
 """
 import argparse
 import os
@@ -39,11 +44,13 @@ def timed(cmd, cwd):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
+    ap.add_argument("--baseline", help="another warpcheck build to run side by side")
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     wc = testsupport.warpcheck_binary(args.build)
+    base = testsupport.warpcheck_binary(args.baseline) if args.baseline else None
     files = [os.path.abspath(f) for f in args.files]
     tmp = tempfile.mkdtemp(prefix="warpcheck-bench-")
     if not files:
@@ -61,7 +68,8 @@ def main():
     # least moved by the slow spells of a shared machine. The ratio of the
     # medians and that of the fastest runs are printed beside it.
     print("%-34s %10s %10s %7s %9s %8s" % ("translation unit", "clang (s)", "warpcheck",
-                                          "ratio", "med/med", "min/min"))
+                                          "ratio", "med/med", "min/min") +
+          ("  %9s %7s %9s" % ("baseline", "ratio", "this/base") if base else ""))
     worst = 0.0
     for f in files:
         cwd, name = os.path.dirname(f), os.path.basename(f)
@@ -69,16 +77,23 @@ def main():
         if rc != 0:
             raise RuntimeError("warpcheck --print-clang-args %s failed (%s): %s" % (name, rc, err))
         clang = ["clang++-19", "-fsyntax-only"] + [a for a in out.split("\n") if a] + [name]
-        a, b = [], []
+        a, b, c = [], [], []
         timed(clang, cwd), timed([wc, name], cwd)  # warm the file cache
         for _ in range(args.runs):
             a.append(timed(clang, cwd))
             b.append(timed([wc, name], cwd))
+            if base:
+                c.append(timed([base, name], cwd))
         ma, mb = statistics.median(a), statistics.median(b)
         paired = statistics.median(y / x for x, y in zip(a, b))
         worst = max(worst, paired)
-        print("%-34s %10.3f %10.3f %7.3f %9.3f %8.3f" % (name[:34], ma, mb, paired, mb / ma,
-                                                       min(b) / min(a)))
+        line = "%-34s %10.3f %10.3f %7.3f %9.3f %8.3f" % (name[:34], ma, mb, paired, mb / ma,
+                                                          min(b) / min(a))
+        if base:
+            line += "  %9.3f %7.3f %9.3f" % (statistics.median(c),
+                                             statistics.median(z / x for x, z in zip(a, c)),
+                                             statistics.median(y / z for y, z in zip(b, c)))
+        print(line)
     print("worst ratio %.3f (median of paired ratios; budget 1.25)" % worst)
 
 
