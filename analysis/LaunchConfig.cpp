@@ -338,6 +338,24 @@ bool sameShape(const LaunchConfig &A, const LaunchConfig &B) {
   return true;
 }
 
+/// The kernel's parameters the launch's arguments give: integers, and
+/// pointers at a known offset into their allocation.
+std::map<const ParmVarDecl *, BoundArgument> boundArguments(const host::LaunchRecord &R,
+                                                           const FunctionDecl *Kernel) {
+  std::map<const ParmVarDecl *, BoundArgument> Out;
+  for (unsigned I = 0; I < R.Args.size() && I < Kernel->getNumParams(); ++I) {
+    const ParmVarDecl *P = Kernel->getParamDecl(I);
+    BoundArgument Arg;
+    if (P->getType()->isIntegerType() && R.Args[I].K == host::HostValue::Int)
+      Arg.Integer = static_cast<std::int64_t>(R.Args[I].Bits);
+    else if (P->getType()->isPointerType() && R.Args[I].K == host::HostValue::Pointer)
+      Arg.PointerOffsetBytes = static_cast<std::int64_t>(R.Args[I].Bits);
+    if (Arg.Integer || Arg.PointerOffsetBytes)
+      Out[P] = Arg;
+  }
+  return Out;
+}
+
 /// The shape of one recorded launch, or why there is none.
 std::optional<LaunchConfig> configOf(const host::LaunchSite &S, const host::LaunchRecord &R,
                                      const FunctionDecl *Kernel, const model::ArchSpec &A,
@@ -370,17 +388,31 @@ std::optional<LaunchConfig> configOf(const host::LaunchSite &S, const host::Laun
   C.Location = S.Location;
   C.Description = "the launch at " + C.Location;
   C.Context = R.Context;
-  for (unsigned I = 0; I < R.Args.size() && I < Kernel->getNumParams(); ++I) {
-    const ParmVarDecl *P = Kernel->getParamDecl(I);
-    BoundArgument Arg;
-    if (P->getType()->isIntegerType() && R.Args[I].K == host::HostValue::Int)
-      Arg.Integer = static_cast<std::int64_t>(R.Args[I].Bits);
-    else if (P->getType()->isPointerType() && R.Args[I].K == host::HostValue::Pointer)
-      Arg.PointerOffsetBytes = static_cast<std::int64_t>(R.Args[I].Bits);
-    if (Arg.Integer || Arg.PointerOffsetBytes)
-      C.Arguments[P] = Arg;
-  }
+  C.Arguments = boundArguments(R, Kernel);
   return C;
+}
+
+bool sameArgument(const BoundArgument &A, const BoundArgument &B) {
+  return A.Integer == B.Integer && A.PointerOffsetBytes == B.PointerOffsetBytes;
+}
+
+/// The arguments every one of Records passes alike: what launches whose
+/// shape cannot be evaluated still say about the kernel's parameters (a
+/// stencil's `bufferIn + padding` and its sizes).
+std::map<const ParmVarDecl *, BoundArgument>
+commonArguments(const std::vector<std::map<const ParmVarDecl *, BoundArgument>> &Records) {
+  if (Records.empty())
+    return {};
+  std::map<const ParmVarDecl *, BoundArgument> Common = Records.front();
+  for (const auto &Args : Records)
+    for (auto It = Common.begin(); It != Common.end();) {
+      auto Other = Args.find(It->first);
+      if (Other == Args.end() || !sameArgument(Other->second, It->second))
+        It = Common.erase(It);
+      else
+        ++It;
+    }
+  return Common;
 }
 
 } // namespace
@@ -462,6 +494,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   std::vector<LaunchConfig> Result;
   std::vector<std::string> Unevaluated;
   LaunchedExtents Partial;
+  std::vector<std::map<const ParmVarDecl *, BoundArgument>> UnshapedArguments;
   std::array<bool, 3> PartialConflict{{false, false, false}};
   const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
   const model::ArchSpec &Arch = archFor(Defaults.Arch);
@@ -507,6 +540,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
       std::string Why;
       std::optional<LaunchConfig> C = configOf(*S, R, Kernel, Arch, Why);
       if (!C && !R.InWidenedIteration) {
+        UnshapedArguments.push_back(boundArguments(R, Kernel));
         // What the launch does say about the block, for the inference below;
         // launches that disagree on an axis say nothing about it.
         auto Known = knownBlockExtents(R.Block);
@@ -566,6 +600,10 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   }
   auto Fallback = [&](LaunchConfig C) {
     C.Unevaluated = Unevaluated;
+    // The shape stands in for launches that could not be evaluated; the
+    // arguments they all pass alike are still theirs.
+    if (C.Arguments.empty())
+      C.Arguments = commonArguments(UnshapedArguments);
     return std::vector<LaunchConfig>{std::move(C)};
   };
   if (auto A = annotationFor(Kernel, Ctx))

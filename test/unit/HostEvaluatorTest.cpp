@@ -14,6 +14,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 using namespace warpcheck::analysis;
 
 namespace {
@@ -315,6 +318,33 @@ int main(int argc, char **argv) {
   EXPECT_EQ(Cs[0].Block.str(), "(32, 8, 1)");
   EXPECT_NE(Cs[0].Description.find("blockDim.x = 32 at the launch at unit.cu:8"), std::string::npos)
       << Cs[0].Description;
+}
+
+TEST(HostEvaluator, ArgumentsOfUnshapedLaunchesAreStillBound) {
+  // The block is read at run time, so the shape is the kernel's own; the
+  // arguments every launch passes alike (a padded buffer, a fixed width)
+  // are bound all the same, and the one that differs between the
+  // launches ('n', 64 or 128) is not.
+  Unit U(R"(
+__global__ void rows(float *p, int width, int n) { p[threadIdx.x * width] = 0; }
+int main(int argc, char **argv) {
+  float *base;
+  int threads = argc * 32;
+  rows<<<1, threads>>>(base + 28, 17, 64);
+  rows<<<2, threads>>>(base + 28, 17, 128);
+  return 0;
+}
+)");
+  auto Cs = U.configs("rows");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_NE(Cs[0].Source, LaunchSource::LaunchSite);
+  std::map<std::string, BoundArgument> ByName;
+  for (const auto &[P, A] : Cs[0].Arguments)
+    ByName[P->getNameAsString()] = A;
+  ASSERT_EQ(ByName.size(), 2u);
+  EXPECT_EQ(ByName["p"].PointerOffsetBytes, 112);
+  EXPECT_EQ(ByName["width"].Integer, 17);
+  EXPECT_EQ(ByName.count("n"), 0u);
 }
 
 TEST(DeviceProperties, ConstantsOfTheArchitectureOnly) {
