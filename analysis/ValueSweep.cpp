@@ -104,16 +104,26 @@ std::string describeValues(const std::vector<std::string> &Symbols,
       return "when " + Names + Is + (Pow.empty() ? "" : Pow.substr(1) + " ") + ">= " +
              std::to_string(WorstPow2.front()) + Rest;
   }
-  std::vector<std::string> Texts;
-  for (std::int64_t V : Worst)
-    Texts.push_back(std::to_string(V));
-  if (Worst.size() <= 3) {
-    std::string List = Texts.size() == 1 ? Texts[0]
-                                         : llvm::join(llvm::ArrayRef(Texts).drop_back(), ", ") +
-                                               " or " + Texts.back();
-    return "when " + Names + Is + List;
-  }
-  return "for some values of " + Names + " (such as " + Texts[0] + " and " + Texts[1] + ")";
+  auto ListOf = [](const std::vector<std::int64_t> &Values) {
+    std::vector<std::string> Texts;
+    for (std::int64_t V : Values)
+      Texts.push_back(std::to_string(V));
+    return Texts.size() == 1 ? Texts[0]
+                             : llvm::join(llvm::ArrayRef(Texts).drop_back(), ", ") + " or " +
+                                   Texts.back();
+  };
+  if (Worst.size() <= 3)
+    return "when " + Names + Is + ListOf(Worst);
+  // The worst case is the rule and a few values the exception (a short
+  // tail, a value too small for a whole warp): say which values escape it.
+  std::vector<std::int64_t> Spared =
+      Select([&](std::int64_t V) { return !std::binary_search(Worst.begin(), Worst.end(), V); });
+  if (!Spared.empty() && Spared.size() <= 3)
+    return "unless " + Names + Is + ListOf(Spared);
+  // Otherwise how often, so that "some" is not read as "rarely".
+  return "for " + std::to_string(Worst.size()) + " of the " + std::to_string(All.size()) +
+         " values of " + Names + " tried (such as " + std::to_string(Worst[0]) + " and " +
+         std::to_string(Worst[1]) + ")";
 }
 
 std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,

@@ -1,0 +1,55 @@
+// The words the value sweep uses for the values that give an access's worst
+// case (analysis/ValueSweep.h): each pattern the messages promise.
+#include "ValueSweep.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace {
+
+using warpcheck::analysis::describeValues;
+using warpcheck::analysis::sweepValues;
+
+// The values tried, ascending, as the sweep hands them to describeValues.
+std::vector<std::int64_t> ascending() {
+  std::vector<std::int64_t> V = sweepValues();
+  std::sort(V.begin(), V.end());
+  return V;
+}
+
+std::vector<std::int64_t> allBut(const std::vector<std::int64_t> &Out) {
+  std::vector<std::int64_t> V;
+  for (std::int64_t X : ascending())
+    if (std::find(Out.begin(), Out.end(), X) == Out.end())
+      V.push_back(X);
+  return V;
+}
+
+TEST(ValueSweep, WorstValuesInWords) {
+  const std::vector<std::int64_t> All = ascending();
+  ASSERT_GT(All.size(), 40u);
+  EXPECT_EQ(describeValues({"n"}, All, All), "for every value tried");
+  // A threshold: every value up to 16.
+  std::vector<std::int64_t> Small;
+  for (std::int64_t V : All)
+    if (V <= 16)
+      Small.push_back(V);
+  EXPECT_EQ(describeValues({"size"}, Small, All), "when 'size' <= 16");
+  // An alignment: every value but the multiples of 8.
+  std::vector<std::int64_t> Odd;
+  for (std::int64_t V : All)
+    if (V % 8 != 0)
+      Odd.push_back(V);
+  EXPECT_EQ(describeValues({"offset"}, Odd, All), "unless 'offset' is a multiple of 8");
+  // Two symbols swept together.
+  EXPECT_EQ(describeValues({"a", "b"}, {4, 8}, All), "when 'a' and 'b' are 4 or 8");
+  // The worst case nearly everywhere: the few values that escape it.
+  EXPECT_EQ(describeValues({"numElements"}, allBut({7, 8, 9}), All),
+            "unless 'numElements' is 7, 8 or 9");
+  // Neither: how many, with two of them.
+  EXPECT_EQ(describeValues({"n"}, {3, 5, 7, 9}, {1, 2, 3, 4, 5, 7, 8, 9}),
+            "for 4 of the 8 values of 'n' tried (such as 3 and 5)");
+}
+
+} // namespace
