@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -98,11 +99,24 @@ std::string quotedList(const std::vector<std::string> &Names) {
   return Out;
 }
 
+/// What a sweep varied, as its sentences say it: "'n', not known at a
+/// launch site", "values read from memory ('*n'; ...)", or both.
+std::string sweptNames(const std::vector<std::string> &Symbols,
+                       const std::vector<std::string> &Reads) {
+  std::string Out;
+  if (!Symbols.empty())
+    Out = quotedList(Symbols) + ", not known at a launch site";
+  if (!Reads.empty())
+    Out += (Out.empty() ? "" : ", and on ") + std::string("values read from memory (") +
+           quotedList(Reads) + ")";
+  return Out;
+}
+
 /// "the numbers depend on 'size', not known at a launch site: 2 wavefronts
 /// per request when 'size' <= 16, 1 otherwise (values 1 to 65536 tried)".
 std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
                                const SampleValues &Primary) {
-  std::string Names = quotedList(D.Symbols);
+  std::string Names = sweptNames(D.Symbols, D.MemoryReads);
   const char *Unit = Space == MemorySpace::Shared ? " wavefronts" : " sectors";
   auto Number = [](double V) {
     std::string S = std::to_string(std::round(V * 100) / 100);
@@ -112,9 +126,13 @@ std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
     return S;
   };
   bool Everywhere = D.WorstCondition == "for every value tried";
+  // "1 sector", "1.5 sectors", "1 to 2 sectors".
+  std::string One = std::string(Unit).substr(0, std::strlen(Unit) - 1);
   std::string Range =
-      D.Best < D.Worst - 1e-9 ? Number(D.Best) + " to " + Number(D.Worst) + Unit + " per request"
-                              : Number(D.Worst) + Unit + " per request";
+      D.Best < D.Worst - 1e-9
+          ? Number(D.Best) + " to " + Number(D.Worst) + Unit + " per request"
+          : Number(D.Worst) + (std::fabs(D.Worst - 1) < 1e-9 ? One : std::string(Unit)) +
+                " per request";
   if (Everywhere)
     Range += ", the same efficiency for every value";
   else if (llvm::StringRef(D.WorstCondition).starts_with("reached only"))
@@ -123,9 +141,14 @@ std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
     Range += ", the lowest efficiency " + D.WorstCondition;
   std::int64_t Lo = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.front().Value;
   std::int64_t Hi = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.back().Value;
-  return "the numbers depend on " + Names + ", not known at a launch site: " + Range +
+  std::string Given;
+  if (D.RepresentativeValue)
+    Given = "; the numbers given are those with the values read taken as " +
+            std::to_string(*D.RepresentativeValue) +
+            (D.MemoryReads.size() > 1 ? " (element e of an array as e + 1 times it)" : "");
+  return "the numbers depend on " + Names + ": " + Range +
          " (values " + std::to_string(Lo) + " to " + std::to_string(Hi) + " tried" +
-         (D.Truncated ? ", the sweep cut short" : "") + ")";
+         (D.Truncated ? ", the sweep cut short" : "") + ")" + Given;
 }
 
 std::optional<std::int64_t> laneStride(const model::WarpAddressSet &S) {
@@ -245,7 +268,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     static const std::int64_t SampleLadder[] = {4096, 256, 32, 8};
     SampleValues PrimarySamples;
     Simulation Primary = Simulate(PrimarySamples, nullptr);
-    if (Primary.UndefinedArithmetic && !Primary.SampledSymbols.empty()) {
+    if (Primary.UndefinedArithmetic &&
+        (!Primary.SampledSymbols.empty() || !Primary.SweptReads.empty())) {
       for (std::int64_t Smaller : llvm::ArrayRef(SampleLadder).drop_front()) {
         SampleValues Try;
         Try.UnboundInteger = Smaller;
@@ -273,6 +297,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       else
         Values.Symbols.push_back(S);
     }
+    Values.Reads = Primary.SweptReads;
     Values.PrimaryValue = PrimarySamples.UnboundInteger;
     // The sweep runs on a smaller plan than the primary (the first and the
     // last block, four warps in all), so that its
@@ -292,7 +317,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       if (SweepPlan.Warps.empty() || SweepPlan.Warps.back() != AllWarps[At])
         SweepPlan.Warps.push_back(AllWarps[At]);
     }
-    if (!Values.Symbols.empty()) {
+    if (!Values.Symbols.empty() || !Values.Reads.empty()) {
       std::uint64_t Steps = 0;
       std::vector<std::int64_t> Order = {PrimarySamples.UnboundInteger};
       for (std::int64_t V : sweepValues())
@@ -310,6 +335,10 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         Simulation Run =
             simulateLaunch(Kernel, Launch, Try, SweepLimits, Layouts, Options, &SweepPlan);
         Steps += Run.Steps;
+        // A read another value's control flow reaches is swept too.
+        for (const std::string &Read : Run.SweptReads)
+          if (std::find(Values.Reads.begin(), Values.Reads.end(), Read) == Values.Reads.end())
+            Values.Reads.push_back(Read);
         if (!Run.UndefinedArithmetic)
           Values.Runs.push_back({V, std::move(Run)});
       }
@@ -344,9 +373,13 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       // run (on the sweep's plan); any other the full primary.
       std::size_t From = 0;
       std::optional<ValueDependence> Dependence;
-      if (!Values.Symbols.empty())
+      if (!Values.Symbols.empty() || !Values.Reads.empty())
         Dependence = dependenceOf(Key, Values, From);
-      const Simulation &Sim = Dependence ? Values.Runs[From].Sim : Primary;
+      // A representative value is the primary's: its full plan is used
+      // when it reached the site.
+      bool FromSweep = Dependence && (!Dependence->RepresentativeValue ||
+                                      !Primary.Sites.count(Key));
+      const Simulation &Sim = FromSweep ? Values.Runs[From].Sim : Primary;
       auto Found = Sim.Sites.find(Key);
       if (Found == Sim.Sites.end())
         continue;
@@ -383,14 +416,15 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                                   Launch.Description + " stands for them: " + Why});
         }
         if (Dependence)
-          A.Assumptions.push_back({AssumptionKind::UnboundValue,
+          A.Assumptions.push_back({Dependence->RepresentativeValue ? AssumptionKind::MemoryValue
+                                                                   : AssumptionKind::UnboundValue,
                                   dependenceSentence(*Dependence, T.Site.Space, PrimarySamples) +
                                   "; simulated on " + std::to_string(Sim.SimulatedWarps) +
                                   " warps"});
         else if (Values.Truncated)
           A.Assumptions.push_back({AssumptionKind::TruncatedSweep,
                                   "the numbers may depend on " +
-                                  quotedList(Values.Symbols) + ", not known at a launch site: "
+                                  sweptNames(Values.Symbols, Values.Reads) + ": "
                                   "its addresses were the same for the " +
                                   std::to_string(Values.Runs.size()) +
                                   " values the simulation budget allowed, not every value"});

@@ -268,6 +268,7 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   Out.TotalWarps = TotalBlocks * WarpsPerBlock;
   Out.SampledSymbols.assign(Interp.sampledSymbolsRead().begin(),
                             Interp.sampledSymbolsRead().end());
+  Out.SweptReads = Interp.sweptReads();
   Out.Limitations.assign(Interp.limitations().begin(), Interp.limitations().end());
   if (Reduced || Cut)
     Out.Limitations.push_back(

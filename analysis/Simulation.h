@@ -74,6 +74,8 @@ struct Simulation {
   /// The blocks and warps simulated (a fixed plan given, or the one chosen).
   SimulationPlan Plan;
   std::vector<std::string> SampledSymbols, Limitations;
+  /// Warp-uniform integer reads from memory that took a sampled value.
+  std::vector<std::string> SweptReads;
   std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>> Captured;
   std::vector<clang::SourceRange> TruncatedLoops, BudgetTruncatedLoops;
   bool UndefinedArithmetic = false;

@@ -28,13 +28,19 @@ const std::vector<std::int64_t> &sweepValues() {
 
 namespace {
 
-/// The names as a message says them: 'n', 'n' and 'm', 'a', 'b' and 'c'.
-std::string quotedNames(const std::vector<std::string> &Symbols) {
+/// The names as a message says them: 'n', 'n' and 'm', 'a', 'b' and 'c';
+/// 'n' and the values read from memory.
+std::string quotedNames(const std::vector<std::string> &Symbols, bool MemoryReads) {
+  std::vector<std::string> Names;
+  for (const std::string &S : Symbols)
+    Names.push_back("'" + S + "'");
+  if (MemoryReads)
+    Names.push_back("the values read from memory");
   std::string Out;
-  for (size_t I = 0; I < Symbols.size(); ++I) {
+  for (size_t I = 0; I < Names.size(); ++I) {
     if (I > 0)
-      Out += I + 1 == Symbols.size() ? " and " : ", ";
-    Out += "'" + Symbols[I] + "'";
+      Out += I + 1 == Names.size() ? " and " : ", ";
+    Out += Names[I];
   }
   return Out;
 }
@@ -47,11 +53,11 @@ double metricOf(const AccessCost &C, MemorySpace Space) {
 
 std::string describeValues(const std::vector<std::string> &Symbols,
                            const std::vector<std::int64_t> &Worst,
-                           const std::vector<std::int64_t> &All) {
+                           const std::vector<std::int64_t> &All, bool MemoryReads) {
   if (Worst.size() == All.size())
     return "for every value tried";
-  std::string Names = quotedNames(Symbols);
-  bool One = Symbols.size() == 1;
+  std::string Names = quotedNames(Symbols, MemoryReads);
+  bool One = Symbols.size() == 1 && !MemoryReads;
   std::string Is = One ? " is " : " are ";
   std::string Each = One ? "" : " all";
   auto IsPrefix = [](const std::vector<std::int64_t> &Part, const std::vector<std::int64_t> &Of) {
@@ -122,7 +128,8 @@ std::string describeValues(const std::vector<std::string> &Symbols,
     return "unless " + Names + Is + ListOf(Spared);
   // Otherwise how often, so that "some" is not read as "rarely".
   return "for " + std::to_string(Worst.size()) + " of the " + std::to_string(All.size()) +
-         " values of " + Names + " tried (such as " + std::to_string(Worst[0]) + " and " +
+         " values" + (Symbols.empty() ? std::string() : " of " + Names) +
+         " tried (such as " + std::to_string(Worst[0]) + " and " +
          std::to_string(Worst[1]) + ")";
 }
 
@@ -130,6 +137,8 @@ std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
                                             std::size_t &WorstRun) {
   ValueDependence D;
   D.Symbols = S.Symbols;
+  D.MemoryReads = S.Reads;
+  bool Reads = !S.Reads.empty();
   D.Truncated = S.Truncated;
   std::optional<std::uint64_t> Digest;
   bool Differs = false, AnyReached = false, AllReached = true;
@@ -188,13 +197,25 @@ std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
   std::vector<std::int64_t> All;
   for (const ValueDependence::Sample &Sample : D.Samples)
     All.push_back(Sample.Value);
+  // Values read from memory alone: the data decides, and its worst case
+  // (a CSR row five elements long) is not the kernel's typical one. The
+  // numbers are those of the primary value (4096: aligned to every power
+  // of two up to it, a trip count as long as the loops allow), the worst
+  // case said beside them.
+  if (S.Symbols.empty() && Reads) {
+    for (size_t I = 0; I < D.Samples.size(); ++I)
+      if (D.Samples[I].Reached && D.Samples[I].Value == S.PrimaryValue) {
+        WorstRun = I;
+        D.RepresentativeValue = S.PrimaryValue;
+      }
+  }
   if (!AllReached)
-    D.WorstCondition = "reached only " + describeValues(D.Symbols, Reached, All) +
+    D.WorstCondition = "reached only " + describeValues(D.Symbols, Reached, All, Reads) +
                        (WorstValues.size() == Reached.size()
                             ? std::string()
-                            : ", worst " + describeValues(D.Symbols, WorstValues, All));
+                            : ", worst " + describeValues(D.Symbols, WorstValues, All, Reads));
   else
-    D.WorstCondition = describeValues(D.Symbols, WorstValues, All);
+    D.WorstCondition = describeValues(D.Symbols, WorstValues, All, Reads);
   return D;
 }
 

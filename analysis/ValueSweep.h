@@ -37,6 +37,9 @@ struct SweepRun {
 /// them, at its value). Runs whose arithmetic overflowed are not in Runs.
 struct Sweep {
   std::vector<std::string> Symbols;
+  /// Warp-uniform integer reads from memory swept with the parameters
+  /// (their source text).
+  std::vector<std::string> Reads;
   /// The primary simulation's value: of runs equally worst, its numbers
   /// are the ones reported.
   std::int64_t PrimaryValue = 0;
@@ -56,9 +59,12 @@ std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
 /// alignment), "when 'size' is a power of two <= 16", "when 'size' is 4, 8
 /// or 16", "for some values of 'size' (such as 4 and 8)", or "for every
 /// value tried".
+/// With MemoryReads, "the values read from memory" are named after the
+/// symbols.
 std::string describeValues(const std::vector<std::string> &Symbols,
                            const std::vector<std::int64_t> &Worst,
-                           const std::vector<std::int64_t> &All);
+                           const std::vector<std::int64_t> &All,
+                           bool MemoryReads = false);
 
 } // namespace warpcheck::analysis
 

@@ -93,6 +93,10 @@ std::string worstCaseClause(const warpcheck::analysis::AccessResult &A) {
   if (!A.Dependence || A.Dependence->WorstCondition == "for every value tried")
     return "";
   const std::string &C = A.Dependence->WorstCondition;
+  // The numbers of a representative value, not the worst case: say which.
+  if (A.Dependence->RepresentativeValue)
+    return " with the values read from memory taken as " +
+           std::to_string(*A.Dependence->RepresentativeValue);
   return (llvm::StringRef(C).starts_with("reached") ? ", " : " ") + C;
 }
 

@@ -75,7 +75,9 @@ Object toJson(const ValueDependenceEntry &D, MemorySpace Space) {
   Array Samples;
   for (const ValueDependenceEntry::Sample &S : D.Samples)
     Samples.push_back(Object{{"value", S.Value}, {"reached", S.Reached}, {Metric, orNull(S.Metric)}});
-  return Object{{"symbols", strings(D.Symbols)}, {"metric", Metric},
+  return Object{{"symbols", strings(D.Symbols)}, {"memory_reads", strings(D.MemoryReads)},
+                {"representative_value", orNull(D.RepresentativeValue)},
+                {"metric", Metric},
                 {"worst", D.Worst},                {"best", D.Best},
                 {"condition", D.Condition},        {"truncated", D.Truncated},
                 {"samples", std::move(Samples)}};
@@ -84,6 +86,8 @@ Object toJson(const ValueDependenceEntry &D, MemorySpace Space) {
 ValueDependenceEntry dependenceFromJson(const Object &O, MemorySpace Space) {
   ValueDependenceEntry D;
   D.Symbols = stringsOf(O.getArray("symbols"));
+  D.MemoryReads = stringsOf(O.getArray("memory_reads"));
+  D.RepresentativeValue = O.getInteger("representative_value");
   D.Worst = O.getNumber("worst").value_or(0);
   D.Best = O.getNumber("best").value_or(0);
   D.Condition = O.getString("condition").value_or("").str();

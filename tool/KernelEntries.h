@@ -50,6 +50,10 @@ struct LaunchEntry {
 /// (analysis::ValueDependence, rounded as reported).
 struct ValueDependenceEntry {
   std::vector<std::string> Symbols;
+  /// Warp-uniform integer reads from memory swept with the symbols.
+  std::vector<std::string> MemoryReads;
+  /// Only memory reads were swept: the access's numbers are this value's.
+  std::optional<std::int64_t> RepresentativeValue;
   /// The metric: sectors per request (global) or wavefronts (shared).
   double Worst = 0, Best = 0;
   std::string Condition;

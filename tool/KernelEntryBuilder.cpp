@@ -118,6 +118,8 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
     const ValueDependence &D = *A.Dependence;
     ValueDependenceEntry V;
     V.Symbols = D.Symbols;
+    V.MemoryReads = D.MemoryReads;
+    V.RepresentativeValue = D.RepresentativeValue;
     V.Worst = rounded(D.Worst);
     V.Best = rounded(D.Best);
     V.Condition = D.WorstCondition;

@@ -9,6 +9,8 @@
 
 #include "InterpreterImpl.h"
 
+#include "warpcheck/analysis/KernelAnalysis.h"
+
 #include "ExprWrappers.h"
 
 #include "clang/AST/Attr.h"
@@ -374,10 +376,81 @@ Lanes WarpInterpreter::Impl::readLValue(const LValue &LV, const Expr *SiteExpr,
   if (LV.K == LValue::Mem) {
     recordTypedAccess(SiteExpr, AccessOp::Load, LV.Addr, T);
     // Values in global or shared memory are data: never guessed; what a
-    // lane stored in its own local objects is known.
-    return loadLocal(LV.Addr, sizeOf(T));
+    // lane stored in its own local objects is known; an integer every lane
+    // reads from one address is swept like an unbound parameter.
+    Lanes R = loadLocal(LV.Addr, sizeOf(T));
+    sweepUniformRead(R, LV.Addr, SiteExpr, T);
+    return R;
   }
   return Lanes{};
+}
+
+bool WarpInterpreter::Impl::addressIsUniform(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  std::vector<InlinedCall> Calls;
+  for (auto F = Frames.rbegin(); F != Frames.rend(); ++F)
+    if (F->Call.Call)
+      Calls.push_back(F->Call);
+  if (!Uniformity)
+    Uniformity = std::make_unique<WarpUniformity>(Ctx);
+  auto Uniform = [&](const Expr *X) { return Uniformity->isUniform(X, Calls); };
+  if (isa<DeclRefExpr>(E))
+    return true;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+    bool BaseUniform = Base->getType()->isArrayType() ? addressIsUniform(Base) : Uniform(Base);
+    return BaseUniform && Uniform(AS->getIdx());
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_Deref && Uniform(UO->getSubExpr());
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? Uniform(ME->getBase()) : addressIsUniform(ME->getBase());
+  return false;
+}
+
+void WarpInterpreter::Impl::sweepUniformRead(Lanes &R, const Lanes &Addr,
+                                             const Expr *SiteExpr, QualType T) {
+  if (!SiteExpr || T.isNull() || !T->isIntegralOrEnumerationType())
+    return;
+  std::optional<LaneValue> At;
+  unsigned Readers = 0;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (!isBitSet(Active, L))
+      continue;
+    if (R[L].K != LaneValue::Unknown || Addr[L].K != LaneValue::Pointer ||
+        (At && Addr[L] != *At))
+      return;
+    At = Addr[L];
+    ++Readers;
+  }
+  if (!At || Regions[At->Region].Kind == RegionKind::Local)
+    return;
+  // One lane alone reads at one address trivially (the last level of a
+  // tree, `tree[ai]` with one lane left): only an address the source makes
+  // the same for the whole warp (`sizes[blockIdx.x]` read by thread 0)
+  // counts then.
+  if (Readers == 1 && !addressIsUniform(SiteExpr))
+    return;
+  // A count, an offset or a flag the host wrote (`*n`, `row_start[row]`,
+  // a __shared__ scalar one thread set): the same for every lane, so it
+  // moves the whole warp's pattern (its alignment, a loop's trip count,
+  // which lanes a guard keeps) the way an unbound parameter does, and is
+  // swept like one. Element e of an array takes (e + 1) times the swept
+  // value, so that the neighbouring entries of an offset table (CSR's
+  // row_start[r] and row_start[r + 1]) bound a range V long instead of an
+  // empty one; e wraps at 1024 to keep the values within 32 bits.
+  std::uint64_t Size = std::max<std::uint64_t>(1, sizeOf(T));
+  std::uint64_t Element = (At->Bits / Size) % 1024;
+  std::uint64_t Value = static_cast<std::uint64_t>(Samples.UnboundInteger) * (Element + 1);
+  LaneValue V = LaneValue::integer(normalize(Value, T));
+  for (unsigned L = 0; L < WarpSize; ++L)
+    if (isBitSet(Active, L))
+      R[L] = V;
+  std::string Text = sourceText(SiteExpr, Ctx);
+  if (Text.empty())
+    Text = "a value read from memory";
+  if (std::find(SweptReads.begin(), SweptReads.end(), Text) == SweptReads.end())
+    SweptReads.push_back(Text);
 }
 
 void WarpInterpreter::Impl::writeLValue(const LValue &LV, const Lanes &V,

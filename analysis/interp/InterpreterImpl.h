@@ -58,6 +58,10 @@ public:
 
   // ---- what the runs found, read through WarpInterpreter ----
   std::set<std::string> SampledRead;
+  /// The integer reads from memory that every active lane made at one
+  /// address and that took the sweep's value, by their source text, in
+  /// the order first read.
+  std::vector<std::string> SweptReads;
   bool UndefinedArithmetic = false;
   std::uint64_t LastWarpSteps = 0;
   std::vector<clang::SourceRange> Truncated;
@@ -217,6 +221,13 @@ private:
   // ---- memory regions and access recording (AccessRecorder.cpp) ----
   /// The region of a variable or parameter, created on first use.
   int regionFor(const void *Key, RegionKind Kind, const clang::VarDecl *Var);
+  /// Gives R the sweep's value when every active lane read one integer at
+  /// one address of global, shared or constant memory and nothing is known
+  /// of it (Expressions.cpp).
+  void sweepUniformRead(Lanes &R, const Lanes &Addr, const clang::Expr *SiteExpr,
+                        clang::QualType T);
+  /// The compiler proves the lvalue E's address the same for every lane.
+  bool addressIsUniform(const clang::Expr *E);
   /// A new region (a local object's: regionFor's are one per variable).
   int addRegion(RegionKind Kind, const clang::VarDecl *Var);
   void recordAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,

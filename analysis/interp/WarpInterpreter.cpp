@@ -84,6 +84,9 @@ bool WarpInterpreter::sawUndefinedArithmetic() const {
 const std::set<std::string> &WarpInterpreter::sampledSymbolsRead() const {
   return P->SampledRead;
 }
+const std::vector<std::string> &WarpInterpreter::sweptReads() const {
+  return P->SweptReads;
+}
 const std::vector<SourceRange> &WarpInterpreter::truncatedLoops() const {
   return P->Truncated;
 }

@@ -37,6 +37,8 @@ struct InterpreterLimits {
 
 /// Values assumed for what the source does not fix.
 struct SampleValues {
+  /// Every unbound integer parameter; a warp-uniform integer read from
+  /// memory takes a multiple of it (Expressions.cpp, sweepUniformRead).
   std::int64_t UnboundInteger = 4096;
   Dim3 AssumedGrid{64, 64, 1};
 };
@@ -82,6 +84,9 @@ public:
 
   /// Parameters (and gridDim) whose sampled value was read.
   const std::set<std::string> &sampledSymbolsRead() const;
+  /// Integer reads from memory, one address for the whole warp, that took
+  /// the sampled value (their source text).
+  const std::vector<std::string> &sweptReads() const;
   /// Loops that were cut at MaxLoopIterations (their source ranges).
   const std::vector<clang::SourceRange> &truncatedLoops() const;
   /// Loops among those that were cut earlier, when the warp had used half

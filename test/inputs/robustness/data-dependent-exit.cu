@@ -11,7 +11,7 @@ __global__ void guarded(const int *n, const float *in, float *out) {
 // EXPECT-ACCESS: *n | load | global
 // EXPECT-ACCESS: out[i] | store | global | sectors_per_request=4
 // EXPECT-ACCESS: in[i] | load | global | sectors_per_request=4
-// EXPECT-ASSUMPTION: in[i] | data-dependent condition
+// EXPECT-ASSUMPTION: in[i] | values read from memory
 
 __global__ void rows(const int *row_start, const float *values, float *sums) {
   int row = blockIdx.x;

@@ -56,6 +56,10 @@ enum class AssumptionKind {
   LoopIterations,
   /// nvcc may emit the access in one wider instruction with another.
   MergedInstruction,
+  /// The addresses differ with warp-uniform integers read from memory (and
+  /// with nothing a launch leaves open): the numbers are those of the
+  /// stated value (value_dependence.representative_value).
+  MemoryValue,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -83,7 +87,7 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::TruncatedSweep,       AssumptionKind::GridShape,
     AssumptionKind::DataDependentBranch,  AssumptionKind::StructCopy,
     AssumptionKind::LoopBudget,           AssumptionKind::LoopIterations,
-    AssumptionKind::MergedInstruction};
+    AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue};
 
 } // namespace warpcheck::analysis
 

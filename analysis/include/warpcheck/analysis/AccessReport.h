@@ -50,6 +50,9 @@ struct AccessCost {
 struct ValueDependence {
   /// The unbound parameters the kernel read ("size", "n").
   std::vector<std::string> Symbols;
+  /// The warp-uniform integer reads from memory swept with them (their
+  /// source text: "*n", "row_start[row + 1]").
+  std::vector<std::string> MemoryReads;
   struct Sample {
     std::int64_t Value = 0;
     /// The access was executed under this value.
@@ -70,6 +73,10 @@ struct ValueDependence {
   std::string WorstCondition;
   /// The sweep stopped early (its budget of lane-steps).
   bool Truncated = false;
+  /// Set when only values read from memory were swept: the access's Cost
+  /// is then that of this value (the primary), not the worst case, which
+  /// WorstCondition still locates.
+  std::optional<std::int64_t> RepresentativeValue;
 };
 
 struct AccessResult {
