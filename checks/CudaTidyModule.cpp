@@ -3,6 +3,7 @@
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 
+#include "AosLayoutCheck.h"
 #include "CheckSessions.h"
 #include "OccupancyCheck.h"
 #include "SharedBankConflictCheck.h"
@@ -24,6 +25,7 @@ public:
     registerSharing<UncoalescedGlobalAccessCheck>(
         CheckFactories, "cuda-uncoalesced-global-access", Sessions);
     registerSharing<OccupancyCheck>(CheckFactories, "cuda-occupancy", Sessions);
+    registerSharing<AosLayoutCheck>(CheckFactories, "cuda-aos-layout", Sessions);
   }
 
 private:

@@ -1,4 +1,5 @@
 #include "warpcheck/model/GlobalMemory.h"
+#include "warpcheck/model/SectorSet.h"
 
 #include <map>
 #include <optional>
@@ -9,6 +10,21 @@ namespace warpcheck::model {
 
 static unsigned ceilDiv(std::uint64_t A, std::uint64_t B) {
   return static_cast<unsigned>((A + B - 1) / B);
+}
+
+std::set<std::uint64_t> touchedSectors(const WarpAddressSet &Request,
+                                       const GlobalMemoryGeometry &Geometry) {
+  std::set<std::uint64_t> Sectors;
+  for (unsigned Lane = 0; Lane < WarpSize; ++Lane) {
+    if (!Request.isActive(Lane))
+      continue;
+    // A lane's access may straddle a sector (or line) boundary when it is
+    // misaligned for its width; every unit it touches is fetched.
+    WarpAddressSet::UnitRange LaneSectors = Request.unitsOfLane(Lane, Geometry.SectorBytes);
+    for (std::uint64_t S = LaneSectors.First; S <= LaneSectors.Last; ++S)
+      Sectors.insert(S);
+  }
+  return Sectors;
 }
 
 GlobalRequestCost computeGlobalRequestCost(const WarpAddressSet &Request,
@@ -40,15 +56,10 @@ GlobalRequestCost computeGlobalRequestCost(const WarpAddressSet &Request,
     Cost.IdealLines = ceilDiv(Cost.UsefulBytes, Geometry.LineBytes);
     return Cost;
   }
-  std::set<std::uint64_t> Sectors, Lines;
+  std::set<std::uint64_t> Sectors = touchedSectors(Request, Geometry), Lines;
   for (unsigned Lane = 0; Lane < WarpSize; ++Lane) {
     if (!Request.isActive(Lane))
       continue;
-    // A lane's access may straddle a sector (or line) boundary when it is
-    // misaligned for its width; every unit it touches is fetched.
-    WarpAddressSet::UnitRange LaneSectors = Request.unitsOfLane(Lane, Geometry.SectorBytes);
-    for (std::uint64_t S = LaneSectors.First; S <= LaneSectors.Last; ++S)
-      Sectors.insert(S);
     WarpAddressSet::UnitRange LaneLines = Request.unitsOfLane(Lane, Geometry.LineBytes);
     for (std::uint64_t L = LaneLines.First; L <= LaneLines.Last; ++L)
       Lines.insert(L);

@@ -261,6 +261,10 @@ Object toJson(const KernelEntry &K) {
     return O;
   }
   O["status"] = "analysed";
+  Array Aos;
+  for (const AosEntry &A : K.Aos)
+    Aos.push_back(toJson(A));
+  O["aos"] = std::move(Aos);
   O["simulated_warps"] = K.SimulatedWarps;
   O["total_warps"] = K.TotalWarps;
   if (const std::optional<LaunchResourcesEntry> &R = K.Resources) {
@@ -302,6 +306,10 @@ KernelEntry kernelFromJson(const Object &O) {
     for (const Value &V : *Accesses)
       if (const Object *A = V.getAsObject())
         K.Accesses.push_back(accessFromJson(*A));
+  if (const Array *Aos = O.getArray("aos"))
+    for (const Value &V : *Aos)
+      if (const Object *A = V.getAsObject())
+        K.Aos.push_back(aosFromJson(*A));
   if (const Object *Occupancy = O.getObject("occupancy")) {
     LaunchResourcesEntry R;
     R.Occupancy = occupancyFromJson(*Occupancy, O);

@@ -12,6 +12,8 @@
 #ifndef WARPCHECK_TOOL_KERNELENTRIES_H
 #define WARPCHECK_TOOL_KERNELENTRIES_H
 
+#include "AosEntries.h"
+
 #include "warpcheck/analysis/AccessKinds.h"
 
 #include "llvm/Support/JSON.h"
@@ -153,6 +155,8 @@ struct KernelEntry {
   /// ..." when Resources is nullopt.
   std::vector<std::string> Limitations;
   std::vector<AccessEntry> Accesses;
+  /// The arrays of structs the launch reads and writes (AosEntries.h).
+  std::vector<AosEntry> Aos;
   std::optional<LaunchResourcesEntry> Resources;
   /// Only with an --arch list: the target first.
   std::optional<std::vector<ArchOccupancyEntry>> OccupancyByArch;

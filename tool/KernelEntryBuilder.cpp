@@ -2,6 +2,7 @@
 
 #include "KernelEntryBuilder.h"
 
+#include "warpcheck/analysis/AosAccesses.h"
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/analysis/KernelResources.h"
 #include "warpcheck/analysis/RegisterUsage.h"
@@ -135,6 +136,38 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
   return E;
 }
 
+AosEntry aosEntry(const AosGroup &G, const KernelLaunchAnalysis &K, ASTContext &Ctx) {
+  AosEntry E;
+  Position P =
+      positionOf(K.Accesses[G.Accesses.front()].Site.Expr->getBeginLoc(), Ctx.getSourceManager());
+  E.File = P.File;
+  E.Line = P.Line;
+  E.Column = P.Column;
+  E.Struct = G.StructName;
+  E.StructBytes = static_cast<std::int64_t>(G.StructBytes);
+  E.Pointer = G.PointerName;
+  for (const AosField &F : G.Fields)
+    E.Fields.push_back({F.Name, static_cast<std::int64_t>(F.Offset),
+                        static_cast<std::int64_t>(F.Bytes), F.Loaded, F.Stored});
+  E.WholeCopy = G.WholeCopy;
+  auto Traffic = [](const model::LayoutTraffic &T) {
+    return AosTrafficEntry{T.Instructions,
+                           T.L1Sectors,
+                           T.SoaL1Sectors,
+                           static_cast<std::int64_t>(T.DramBytes),
+                           static_cast<std::int64_t>(T.SoaDramBytes),
+                           static_cast<std::int64_t>(T.UsefulBytes)};
+  };
+  E.Loads = Traffic(G.Traffic.Loads);
+  E.Stores = Traffic(G.Traffic.Stores);
+  E.L1Efficiency = rounded(G.Traffic.l1Efficiency());
+  E.DramEfficiency = rounded(G.Traffic.dramEfficiency());
+  if (const auto &V = G.Traffic.Vector)
+    E.Vector = AosVectorEntry{V->VectorBytes, V->PaddingBytes, V->L1Sectors,
+                              static_cast<std::int64_t>(V->DramBytes)};
+  return E;
+}
+
 OccupancyEntry occupancyEntry(const KernelOccupancyReport &R) {
   return {R.Occupancy.Arch,
           R.Registers,
@@ -180,6 +213,8 @@ KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSess
   Kernel.Limitations = K.Limitations;
   for (const AccessResult &A : K.Accesses)
     Kernel.Accesses.push_back(accessEntry(A, Ctx));
+  for (const AosGroup &G : findAosGroups(K, Ctx))
+    Kernel.Aos.push_back(aosEntry(G, K, Ctx));
 
   // Registers, shared memory and theoretical occupancy of this launch.
   std::string WhyNot;

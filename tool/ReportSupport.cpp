@@ -21,6 +21,9 @@ llvm::StringRef checkSummary(llvm::StringRef Check) {
   if (Check == "cuda-shared-bank-conflict")
     return "Shared memory access needing more wavefronts than its width requires "
            "(bank conflicts)";
+  if (Check == "cuda-aos-layout")
+    return "Array of structs whose fields a warp reads or writes one struct apart, moving more "
+           "sectors than structure-of-arrays would";
   if (Check == "cuda-occupancy")
     return "Kernel launch whose theoretical occupancy is below the threshold";
   if (Check.starts_with("clang-diagnostic-"))

@@ -8,11 +8,21 @@
 
 #include "InterpreterImpl.h"
 
+#include "warpcheck/analysis/AosAccesses.h"
+
 #include <algorithm>
 
 using namespace clang;
 
 namespace warpcheck::analysis {
+
+/// Every region's base is a multiple of 2^36: an address's low bits are its
+/// offset in the region (allocationOffset, AosAccesses.h).
+static constexpr unsigned RegionAddressBits = 36;
+
+std::uint64_t allocationOffset(std::uint64_t SimulatedAddress) {
+  return SimulatedAddress & ((std::uint64_t(1) << RegionAddressBits) - 1);
+}
 
 int WarpInterpreter::Impl::regionFor(const void *Key, RegionKind Kind,
                                      const VarDecl *Var) {
@@ -29,7 +39,7 @@ int WarpInterpreter::Impl::addRegion(RegionKind Kind, const VarDecl *Var) {
   // bank row; global bases are 256-byte aligned as cudaMalloc returns them
   // (CUDA C++ Programming Guide, "Device Memory Accesses"), shared arrays
   // start at a 128-byte boundary.
-  std::uint64_t Base = (std::uint64_t(Regions.size()) + 1) << 36;
+  std::uint64_t Base = (std::uint64_t(Regions.size()) + 1) << RegionAddressBits;
   Regions.push_back({Kind, Base, Var});
   return static_cast<int>(Regions.size()) - 1;
 }

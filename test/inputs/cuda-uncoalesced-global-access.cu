@@ -75,5 +75,7 @@ int main() {
 // How this input is run (test/lit.cfg.py, test/check_warpcheck.py). The RUN
 // lines are last, not first as in clang-tidy's own tests: the H200 records
 // of this input (test/hw/inputs/) are keyed by the line numbers above.
-// RUN: %check_warpcheck %s 'cuda-*' %t
-// RUN: %check_warpcheck -door=binary %s 'cuda-*' %t.no-cuda -- --no-cuda
+// cuda-aos-layout, which also reports aosFields, has its own input
+// (cuda-aos-layout.cu).
+// RUN: %check_warpcheck %s 'cuda-*,-cuda-aos-layout' %t
+// RUN: %check_warpcheck -door=binary %s 'cuda-*,-cuda-aos-layout' %t.no-cuda -- --no-cuda

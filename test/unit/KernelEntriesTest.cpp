@@ -36,6 +36,17 @@ const char *AnalysedKernel = R"json({
              "location": "main.cu:40", "context": ["'run' called at main.cu:60"],
              "unevaluated_launches": []},
   "simulated_warps": 128, "total_warps": 32768, "sampled_symbols": ["size"],
+  "aos": [{"file": "/w/main.cu", "line": 14, "column": 12, "struct": "Particle",
+           "struct_bytes": 24, "pointer": "p",
+           "fields": [{"name": "x", "offset": 0, "bytes": 4, "loaded": true, "stored": false},
+                      {"name": "y", "offset": 4, "bytes": 4, "loaded": true, "stored": true}],
+           "whole_copy": false,
+           "loads": {"instructions": 2, "l1_sectors": 48, "soa_l1_sectors": 8,
+                     "dram_bytes": 768, "soa_dram_bytes": 256, "useful_bytes": 256},
+           "stores": {"instructions": 1, "l1_sectors": 24, "soa_l1_sectors": 4,
+                      "dram_bytes": 768, "soa_dram_bytes": 128, "useful_bytes": 128},
+           "l1_efficiency": 0.1667, "dram_efficiency": 0.25,
+           "alternatives": [{"kind": "structure_of_arrays", "l1_sectors": 12, "dram_bytes": 384}]}],
   "limitations": [],
   "accesses": [
     {"file": "/w/main.cu", "line": 15, "column": 3, "expression": "out[x * N + y]",
@@ -96,6 +107,14 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_EQ((*K.Launch->Grid)[1], 128);
   EXPECT_EQ(K.Launch->Location, "main.cu:40");
   EXPECT_EQ(K.TotalWarps, 32768);
+  ASSERT_EQ(K.Aos.size(), 1u);
+  EXPECT_EQ(K.Aos[0].Struct, "Particle");
+  EXPECT_EQ(K.Aos[0].StructBytes, 24);
+  EXPECT_EQ(K.Aos[0].Fields[1].Name, "y");
+  EXPECT_TRUE(K.Aos[0].Fields[1].Stored);
+  EXPECT_EQ(K.Aos[0].Loads.L1Sectors, 48);
+  EXPECT_EQ(K.Aos[0].Stores.SoaDramBytes, 128);
+  EXPECT_FALSE(K.Aos[0].Vector);
   ASSERT_EQ(K.Accesses.size(), 4u);
 
   const AccessEntry &Store = K.Accesses[0];
@@ -168,7 +187,7 @@ TEST(KernelEntries, KernelThatDoesNotCompileRoundTrips) {
 
 TEST(KernelEntries, NoRegisterCountIsNullOccupancy) {
   const char *Json =
-      R"json({"accesses":[],"file":"/w/k.cu","launch":{"block":[256,1,1],"context":[],)json"
+      R"json({"accesses":[],"aos":[],"file":"/w/k.cu","launch":{"block":[256,1,1],"context":[],)json"
       R"json("description":"the default block (256, 1, 1)","grid":null,"source":"default",)json"
       R"json("unevaluated_launches":[]},"limitations":["occupancy not computed: no count"],)json"
       R"json("line":3,"name":"lone","occupancy":null,"registers":null,"registers_source":null,)json"
