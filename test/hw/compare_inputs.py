@@ -302,6 +302,33 @@ def main():
             result(ok, "%s %s (launch %d) shared atomics: predicted %g wavefronts in %d requests; measured %g in %s instructions"
                    % (stem, fn, launch, predicted, sum(a["requests_simulated"] for a in atoms), waves, insts))
 
+        # Arrays of structs: the bytes the loads move past L1 (each sector
+        # once; the other fields' loads hit in L1), per launch, against the
+        # sectors L1 read from L2 (lts__t_sectors_srcunit_tex_op_read, caches
+        # flushed before the launch). Compared for launches whose global
+        # loads all belong to cuda-aos-layout's groups (the lines of the
+        # fields it lists), every warp simulated.
+        for km in doc.get("kernels", []):
+            l2_read = km["metrics"].get("lts__t_sectors_srcunit_tex_op_read.sum")
+            fn, launch = base_name(km["function"]), km["launch"]
+            launch = match(fn, launch) if l2_read is not None else None
+            if launch is None:
+                continue
+            k = launches[fn][launch]
+            groups = k.get("aos") or []
+            if not groups or k["simulated_warps"] != k["total_warps"]:
+                continue
+            group_lines = {line for g in groups for line in g.get("lines", [g["line"]])}
+            loads = [a for a in k["accesses"] if a["space"] == "global" and a["op"] == "load"]
+            if any(a["line"] not in group_lines for a in loads):
+                print("SKIP %s %s (launch %d) L2 reads: loads outside the array of structs"
+                      % (stem, fn, launch))
+                continue
+            predicted = sum(g["loads"]["dram_bytes"] for g in groups) * k["total_warps"] / 32
+            result(abs(predicted - l2_read) <= TOLERANCE * max(predicted, 1),
+                   "%s %s (launch %d) array of structs: predicted %g sectors read past L1, measured %g"
+                   % (stem, fn, launch, predicted, l2_read))
+
     return results.summary()
 
 

@@ -127,8 +127,11 @@ def main():
         records = parse_source_csv(os.path.join(raw, name), stem + ".cu")
         metrics_path = os.path.join(raw, stem + ".metrics.csv")
         kernels = parse_metrics_csv(metrics_path) if os.path.exists(metrics_path) else []
-        extra_path = os.path.join(raw, stem + ".metrics2.csv")
-        if os.path.exists(extra_path) and kernels:
+        # The shared-atomic and the DRAM/L2 metrics, each from a run of its own.
+        for extra_name in (".metrics2.csv", ".dram.csv"):
+            extra_path = os.path.join(raw, stem + extra_name)
+            if not (os.path.exists(extra_path) and kernels):
+                continue
             extra = parse_metrics_csv(extra_path)
             if len(extra) == len(kernels):
                 for k, e in zip(kernels, extra):

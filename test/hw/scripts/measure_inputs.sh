@@ -44,6 +44,11 @@ for src in "${inputs[@]}"; do
   ( cd "$(dirname "$src")" && timeout 300 ncu --clock-control none --metrics \
       l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum,smsp__inst_executed_op_shared_atom.sum \
       --csv "$work/$name" ) > "$out/$name.metrics2.csv" 2>> "$out/$name.ncu.txt" || echo "   ncu atom metrics exited $?"
+  # DRAM bytes per kernel (caches flushed before each launch, ncu's
+  # default): what an array of structs moves beyond its L1 sectors.
+  ( cd "$(dirname "$src")" && timeout 300 ncu --clock-control none --metrics \
+      dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum \
+      --csv "$work/$name" ) > "$out/$name.dram.csv" 2>> "$out/$name.ncu.txt" || echo "   ncu dram metrics exited $?"
   echo "   $(wc -l < "$out/$name.source.csv" 2>/dev/null || echo 0) source rows, $(grep -c '"' "$out/$name.metrics.csv" 2>/dev/null || echo 0) metric rows"
 done
 rm -rf "$work"
