@@ -98,12 +98,61 @@ def timeout_with_several_inputs(wc, tmp):
     os.remove(fifo)
 
 
+def not_regular_files(wc, tmp):
+    """Inputs that are not regular files are refused by name, never read:
+    a symbolic link to /dev/zero (git can commit one) was read to the end
+    (4 GB, then out of memory), a FIFO blocked the run. On the command
+    line, in a folder and through a compile database."""
+    os.symlink("/dev/zero", os.path.join(tmp, "zero.cu"))
+    os.mkfifo(os.path.join(tmp, "fifo.cu"))
+    device = "zero.cu: is a device, not a regular file: refused, it could be read without end"
+    fifo = "fifo.cu: is a FIFO (named pipe), not a regular file: refused, it could block the run"
+
+    rc, out, err = run([wc, "--no-cuda", "zero.cu", "fifo.cu", "good.cu"], cwd=tmp, timeout=300)
+    check("command line: a link to /dev/zero and a FIFO refused by name, the good file reported",
+          rc == 3 and "warpcheck: error: " + device in err and "warpcheck: error: " + fifo in err
+          and GOOD_FINDING in out and "3 inputs: 1 analysed, 2 not analysed" in err,
+          "exit %s: %s %s" % (rc, out[-1500:], err[-1500:]))
+
+    folder = os.path.join(tmp, "folder")
+    os.mkdir(folder)
+    write(folder, "good.cu", GOOD)
+    os.symlink("/dev/zero", os.path.join(folder, "zero.cu"))
+    os.mkfifo(os.path.join(folder, "fifo.cu"))
+    rc, out, err = run([wc, "--no-cuda", "folder"], cwd=tmp, timeout=300)
+    check("folder: a link to /dev/zero and a FIFO in it refused by name, the good file reported",
+          rc == 3 and "warpcheck: error: folder/" + device in err and
+          "warpcheck: error: folder/" + fifo in err and GOOD_FINDING in out and
+          "3 inputs: 1 analysed, 2 not analysed" in err,
+          "exit %s: %s %s" % (rc, out[-1500:], err[-1500:]))
+
+    db = os.path.join(tmp, "db")
+    os.mkdir(db)
+    with open(os.path.join(db, "compile_commands.json"), "w") as f:
+        json.dump([{"directory": tmp, "file": name, "arguments": ["nvcc", "-c", name]}
+                   for name in ("zero.cu", "fifo.cu", "good.cu")], f)
+    rc, out, err = run([wc, "--no-cuda", "-p", db], cwd=tmp, timeout=300)
+    check("compile database: a link to /dev/zero and a FIFO refused by name, the good file reported",
+          rc == 3 and os.path.join(tmp, device) in err and os.path.join(tmp, fifo) in err
+          and GOOD_FINDING in out and "3 inputs: 1 analysed, 2 not analysed" in err,
+          "exit %s: %s %s" % (rc, out[-1500:], err[-1500:]))
+
+    zero_db = os.path.join(tmp, "zero-db")
+    os.mkdir(zero_db)
+    os.symlink("/dev/zero", os.path.join(zero_db, "compile_commands.json"))
+    rc, out, err = run([wc, "--no-cuda", "-p", zero_db], cwd=tmp, timeout=300)
+    check("a compile database that is a link to /dev/zero: a usage error naming it",
+          rc == 2 and "zero-db/compile_commands.json: the compile database is not a regular file"
+          in err, "exit %s: %s" % (rc, err[-1500:]))
+
+
 def main():
     args, wc, plugin = door_arguments()
     with scratch_dir("warpcheck-bad-input-") as tmp:
         write(tmp, "good.cu", GOOD)
         recursion(wc, plugin, args.clang_tidy, tmp)
         timeout_with_several_inputs(wc, tmp)
+        not_regular_files(wc, tmp)
     return RESULTS.summary()
 
 
