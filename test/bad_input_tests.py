@@ -46,6 +46,56 @@ RECURSION = textwrap.dedent("""\
     """)
 
 
+# Launches no sm_90 block can run, one kernel each (the line of each launch
+# is the kernel's number plus 6).
+INVALID_LAUNCHES = textwrap.dedent("""\
+    __global__ void big(float *p) { p[threadIdx.x] = 1; }
+    __global__ void zero(float *p) { p[threadIdx.x] = 1; }
+    __global__ void negative(float *p) { p[threadIdx.x] = 1; }
+    __global__ void deep(float *p) { p[threadIdx.x] = 1; }
+    __global__ void shared(float *p) { extern __shared__ float s[]; s[threadIdx.x] = p[threadIdx.x]; }
+    int main() {
+      big<<<1, 2048>>>(nullptr);
+      zero<<<0, 0>>>(nullptr);
+      negative<<<-1, -1>>>(nullptr);
+      deep<<<1, dim3(1024, 1024, 64)>>>(nullptr);
+      shared<<<1, 128, (size_t)-1>>>(nullptr);
+    }
+    """)
+INVALID_LAUNCH_WARNINGS = [
+    "invalid.cu:7:3: warning: this launch of kernel 'big' cannot run on sm_90: the block "
+    "(2048, 1, 1) has 2048 threads along x, over the 1024 a block may have along x on sm_90 "
+    "(cudaErrorInvalidConfiguration) [cuda-occupancy]",
+    "invalid.cu:8:3: warning: this launch of kernel 'zero' cannot run on sm_90: the block "
+    "(0, 1, 1) has a zero extent (cudaErrorInvalidConfiguration) [cuda-occupancy]",
+    "invalid.cu:9:3: warning: this launch of kernel 'negative' cannot run on sm_90: the block "
+    "(4294967295, 1, 1) has 4294967295 threads along x, over the 1024 a block may have along x "
+    "on sm_90 (cudaErrorInvalidConfiguration) [cuda-occupancy]",
+    "invalid.cu:10:3: warning: this launch of kernel 'deep' cannot run on sm_90: the block "
+    "(1024, 1024, 64) has 67108864 threads, over the 1024 a block may have on sm_90 "
+    "(cudaErrorInvalidConfiguration) [cuda-occupancy]",
+    "invalid.cu:11:3: warning: this launch of kernel 'shared' cannot run on sm_90: "
+    "18446744073709551615 bytes of dynamic shared memory are over the 232448 a block may use "
+    "on sm_90 (after opting in with cudaFuncSetAttribute) (cudaErrorInvalidConfiguration) "
+    "[cuda-occupancy]",
+]
+
+
+# The first kernel's annotation must not reach the second; the third's is
+# not understood and must be said so, not replaced by the first's.
+ANNOTATIONS = textwrap.dedent("""\
+    // warpcheck: block(16, 16)
+    __global__ void first(float *p) { p[threadIdx.x * 16 + threadIdx.y] = 1; }
+    __global__ void second(float *p) { p[threadIdx.x * 2] = 1; }
+    // warpcheck: blok(32)
+    __global__ void third(float *p) { p[threadIdx.x * 2] = 1; }
+    """)
+ANNOTATION_WARNING = (
+    "annotations.cu:4:1: warning: kernel 'third': the annotation at annotations.cu:4 is not "
+    "understood (unknown key 'blok'); expected block(x[, y[, z]]) [grid(x[, y[, z]])] "
+    "[shared(bytes)] [cuda-occupancy]")
+
+
 def write(folder, name, text):
     path = os.path.join(folder, name)
     with open(path, "w") as f:
@@ -146,6 +196,55 @@ def not_regular_files(wc, tmp):
           in err, "exit %s: %s" % (rc, err[-1500:]))
 
 
+def invalid_launches(wc, plugin, clang_tidy, tmp):
+    """Launches no block of the architecture can run are said to be so, with
+    the limit they break, at the launch, through both doors: they used to
+    become the default block at 100% occupancy without a word."""
+    write(tmp, "invalid.cu", INVALID_LAUNCHES)
+    rc, out, err = run([wc, "--no-cuda", "invalid.cu"], cwd=tmp, timeout=300)
+    for w in INVALID_LAUNCH_WARNINGS:
+        check("binary: " + w.split(": warning: ")[1][:60], w in out, out[-3000:] + err[-1500:])
+    rc, out, err = run([wc, "--no-cuda", "--format=json", "invalid.cu"], cwd=tmp, timeout=300)
+    doc = json_report(out)
+    big = [k for k in doc.get("kernels", []) if k["name"] == "big"]
+    check("json: the launch that cannot run is listed with why, beside the shape analysed instead",
+          big and "the launch at invalid.cu:7 cannot run: the block (2048, 1, 1) has 2048 threads "
+          "along x, over the 1024 a block may have along x on sm_90" in
+          big[0]["launch"]["unevaluated_launches"], out[-3000:])
+    rc, args, err = run([wc, "--print-clang-args", "--no-cuda", "invalid.cu"], cwd=tmp)
+    rc, out, err = run([clang_tidy, "-load", plugin, "-checks=-*,cuda-occupancy", "invalid.cu",
+                        "--"] + [a for a in args.split("\n") if a], cwd=tmp, timeout=300)
+    for w in INVALID_LAUNCH_WARNINGS:
+        check("plugin: " + w.split(": warning: ")[1][:60],
+              any(line.endswith(w) for line in out.splitlines()), out[-3000:] + err[-1500:])
+
+
+def annotations(wc, plugin, clang_tidy, tmp):
+    """A `// warpcheck:` annotation is its own kernel's only; one that is not
+    understood is a warning naming file:line (it used to be skipped, and the
+    previous kernel's annotation used instead)."""
+    write(tmp, "annotations.cu", ANNOTATIONS)
+    rc, out, err = run([wc, "--no-cuda", "--format=json", "annotations.cu"], cwd=tmp, timeout=300)
+    doc = json_report(out)
+    launch = {k["name"]: k["launch"] for k in doc.get("kernels", [])}
+    check("annotation: the first kernel's block is its own",
+          launch.get("first", {}).get("source") == "annotation" and
+          launch["first"]["block"] == [16, 16, 1], json.dumps(launch))
+    check("annotation: it does not spill onto the next kernel, nor replace one not understood",
+          launch.get("second", {}).get("source") not in (None, "annotation") and
+          launch.get("third", {}).get("source") not in (None, "annotation"), json.dumps(launch))
+    rc, out, err = run([wc, "--no-cuda", "annotations.cu"], cwd=tmp, timeout=300)
+    check("annotation not understood: a warning naming file:line (binary)",
+          ANNOTATION_WARNING in out, out[-3000:] + err[-1000:])
+    rc, args, err = run([wc, "--print-clang-args", "--no-cuda", "annotations.cu"], cwd=tmp)
+    rc, out, err = run([clang_tidy, "-load", plugin, "-checks=-*,cuda-occupancy",
+                        "annotations.cu", "--"] + [a for a in args.split("\n") if a],
+                       cwd=tmp, timeout=300)
+    check("annotation not understood: a warning naming file:line (plugin)",
+          any(line.endswith(ANNOTATION_WARNING) for line in out.splitlines()),
+          out[-3000:] + err[-1000:])
+
+
 def main():
     args, wc, plugin = door_arguments()
     with scratch_dir("warpcheck-bad-input-") as tmp:
@@ -153,6 +252,8 @@ def main():
         recursion(wc, plugin, args.clang_tidy, tmp)
         timeout_with_several_inputs(wc, tmp)
         not_regular_files(wc, tmp)
+        invalid_launches(wc, plugin, args.clang_tidy, tmp)
+        annotations(wc, plugin, args.clang_tidy, tmp)
     return RESULTS.summary()
 
 
