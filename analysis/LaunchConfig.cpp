@@ -14,6 +14,7 @@
 #include "host/HostEvaluator.h"
 #include "warpcheck/analysis/LaunchBounds.h"
 #include "warpcheck/model/Arch.h"
+#include "warpcheck/model/LaunchLimits.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/GlobalDecl.h"
@@ -274,13 +275,15 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const std::string &Arch) con
 
 namespace {
 
-/// A dim3 from a host value: an integer, or a record of x, y and z.
-std::optional<Dim3> dim3Of(const host::HostValue &V, std::string &Why) {
+/// The extents of a dim3 from a host value (an integer, or a record of x,
+/// y and z), each as dim3's unsigned int holds it: -1 is 4294967295.
+std::optional<std::array<std::uint64_t, 3>> extentsOf(const host::HostValue &V,
+                                                      std::string &Why) {
   if (!V.known()) {
     Why = "uses " + V.describe();
     return std::nullopt;
   }
-  std::uint64_t X[3] = {1, 1, 1};
+  std::array<std::uint64_t, 3> X{{1, 1, 1}};
   if (V.K == host::HostValue::Int) {
     X[0] = V.Bits;
   } else if (V.K == host::HostValue::Record) {
@@ -298,12 +301,12 @@ std::optional<Dim3> dim3Of(const host::HostValue &V, std::string &Why) {
     Why = "uses a value that is not a dim3";
     return std::nullopt;
   }
-  for (std::uint64_t D : X)
-    if (D == 0 || D > 0xffffffffULL) {
-      Why = "asks for an extent of " + std::to_string(static_cast<std::int64_t>(D)) +
-            ": the launch fails";
-      return std::nullopt;
-    }
+  for (std::uint64_t &D : X)
+    D &= 0xffffffffULL;
+  return X;
+}
+
+Dim3 dim3Of(const std::array<std::uint64_t, 3> &X) {
   return Dim3{static_cast<std::uint32_t>(X[0]), static_cast<std::uint32_t>(X[1]),
               static_cast<std::uint32_t>(X[2])};
 }
@@ -355,35 +358,39 @@ std::map<const ParmVarDecl *, BoundArgument> boundArguments(const host::LaunchRe
   return Out;
 }
 
-/// The shape of one recorded launch, or why there is none.
+/// The shape of one recorded launch, or why there is none. A launch the
+/// architecture cannot run at all (model::whyLaunchCannotRun) has no
+/// shape: CannotRun then says why (the model's sentence), and Why too.
 std::optional<LaunchConfig> configOf(const host::LaunchSite &S, const host::LaunchRecord &R,
                                      const FunctionDecl *Kernel, const model::ArchSpec &A,
-                                     std::string &Why) {
-  std::optional<Dim3> Block = dim3Of(R.Block, Why);
+                                     std::string &Why, std::string &CannotRun) {
+  std::optional<std::array<std::uint64_t, 3>> Block = extentsOf(R.Block, Why);
   if (!Block) {
     Why = "the launch at " + S.Location + " " + Why;
     return std::nullopt;
   }
-  if (Block->X > A.MaxBlockDim[0] || Block->Y > A.MaxBlockDim[1] ||
-      Block->Z > A.MaxBlockDim[2] || Block->count() > A.MaxThreadsPerBlock) {
-    // A launch that fails (cudaErrorInvalidConfiguration).
-    Why = "the launch at " + S.Location + " asks for the block " + Block->str() +
-          ", which " + A.Name + " does not allow (at most " +
-          std::to_string(A.MaxThreadsPerBlock) + " threads, (" +
-          std::to_string(A.MaxBlockDim[0]) + ", " + std::to_string(A.MaxBlockDim[1]) + ", " +
-          std::to_string(A.MaxBlockDim[2]) + ") along x, y and z): the launch fails";
+  model::LaunchRequest Request;
+  Request.Block = *Block;
+  std::string Ignored;
+  Request.Grid = extentsOf(R.Grid, Ignored);
+  std::optional<std::uint64_t> SharedBytes;
+  if (R.HasSharedBytes && R.SharedBytes.K == host::HostValue::Int)
+    SharedBytes = Request.DynamicSharedBytes = R.SharedBytes.Bits;
+  if (std::string Reason = model::whyLaunchCannotRun(A, Request); !Reason.empty()) {
+    // cudaErrorInvalidConfiguration: no thread runs, there is no
+    // occupancy to report.
+    CannotRun = Reason;
+    Why = "the launch at " + S.Location + " cannot run: " + Reason;
     return std::nullopt;
   }
   LaunchConfig C;
   C.Source = LaunchSource::LaunchSite;
-  C.Block = *Block;
-  std::string Ignored;
-  if (auto Grid = dim3Of(R.Grid, Ignored)) {
-    C.Grid = *Grid;
+  C.Block = dim3Of(*Block);
+  if (Request.Grid) {
+    C.Grid = dim3Of(*Request.Grid);
     C.GridKnown = true;
   }
-  if (R.HasSharedBytes && R.SharedBytes.K == host::HostValue::Int)
-    C.DynamicSharedBytes = R.SharedBytes.Bits;
+  C.DynamicSharedBytes = SharedBytes;
   C.Location = S.Location;
   C.Description = "the launch at " + C.Location;
   C.Context = R.Context;
@@ -416,11 +423,76 @@ commonArguments(const std::vector<std::map<const ParmVarDecl *, BoundArgument>> 
 
 } // namespace
 
-/// `// warpcheck: block(32, 8) grid(64, 64) shared(8192)` within the five
-/// lines above the kernel (or its template header); grid and shared (the
-/// dynamic shared memory, bytes) are optional.
-static std::optional<LaunchConfig> annotationFor(const FunctionDecl *Kernel,
-                                                 ASTContext &Ctx) {
+namespace {
+
+/// What a `// warpcheck:` annotation above a kernel says, or why it says
+/// nothing usable.
+struct Annotation {
+  std::optional<LaunchConfig> Config;
+  /// "the annotation at k.cu:3 is not understood: ..."; empty when none.
+  std::string Problem;
+  SourceLocation Where;
+};
+
+/// One key of an annotation: `block(32, 8)`, `grid=(64, 64)`, `shared(8192)`.
+std::string parseAnnotationText(llvm::StringRef Spec, LaunchConfig &C) {
+  Spec = Spec.trim();
+  Spec.consume_back("*/");
+  Spec = Spec.rtrim();
+  bool SawBlock = false, SawGrid = false, SawShared = false;
+  while (!Spec.empty()) {
+    llvm::StringRef Key = Spec.take_while([](char Ch) { return llvm::isAlpha(Ch); });
+    Spec = Spec.drop_front(Key.size()).ltrim();
+    if (Key != "block" && Key != "grid" && Key != "shared")
+      return Key.empty() ? "expected a key at '" + Spec.str() + "'"
+                         : "unknown key '" + Key.str() + "'";
+    bool &Seen = Key == "block" ? SawBlock : Key == "grid" ? SawGrid : SawShared;
+    if (Seen)
+      return "'" + Key.str() + "' given twice";
+    Seen = true;
+    if (Spec.consume_front("="))
+      Spec = Spec.ltrim();
+    if (!Spec.consume_front("("))
+      return "expected '(' after '" + Key.str() + "'";
+    size_t Close = Spec.find(')');
+    if (Close == llvm::StringRef::npos)
+      return "no ')' after '" + Key.str() + "('";
+    llvm::StringRef Args = Spec.take_front(Close).trim();
+    Spec = Spec.drop_front(Close + 1).ltrim();
+    Spec.consume_front(",");
+    Spec = Spec.ltrim();
+    if (Key == "shared") {
+      // The dynamic shared memory of the launch, in bytes (the third
+      // <<<>>> argument).
+      std::uint64_t Bytes = 0;
+      if (Args.getAsInteger(10, Bytes))
+        return "shared(" + Args.str() + ") is not a number of bytes";
+      C.DynamicSharedBytes = Bytes;
+      continue;
+    }
+    std::optional<Dim3> D = parseDim3(Args);
+    if (!D)
+      return Key.str() + "(" + Args.str() + ") is not 1 to 3 positive extents";
+    if (Key == "block") {
+      C.Block = *D;
+    } else {
+      C.Grid = *D;
+      C.GridKnown = true;
+    }
+  }
+  if (!SawBlock)
+    return "it gives no block(x, y, z)";
+  return "";
+}
+
+/// `// warpcheck: block(32, 8) grid(64, 64) shared(8192)` in the comment
+/// lines directly above the kernel (or its template header), at most ten;
+/// grid and shared (the dynamic shared memory, bytes) are optional. Only
+/// comment lines are read: an annotation above other code (the previous
+/// kernel's) is not this kernel's, and one that is not understood is a
+/// problem to report, never skipped for an older one.
+Annotation annotationFor(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  Annotation Out;
   const SourceManager &SM = Ctx.getSourceManager();
   const Decl *Outer = Kernel;
   if (const FunctionTemplateDecl *T = Kernel->getPrimaryTemplate())
@@ -429,69 +501,55 @@ static std::optional<LaunchConfig> annotationFor(const FunctionDecl *Kernel,
     Outer = T;
   SourceLocation Begin = SM.getFileLoc(Outer->getBeginLoc());
   if (Begin.isInvalid())
-    return std::nullopt;
+    return Out;
   FileID File = SM.getFileID(Begin);
   bool Invalid = false;
   llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
   if (Invalid)
-    return std::nullopt;
+    return Out;
   unsigned Line = SM.getSpellingLineNumber(Begin);
-  unsigned Lowest = Line > 5 ? Line - 5 : 1;
-  for (unsigned L = Line; L >= Lowest; --L) {
+  for (unsigned L = Line - 1; L >= 1 && L + 10 >= Line; --L) {
     SourceLocation LineStart = SM.translateLineCol(File, L, 1);
     llvm::StringRef Text = Buffer.substr(SM.getFileOffset(LineStart))
-                               .take_until([](char C) { return C == '\n'; });
-    size_t At = Text.find("warpcheck:");
-    if (At != llvm::StringRef::npos) {
-      llvm::StringRef Spec = Text.substr(At + 10);
-      auto ParseAfter = [&](llvm::StringRef Key) -> std::optional<Dim3> {
-        size_t K = Spec.find(Key);
-        if (K == llvm::StringRef::npos)
-          return std::nullopt;
-        llvm::StringRef Args = Spec.substr(K + Key.size()).ltrim();
-        if (Args.consume_front("="))
-          Args = Args.ltrim();
-        if (!Args.consume_front("("))
-          return std::nullopt;
-        return parseDim3(Args.take_until([](char Ch) { return Ch == ')'; }));
-      };
-      if (auto Block = ParseAfter("block")) {
-        LaunchConfig C;
-        C.Source = LaunchSource::Annotation;
-        C.Block = *Block;
-        if (auto Grid = ParseAfter("grid")) {
-          C.Grid = *Grid;
-          C.GridKnown = true;
-        }
-        // shared(N): the dynamic shared memory of the launch, in bytes (the
-        // third <<<>>> argument).
-        if (size_t K = Spec.find("shared"); K != llvm::StringRef::npos) {
-          llvm::StringRef Args = Spec.substr(K + 6).ltrim();
-          std::uint64_t Bytes = 0;
-          Args.consume_front("=");
-          Args = Args.ltrim();
-          if (Args.consume_front("(") &&
-              !Args.take_until([](char Ch) { return Ch == ')'; }).trim().getAsInteger(10, Bytes))
-            C.DynamicSharedBytes = Bytes;
-        }
-        PresumedLoc P = SM.getPresumedLoc(LineStart);
-        C.Location = llvm::sys::path::filename(P.getFilename()).str() + ":" +
-                     std::to_string(P.getLine());
-        C.Description = "the annotation at " + C.Location;
-        return C;
-      }
+                               .take_until([](char C) { return C == '\n'; })
+                               .trim();
+    if (Text.empty())
+      continue;
+    if (!Text.consume_front("//") && !Text.consume_front("/*") && !Text.consume_front("*"))
+      break; // code: what is above belongs to something else
+    Text = Text.ltrim();
+    if (!Text.consume_front("warpcheck:"))
+      continue;
+    PresumedLoc P = SM.getPresumedLoc(LineStart);
+    std::string Location =
+        llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine());
+    LaunchConfig C;
+    if (std::string Why = parseAnnotationText(Text, C); !Why.empty()) {
+      Out.Problem = "the annotation at " + Location + " is not understood (" + Why +
+                    "); expected block(x[, y[, z]]) [grid(x[, y[, z]])] [shared(bytes)]";
+      Out.Where = LineStart;
+      return Out;
     }
-    if (L == 1)
-      break;
+    C.Source = LaunchSource::Annotation;
+    C.Location = Location;
+    C.Description = "the annotation at " + C.Location;
+    Out.Config = std::move(C);
+    return Out;
   }
-  return std::nullopt;
+  return Out;
 }
+
+} // namespace
 
 std::vector<LaunchConfig>
 LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
                             const LaunchDefaults &Defaults) const {
   std::vector<LaunchConfig> Result;
   std::vector<std::string> Unevaluated;
+  std::vector<InvalidLaunch> Invalid;
+  // Read whether or not a launch is evaluated: an annotation that is not
+  // understood is reported either way.
+  const Annotation Annotated = annotationFor(Kernel, Ctx);
   LaunchedExtents Partial;
   std::vector<std::map<const ParmVarDecl *, BoundArgument>> UnshapedArguments;
   std::array<bool, 3> PartialConflict{{false, false, false}};
@@ -536,8 +594,12 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
         SaidWidened = true;
         continue;
       }
-      std::string Why;
-      std::optional<LaunchConfig> C = configOf(*S, R, Kernel, Arch, Why);
+      std::string Why, CannotRun;
+      std::optional<LaunchConfig> C = configOf(*S, R, Kernel, Arch, Why, CannotRun);
+      if (!CannotRun.empty() && llvm::none_of(Invalid, [&](const InvalidLaunch &I) {
+            return I.Site == S->Call && I.Reason == CannotRun;
+          }))
+        Invalid.push_back({S->Call, S->Location, CannotRun});
       if (!C && !R.InWidenedIteration) {
         UnshapedArguments.push_back(boundArguments(R, Kernel));
         // What the launch does say about the block, for the inference below;
@@ -568,8 +630,14 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   }
   if (!Result.empty()) {
     // The launches that were not analysed are said beside those that were.
-    for (LaunchConfig &C : Result)
+    for (LaunchConfig &C : Result) {
       C.Unevaluated = Unevaluated;
+      C.CannotRun = Invalid;
+    C.AnnotationProblem = Annotated.Problem;
+    C.AnnotationProblemAt = Annotated.Where;
+      C.AnnotationProblem = Annotated.Problem;
+      C.AnnotationProblemAt = Annotated.Where;
+    }
     return Result;
   }
   // Launches of this kernel that another unit evaluated.
@@ -599,14 +667,17 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   }
   auto Fallback = [&](LaunchConfig C) {
     C.Unevaluated = Unevaluated;
+    C.CannotRun = Invalid;
+    C.AnnotationProblem = Annotated.Problem;
+    C.AnnotationProblemAt = Annotated.Where;
     // The shape stands in for launches that could not be evaluated; the
     // arguments they all pass alike are still theirs.
     if (C.Arguments.empty())
       C.Arguments = commonArguments(UnshapedArguments);
     return std::vector<LaunchConfig>{std::move(C)};
   };
-  if (auto A = annotationFor(Kernel, Ctx))
-    return Fallback(*A);
+  if (Annotated.Config)
+    return Fallback(*Annotated.Config);
   std::optional<std::uint32_t> MaxThreads;
   if (std::optional<LaunchBounds> Bounds = launchBounds(Kernel, Ctx);
       Bounds && Bounds->MaxThreads <= Arch.MaxThreadsPerBlock)

@@ -115,6 +115,19 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
 
   SourceLocation Loc = Kernel->getLocation();
   std::string Name = kernelName(Kernel, Ctx);
+  // A launch no block of this architecture can run has no occupancy: it
+  // fails (cudaErrorInvalidConfiguration). Said at the launch, never
+  // replaced silently by another shape's numbers.
+  if (!Configs.empty())
+    for (const InvalidLaunch &I : Configs.front().CannotRun)
+      diag(I.Site ? I.Site->getBeginLoc() : Loc,
+           "this launch of kernel '%0' cannot run on %1: %2 (cudaErrorInvalidConfiguration)")
+          << Name << Spec->Name << I.Reason;
+  if (!Configs.empty() && !Configs.front().AnnotationProblem.empty())
+    diag(Configs.front().AnnotationProblemAt.isValid() ? Configs.front().AnnotationProblemAt
+                                                       : Loc,
+         "kernel '%0': %1")
+        << Name << Configs.front().AnnotationProblem;
   bool SaidUnavailable = false;
   for (const LaunchConfig &C : Shapes) {
     std::string WhyNot;

@@ -70,7 +70,9 @@ static const char *HelpTail = R"(
                            --config=cuda-uncoalesced-global-access.MinEfficiency=80
   --warnings-as-errors=<globs>
                            Findings of these checks are errors (exit code 1).
-  --timeout=<seconds>      Time limit for one translation unit (default 600).
+  --timeout=<seconds>      Time limit of each translation unit (default 600), with
+                           any number of inputs; its worker and the programs the
+                           worker started are killed on it.
   --isolate                Analyse even a single file in a worker process (several
                            files always are: one crash never stops the others).
   --list-checks            List the enabled checks and exit.

@@ -68,6 +68,10 @@ std::vector<std::string> cudaFilesUnder(llvm::StringRef Folder) {
 std::vector<std::string> includedFiles(const std::string &File,
                                        const std::vector<std::string> &IncludeDirs) {
   std::vector<std::string> Out;
+  // A device or a FIFO is never opened (it could be read without end or
+  // block); the input check refuses it by name later.
+  if (!fs::is_regular_file(File))
+    return Out;
   auto Buffer = llvm::MemoryBuffer::getFile(File);
   if (!Buffer)
     return Out;
@@ -172,6 +176,12 @@ bool collectFromDatabase(const CommandLine &CL, llvm::StringRef Cwd, InputSet &O
   path::append(DbPath, "compile_commands.json");
   if (!fs::exists(DbPath)) {
     error(DbPath + ": no compile database (compile_commands.json) in '" + CL.BuildDir + "'");
+    return false;
+  }
+  // As for a source: a device or a FIFO is never opened.
+  if (!fs::is_regular_file(DbPath)) {
+    error(DbPath + ": the compile database is not a regular file (a device, a FIFO or a "
+                   "folder): refused");
     return false;
   }
   auto Db = clang::tooling::JSONCompilationDatabase::loadFromFile(

@@ -21,7 +21,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,17 +45,38 @@ using namespace warpcheck::tool;
 
 namespace {
 
-/// Why a planned input cannot be read, or empty.
+/// Why a planned input cannot be read, or empty. Only a regular file (or
+/// a symbolic link to one) is a source: a device (/dev/zero, which a
+/// committed symbolic link may name) would be read without end and a FIFO
+/// would block the run, so neither is ever opened. A regular file is opened,
+/// not read.
 std::string unreadable(const Input &In) {
   llvm::SmallString<256> Path(In.File);
   if (!llvm::sys::path::is_absolute(Path))
     llvm::sys::fs::make_absolute(In.Directory, Path);
-  if (!llvm::sys::fs::exists(Path))
-    return "no such file";
-  if (llvm::sys::fs::is_directory(Path))
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
+    if (EC == std::errc::no_such_file_or_directory)
+      return "no such file";
+    return "cannot be read: " + EC.message();
+  }
+  switch (Status.type()) {
+  case llvm::sys::fs::file_type::regular_file:
+    break;
+  case llvm::sys::fs::file_type::directory_file:
     return "is a directory, not a source file";
-  if (auto Readable = llvm::MemoryBuffer::getFile(Path); !Readable)
-    return "cannot be read: " + Readable.getError().message();
+  case llvm::sys::fs::file_type::fifo_file:
+    return "is a FIFO (named pipe), not a regular file: refused, it could block the run";
+  case llvm::sys::fs::file_type::character_file:
+  case llvm::sys::fs::file_type::block_file:
+    return "is a device, not a regular file: refused, it could be read without end";
+  default:
+    return "is not a regular file (a socket or another special file): refused";
+  }
+  llvm::Expected<llvm::sys::fs::file_t> File = llvm::sys::fs::openNativeFileForRead(Path);
+  if (!File)
+    return "cannot be read: " + llvm::toString(File.takeError());
+  llvm::sys::fs::closeFile(*File);
   return "";
 }
 

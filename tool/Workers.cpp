@@ -3,15 +3,20 @@
 #include "Workers.h"
 #include "CommandLine.h"
 
+#include "warpcheck/toolchain/ProcessRunner.h"
+
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <csignal>
 #include <chrono>
 #include <thread>
+#include <unistd.h>
 
 namespace warpcheck::tool {
 
@@ -26,6 +31,7 @@ JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) 
     llvm::errs() << "warpcheck: error: " << File << ": the analysis timed out after "
                  << TimeoutSeconds << " s\n";
     llvm::errs().flush();
+    toolchain::killStartedProcessGroups(); // nvcc, had one started
     std::_Exit(ExitInputErrors);
   }).detach();
   JobResult Out;
@@ -36,41 +42,35 @@ JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) 
   return {std::move(Out), ""};
 }
 
-/// Runs one job in a worker process and reads its result's JSON.
+/// Runs one job in a worker process and reads its result's JSON. The
+/// worker runs under its own deadline (toolchain::runProcess: not the
+/// process-wide alarm(), so every worker thread has one) and in a process
+/// group of its own, killed whole on the deadline.
 JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
                      unsigned TimeoutSeconds) {
-  llvm::SmallString<128> OutPath, ErrPath;
-  if (llvm::sys::fs::createTemporaryFile("warpcheck", "json", OutPath) ||
-      llvm::sys::fs::createTemporaryFile("warpcheck", "log", ErrPath))
-    return {std::nullopt, "cannot create a temporary file"};
+  llvm::SmallString<128> Dir;
+  if (llvm::sys::fs::createUniqueDirectory("warpcheck-worker", Dir))
+    return {std::nullopt, "cannot create a temporary folder"};
+  auto RemoveDir = llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(Dir); });
+  llvm::SmallString<128> OutPath(Dir);
+  llvm::sys::path::append(OutPath, "result.json");
   std::vector<std::string> Args = {Self, "--worker"};
   std::vector<std::string> JobArgs = jobToArguments(Job, OutPath.str().str());
   Args.insert(Args.end(), JobArgs.begin(), JobArgs.end());
-  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), ErrPath.str(),
-                                                ErrPath.str()};
-  std::string ErrMsg;
-  bool ExecFailed = false;
-  auto Start = std::chrono::steady_clock::now();
-  int RC = llvm::sys::ExecuteAndWait(Self, Refs, std::nullopt, Redirects, TimeoutSeconds, 0,
-                                     &ErrMsg, &ExecFailed);
-  bool TimedOut =
-      std::chrono::steady_clock::now() - Start >= std::chrono::seconds(TimeoutSeconds);
-  auto Log = llvm::MemoryBuffer::getFile(ErrPath);
-  std::string LogText = Log ? (*Log)->getBuffer().trim().str() : "";
-  llvm::sys::fs::remove(ErrPath);
-  if (ExecFailed || RC < 0) {
-    llvm::sys::fs::remove(OutPath);
-    std::string Why = TimedOut ? "the analysis timed out after " +
-                                     std::to_string(TimeoutSeconds) + " s"
-                               : "the analysis crashed (" + ErrMsg +
-                                     "); please report it with this file";
+  toolchain::ProcessResult Run = toolchain::runProcess(Args, {}, Dir, TimeoutSeconds);
+  std::string LogText = llvm::StringRef(Run.Output).trim().str();
+  if (Run.StartFailed)
+    return {std::nullopt, "no worker could be started: " + Run.StartError};
+  if (Run.ExitCode < 0) {
+    std::string Why = Run.TimedOut ? "the analysis timed out after " +
+                                         std::to_string(TimeoutSeconds) + " s"
+                                   : "the analysis crashed (" + Run.StartError +
+                                         "); please report it with this file";
     if (!LogText.empty())
       Why += "\n" + LogText.substr(0, 2000);
     return {std::nullopt, Why};
   }
   auto Buffer = llvm::MemoryBuffer::getFile(OutPath);
-  llvm::sys::fs::remove(OutPath);
   if (!Buffer)
     return {std::nullopt, "the analysis produced no result" +
                               (LogText.empty() ? std::string() : ": " + LogText.substr(0, 2000))};
@@ -107,6 +107,12 @@ std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<Trans
 }
 
 int workerMain(llvm::ArrayRef<const char *> Argv) {
+  // Ended on the deadline (runWorker's SIGTERM): the nvcc it started, in a
+  // process group of its own, ends with it.
+  std::signal(SIGTERM, [](int) {
+    toolchain::killStartedProcessGroups();
+    _exit(ExitInputErrors);
+  });
   std::vector<std::string> Args(Argv.begin() + 2, Argv.end());
   TranslationUnitJob Job;
   std::string OutPath, Err;

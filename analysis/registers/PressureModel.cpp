@@ -54,14 +54,36 @@ constexpr unsigned MemoryOperandHold = 32;
 /// R0 to R17 in the SASS of the sm_90 subroutine, four of them the
 /// dividend and divisor pairs.
 constexpr unsigned Int64DivisionPressure = 14;
+/// A recursive call (or a call below MaxCallDepth callers) is charged as
+/// a call to a function without a body. nvcc compiles recursion as real
+/// calls through the ABI's stack: the callee's registers are those of a
+/// function already measured on this chain (ptxas reports the largest of
+/// the call graph, not a sum per level) and what lives across the call is
+/// saved in the stack frame, so the call adds its calling convention's
+/// registers (arguments, return value, stack pointer), not the callee's
+/// measure again. This also keeps the measure finite for any recursion.
+constexpr unsigned RecursiveCallPressure = ExternalCallPressure;
+/// Callers above the deepest callee measured: chains of non-recursive
+/// calls deeper than this are charged as RecursiveCallPressure, which
+/// bounds the native stack the measure uses.
+constexpr unsigned MaxCallDepth = 64;
 } // namespace
+
+bool PressureModel::onCallChain(const llvm::Function &F) const {
+  for (const PressureModel *M = this; M; M = M->Caller)
+    if (M->Measuring == &F)
+      return true;
+  return false;
+}
 
 unsigned PressureModel::functionPressure(const llvm::Function &F) {
   auto It = Memo.find(&F);
   if (It != Memo.end())
     return It->second;
-  Memo[&F] = 0; // recursion guard
+  const llvm::Function *Outer = Measuring;
+  Measuring = &F;
   unsigned P = compute(F);
+  Measuring = Outer;
   Memo[&F] = P;
   return P;
 }
@@ -319,10 +341,11 @@ unsigned PressureModel::compute(const llvm::Function &F) {
         if (!isInlineInstruction(Callee)) {
           // The callee's registers come on top of what lives across the
           // call.
-          unsigned CalleePressure =
-              Callee && !Callee->isDeclaration()
-                  ? PressureModel(DL, Scheduled).functionPressure(*Callee)
-                  : ExternalCallPressure;
+          unsigned CalleePressure = ExternalCallPressure;
+          if (Callee && !Callee->isDeclaration())
+            CalleePressure = onCallChain(*Callee) || CallDepth >= MaxCallDepth
+                                 ? RecursiveCallPressure
+                                 : PressureModel(DL, Scheduled, this).functionPressure(*Callee);
           Max = std::max(Max, W + CalleePressure);
         }
       }

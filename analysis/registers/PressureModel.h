@@ -44,6 +44,16 @@ public:
   unsigned functionPressure(const llvm::Function &F);
 
 private:
+  /// The model of a callee of Caller's function: it knows the call chain
+  /// above it, so a recursive call is not measured again.
+  PressureModel(const llvm::DataLayout &DL, bool Scheduled, const PressureModel *Caller)
+      : DL(DL), Scheduled(Scheduled), Caller(Caller),
+        CallDepth(Caller ? Caller->CallDepth + 1 : 0) {}
+
+  /// F is being measured by this model or a caller's: a call to it is a
+  /// recursive call.
+  bool onCallChain(const llvm::Function &F) const;
+
   //--- Which values hold registers (PressureModelValues.cpp) ---//
 
   /// Every use of I computes an address ptxas folds into an operand.
@@ -99,6 +109,13 @@ private:
 
   const llvm::DataLayout &DL;
   const bool Scheduled;
+  /// The model of the function that calls the one measured here; null for
+  /// a kernel's (the top of the call chain).
+  const PressureModel *Caller = nullptr;
+  /// How many callers are above this model.
+  unsigned CallDepth = 0;
+  /// The function compute() is measuring now.
+  const llvm::Function *Measuring = nullptr;
   llvm::DenseMap<const llvm::Function *, unsigned> Memo;
   llvm::DenseMap<const llvm::Value *, bool> Folded;
   llvm::DenseMap<const llvm::Value *, bool> Uniform;

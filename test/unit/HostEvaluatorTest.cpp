@@ -257,12 +257,15 @@ int main() {
   EXPECT_EQ(Cs[0].Source, LaunchSource::Default);
   ASSERT_EQ(Cs[0].Unevaluated.size(), 3u);
   EXPECT_EQ(Cs[0].Unevaluated[0],
-            "the launch at unit.cu:6 asks for the block (2048, 1, 1), which sm_90 does not "
-            "allow (at most 1024 threads, (1024, 1024, 64) along x, y and z): the launch fails");
+            "the launch at unit.cu:6 cannot run: the block (2048, 1, 1) has 2048 threads along "
+            "x, over the 1024 a block may have along x on sm_90");
   EXPECT_EQ(Cs[0].Unevaluated[1],
             "the launch at unit.cu:9 uses 'wraps', a value whose computation has signed "
             "overflow (unit.cu:8)");
   EXPECT_NE(Cs[0].Unevaluated[2].find("(8, 8, 128)"), std::string::npos);
+  ASSERT_EQ(Cs[0].CannotRun.size(), 2u);
+  EXPECT_EQ(Cs[0].CannotRun[1].Reason, "the block (8, 8, 128) has 128 threads along z, over the "
+                                       "64 a block may have along z on sm_90");
 }
 
 TEST(HostEvaluator, LoopsWithUnknownBoundsStillLaunch) {

@@ -311,6 +311,60 @@ declare i32 @FUNCTION(i32)
   EXPECT_GE(Other.Scheduled, Popc.Scheduled + 10);
 }
 
+TEST(LiveValues, RecursiveCallIsChargedAsACallThroughTheStack) {
+  // A recursive call (direct, or through another function) is charged as
+  // a call to a function without a body, not measured again: the same
+  // measure as with the recursive call made to a declaration. (It used to
+  // recurse without end and overflow the stack, in clang-tidy's process.)
+  const char *Module = R"(
+define void @k(ptr addrspace(1) %out, i32 %x) {
+  %r = call i32 @f(ptr addrspace(1) %out, i32 %x)
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+define i32 @f(ptr addrspace(1) %p, i32 %n) noinline {
+  %a = load i32, ptr addrspace(1) %p
+  %m = sub i32 %n, 1
+  %r = call i32 @RECURSE(ptr addrspace(1) %p, i32 %m)
+  %s = add i32 %r, %a
+  ret i32 %s
+}
+define i32 @g(ptr addrspace(1) %p, i32 %n) noinline {
+  %r = call i32 @f(ptr addrspace(1) %p, i32 %n)
+  ret i32 %r
+}
+declare i32 @ext(ptr addrspace(1), i32)
+)";
+  auto With = [&](const std::string &Callee) {
+    std::string M = Module;
+    M.replace(M.find("RECURSE"), 7, Callee);
+    return measuresOf(M);
+  };
+  LiveValueMeasures Direct = With("f"), Mutual = With("g"), External = With("ext");
+  EXPECT_GE(External.Scheduled, 16u);
+  EXPECT_EQ(Direct.Scheduled, External.Scheduled);
+  EXPECT_EQ(Direct.InOrder, External.InOrder);
+  EXPECT_EQ(Mutual.Scheduled, External.Scheduled);
+  EXPECT_EQ(Mutual.InOrder, External.InOrder);
+}
+
+TEST(LiveValues, DeepCallChainIsBounded) {
+  // 500 functions each calling the next: below 64 callers a call is
+  // charged as a call through the stack, so the measure stays finite and
+  // the native stack it uses bounded.
+  std::string Body = "define void @k(ptr addrspace(1) %out) {\n"
+                     "  call void @f0(ptr addrspace(1) %out)\n  ret void\n}\n";
+  for (int I = 0; I < 500; ++I)
+    Body += "define void @f" + std::to_string(I) + "(ptr addrspace(1) %p) noinline {\n" +
+            "  store i32 " + std::to_string(I) + ", ptr addrspace(1) %p\n" +
+            (I + 1 < 500 ? "  call void @f" + std::to_string(I + 1) + "(ptr addrspace(1) %p)\n"
+                         : std::string()) +
+            "  ret void\n}\n";
+  LiveValueMeasures Deep = measuresOf(Body);
+  EXPECT_GE(Deep.Scheduled, 16u);
+  EXPECT_LT(Deep.Scheduled, 255u);
+}
+
 TEST(Estimate, ShortLibdeviceFunctionNames) {
   for (const char *Name : {"__nv_popc", "__nv_popcll", "__nv_clz", "__nv_ffs", "__nv_brev",
                            "__nv_umulhi", "__nv_float_as_int", "__nv_int_as_float",

@@ -24,5 +24,5 @@ int main() {
   copy<<<4, dim3(1 << 20)>>>(nullptr, nullptr);    // invalid: > 1024 threads
   copy<<<4, 2048>>>(nullptr, nullptr);             // invalid
   copy<<<4, 256>>>(nullptr, nullptr);
-  wide<<<dim3(0xffffffffu, 0xffffffffu, 0xffffffffu), 1024>>>(nullptr);
+  wide<<<dim3(0x7fffffffu, 65535, 65535), 1024>>>(nullptr); // the largest grid
 }

@@ -51,6 +51,17 @@ struct BoundArgument {
   std::optional<std::int64_t> PointerOffsetBytes;
 };
 
+/// A launch the architecture cannot run at all (a block over 1024 threads,
+/// a zero extent, more dynamic shared memory than a block may have): it
+/// fails with cudaErrorInvalidConfiguration and runs no thread.
+struct InvalidLaunch {
+  const clang::Expr *Site = nullptr;
+  std::string Location; ///< "main.cu:7"
+  /// Which limit it breaks: "the block (2048, 1, 1) has 2048 threads along
+  /// x, over the 1024 a block may have along x on sm_90".
+  std::string Reason;
+};
+
 struct LaunchConfig {
   Dim3 Block;
   /// Grid dimensions when known; otherwise an assumed grid (GridKnown false).
@@ -77,6 +88,15 @@ struct LaunchConfig {
   /// uses 'block_size', a parameter of 'run' whose callers pass ...").
   /// Empty when the source launches the kernel nowhere.
   std::vector<std::string> Unevaluated;
+  /// The launches of the kernel that cannot run (also among Unevaluated,
+  /// which says why each launch has no shape), for a diagnostic at each.
+  std::vector<InvalidLaunch> CannotRun;
+  /// A `// warpcheck:` annotation above the kernel that is not understood
+  /// ("the annotation at k.cu:3 is not understood (unknown key 'blok'); ..."),
+  /// and where it is; empty when there is none. It is reported, never
+  /// skipped for another annotation.
+  std::string AnnotationProblem;
+  clang::SourceLocation AnnotationProblemAt;
 
   /// Short form used in JSON: "launch", "annotation", "inferred",
   /// "launch_bounds", "default".

@@ -5,11 +5,17 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The one way warpcheck starts a program: llvm::sys::ExecuteAndWait with an
-/// argument vector whose first element is an absolute path (no PATH search,
-/// no shell), an empty standard input, its output captured in files, and a
-/// time limit. Which program may be started is decided by the caller
-/// (NvccInvocation.h: only a located toolkit's bin/nvcc).
+/// The one way warpcheck starts a program: posix_spawn with an argument
+/// vector whose first element is an absolute path (no PATH search, no
+/// shell), an empty standard input, its output captured in files, and a
+/// deadline. The program runs in a process group of its own, so that on a
+/// time-out it is killed together with every program it started (nvcc's
+/// cicc, ptxas, the host compiler). Which program may be started is decided
+/// by the caller (NvccInvocation.h: only a located toolkit's bin/nvcc).
+///
+/// The deadline is this call's own (a polled wait), not the process-wide
+/// alarm() of llvm::sys::ExecuteAndWait, so any number of threads may each
+/// run a program with a time limit.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +25,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +34,10 @@ namespace warpcheck::toolchain {
 struct ProcessResult {
   /// The program could not be started (StartError says why); nothing ran.
   bool StartFailed = false;
+  /// It ran past its time limit and was killed with its process group.
+  bool TimedOut = false;
   /// The exit code; negative when the program did not finish (a time-out,
-  /// a crash): StartError then says what happened, when LLVM says.
+  /// a crash): StartError then says what happened.
   int ExitCode = 0;
   std::string StartError;
   /// Its standard error, then its standard output.
@@ -43,6 +52,17 @@ struct ProcessResult {
 ProcessResult runProcess(llvm::ArrayRef<std::string> Argv,
                          llvm::ArrayRef<std::string> EnvOverrides,
                          llvm::StringRef CaptureDir, unsigned TimeoutSeconds);
+
+/// As runProcess, with exactly the environment \p Environment
+/// ("NAME=value" each) and nothing of this process's.
+ProcessResult runProcessWithEnvironment(llvm::ArrayRef<std::string> Argv,
+                                        llvm::ArrayRef<std::string> Environment,
+                                        llvm::StringRef CaptureDir, unsigned TimeoutSeconds);
+
+/// Kills (SIGKILL) the process groups of every program runProcess started
+/// that is still running. Async-signal-safe: for a handler of the signal
+/// that ends this process, so that what it started does not outlive it.
+void killStartedProcessGroups();
 
 } // namespace warpcheck::toolchain
 
