@@ -367,6 +367,17 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     for (const SweepRun &Run : Values.Runs)
       for (const auto &[Key, T] : Run.Sim.Sites)
         Keys.insert(Key);
+    // Swept reads decide branches that unknown data left open: the launch
+    // is simulated once more with them unknown, so that an access only
+    // some data reaches is never dropped.
+    std::optional<Simulation> Unswept;
+    if (!Values.Reads.empty()) {
+      SampleValues KeepUnknown = PrimarySamples;
+      KeepUnknown.SweepMemoryReads = false;
+      Unswept = Simulate(KeepUnknown, nullptr);
+      for (const auto &[Key, T] : Unswept->Sites)
+        Keys.insert(Key);
+    }
 
     for (const SiteKey &Key : Keys) {
       // A site that depends on the swept values reports the sweep's worst
@@ -379,7 +390,15 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       // when it reached the site.
       bool FromSweep = Dependence && (!Dependence->RepresentativeValue ||
                                       !Primary.Sites.count(Key));
-      const Simulation &Sim = FromSweep ? Values.Runs[From].Sim : Primary;
+      const Simulation *SimOf = FromSweep ? &Values.Runs[From].Sim : &Primary;
+      // A site no swept value reaches (the arm of `if (tid < offset)` that
+      // offset = 4096 never takes) is reported as the data leaves it: from
+      // the simulation that kept the reads unknown, both arms taken.
+      if (!SimOf->Sites.count(Key) && Unswept && Unswept->Sites.count(Key)) {
+        SimOf = &*Unswept;
+        Dependence.reset();
+      }
+      const Simulation &Sim = *SimOf;
       auto Found = Sim.Sites.find(Key);
       if (Found == Sim.Sites.end())
         continue;

@@ -410,7 +410,8 @@ bool WarpInterpreter::Impl::addressIsUniform(const Expr *E) {
 
 void WarpInterpreter::Impl::sweepUniformRead(Lanes &R, const Lanes &Addr,
                                              const Expr *SiteExpr, QualType T) {
-  if (!SiteExpr || T.isNull() || !T->isIntegralOrEnumerationType())
+  if (!Samples.SweepMemoryReads || !SiteExpr || T.isNull() ||
+      !T->isIntegralOrEnumerationType())
     return;
   std::optional<LaneValue> At;
   unsigned Readers = 0;

@@ -40,6 +40,9 @@ struct SampleValues {
   /// Every unbound integer parameter; a warp-uniform integer read from
   /// memory takes a multiple of it (Expressions.cpp, sweepUniformRead).
   std::int64_t UnboundInteger = 4096;
+  /// Warp-uniform integer reads from memory take the swept value; false:
+  /// they are unknown, and the branches they decide are taken both ways.
+  bool SweepMemoryReads = true;
   Dim3 AssumedGrid{64, 64, 1};
 };
 
