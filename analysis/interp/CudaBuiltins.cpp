@@ -246,13 +246,8 @@ std::optional<Lanes> WarpInterpreter::Impl::atomicCall(const CallExpr *CE,
     eval(CE->getArg(I));
   // Whether the compiler aggregates it per warp: its operation, type, use,
   // and what it proves uniform through the calls run inline to get here.
-  std::vector<InlinedCall> Calls;
-  for (auto F = Frames.rbegin(); F != Frames.rend(); ++F)
-    if (F->Call.Call)
-      Calls.push_back(F->Call);
-  if (!Uniformity)
-    Uniformity = std::make_unique<WarpUniformity>(Ctx);
-  model::AtomicTraits Traits = Uniformity->atomicTraits(CE, CE->getDirectCallee(), Calls);
+  model::AtomicTraits Traits =
+      uniformity().atomicTraits(CE, CE->getDirectCallee(), inlinedCalls());
   recordAccess(CE, AccessOp::Atomic, Ptr, pointeeOfFirstArgument(CE), false, 0, 0, &Traits);
   return Lanes{};
 }

@@ -387,13 +387,8 @@ Lanes WarpInterpreter::Impl::readLValue(const LValue &LV, const Expr *SiteExpr,
 
 bool WarpInterpreter::Impl::addressIsUniform(const Expr *E) {
   E = E->IgnoreParenImpCasts();
-  std::vector<InlinedCall> Calls;
-  for (auto F = Frames.rbegin(); F != Frames.rend(); ++F)
-    if (F->Call.Call)
-      Calls.push_back(F->Call);
-  if (!Uniformity)
-    Uniformity = std::make_unique<WarpUniformity>(Ctx);
-  auto Uniform = [&](const Expr *X) { return Uniformity->isUniform(X, Calls); };
+  std::vector<InlinedCall> Calls = inlinedCalls();
+  auto Uniform = [&](const Expr *X) { return uniformity().isUniform(X, Calls); };
   if (isa<DeclRefExpr>(E))
     return true;
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {

@@ -155,6 +155,20 @@ private:
   // ---- helpers ----
   Frame &frame() { return Frames.back(); }
 
+  /// The calls run inline to reach the current frame, innermost first.
+  std::vector<InlinedCall> inlinedCalls() const {
+    std::vector<InlinedCall> Calls;
+    for (auto F = Frames.rbegin(); F != Frames.rend(); ++F)
+      if (F->Call.Call)
+        Calls.push_back(F->Call);
+    return Calls;
+  }
+  WarpUniformity &uniformity() {
+    if (!Uniformity)
+      Uniformity = std::make_unique<WarpUniformity>(Ctx);
+    return *Uniformity;
+  }
+
   Mask removedLanes() {
     Mask M = frame().Exited;
     if (!frame().Loops.empty())
