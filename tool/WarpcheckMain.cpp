@@ -9,8 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Baseline.h"
 #include "CommandLine.h"
 #include "CudaEnvironment.h"
+#include "Fingerprint.h"
+#include "GitDiff.h"
+#include "LineFilter.h"
 #include "Inputs.h"
 #include "PrintToolkit.h"
 #include "Reporters.h"
@@ -27,6 +31,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <optional>
+#include <set>
 #include <thread>
 
 #ifndef WARPCHECK_VERSION
@@ -89,6 +95,79 @@ void printErrorsAndNotes(const RunResult &R) {
   }
 }
 
+/// What --source-root, --baseline and --line-filter say, read and checked
+/// before the analysis.
+struct GateOptions {
+  /// Absolute: --source-root, else the current directory.
+  std::string SourceRoot;
+  std::optional<std::set<std::string>> Baseline;
+  std::vector<LineFilter> Filters;
+};
+
+std::optional<GateOptions> readGateOptions(const CommandLine &CL, llvm::StringRef Cwd) {
+  GateOptions G;
+  llvm::SmallString<256> Root(CL.SourceRoot.empty() ? Cwd : llvm::StringRef(CL.SourceRoot));
+  llvm::sys::fs::make_absolute(Cwd, Root);
+  llvm::sys::path::remove_dots(Root, /*remove_dot_dot=*/true);
+  if (!llvm::sys::fs::is_directory(Root)) {
+    error("--source-root '" + CL.SourceRoot + "' is not a directory");
+    return std::nullopt;
+  }
+  G.SourceRoot = Root.str().str();
+  if (!CL.Baseline.empty()) {
+    llvm::Expected<std::set<std::string>> Prints = readBaseline(CL.Baseline);
+    if (!Prints) {
+      error(llvm::toString(Prints.takeError()));
+      return std::nullopt;
+    }
+    G.Baseline = std::move(*Prints);
+  }
+  if (!CL.LineFilterJson.empty()) {
+    llvm::Expected<LineFilter> Filter = parseLineFilter(CL.LineFilterJson);
+    if (!Filter) {
+      error(llvm::toString(Filter.takeError()));
+      return std::nullopt;
+    }
+    G.Filters.push_back(std::move(*Filter));
+  }
+  return G;
+}
+
+/// Fingerprints the findings, writes --write-baseline (every finding of the
+/// run), then leaves out those outside --diff and --line-filter and those
+/// the baseline holds. False after printing an error.
+bool applyGates(const CommandLine &CL, GateOptions &G, llvm::StringRef Cwd, RunResult &R) {
+  fingerprintFindings(R, Cwd, G.SourceRoot);
+  if (!CL.WriteBaseline.empty())
+    if (llvm::Error E = writeBaseline(R, CL.WriteBaseline)) {
+      error(llvm::toString(std::move(E)));
+      return false;
+    }
+  if (!CL.DiffRevision.empty() && !R.Findings.empty()) {
+    std::set<std::string> Files;
+    for (const Finding &F : R.Findings) {
+      llvm::SmallString<256> Abs(F.File.value_or(""));
+      if (Abs.empty())
+        continue;
+      llvm::sys::fs::make_absolute(Cwd, Abs);
+      llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+      Files.insert(Abs.str().str());
+    }
+    llvm::Expected<LineFilter> Changed =
+        changedLinesSince(CL.DiffRevision, std::vector<std::string>(Files.begin(), Files.end()));
+    if (!Changed) {
+      error(llvm::toString(Changed.takeError()));
+      return false;
+    }
+    G.Filters.push_back(std::move(*Changed));
+  }
+  if (!G.Filters.empty())
+    applyLineFilters(R, G.Filters, Cwd);
+  if (G.Baseline)
+    applyBaseline(R, *G.Baseline);
+  return true;
+}
+
 } // namespace
 
 int occupancyMain(llvm::ArrayRef<const char *> Argv);
@@ -128,6 +207,11 @@ int main(int argc, const char **argv) {
 
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
+  // What gates the report is read before the analysis: a bad baseline or
+  // filter is a usage error at once, not after an hour of analysis.
+  std::optional<GateOptions> Gates = readGateOptions(CL, Cwd);
+  if (!Gates)
+    return ExitUsage;
   InputSet Set;
   if (!collectInputs(CL, Cwd, Set))
     return ExitUsage;
@@ -191,6 +275,8 @@ int main(int argc, const char **argv) {
   }
   for (const InputMessage &N : Set.Notes)
     Result.addNote(N.File, N.Message);
+  if (!applyGates(CL, *Gates, Cwd, Result))
+    return ExitUsage;
 
   // Report.
   std::unique_ptr<llvm::raw_fd_ostream> File;
@@ -205,7 +291,8 @@ int main(int argc, const char **argv) {
     OS = File.get();
   }
   RunCounts Counts = countRun(Result);
-  ReportContext Context{WARPCHECK_VERSION, Cwd.str().str(), summaryLine(Counts)};
+  ReportContext Context{WARPCHECK_VERSION, Gates->SourceRoot, summaryLine(Counts),
+                        Cwd.str().str()};
   if (CL.Format == "json")
     renderJson(Result, Context, *OS);
   else if (CL.Format == "sarif")
@@ -218,5 +305,5 @@ int main(int argc, const char **argv) {
 
   printErrorsAndNotes(Result);
   llvm::errs() << Context.Summary << "\n";
-  return exitCodeFor(Counts);
+  return exitCodeFor(Counts, CL.FailPolicy);
 }

@@ -57,6 +57,8 @@ ProcessResult runProcess(llvm::ArrayRef<std::string> Argv,
   for (const auto &File : {Err, Out})
     if (auto B = llvm::MemoryBuffer::getFile(File))
       R.Output += (*B)->getBuffer().str();
+  if (auto B = llvm::MemoryBuffer::getFile(Out))
+    R.StandardOutput = (*B)->getBuffer().str();
   return R;
 }
 
