@@ -159,6 +159,14 @@ def test_fail_on(wc, tmp):
               rc == want and "f.cu:3:" in out, out + err)
     rc, out, err = run([wc, "--fail-on=sometimes", "f.cu"], cwd=tmp)
     check("--fail-on=sometimes: exit 2, named", rc == 2 and "sometimes" in err, err)
+    for option in ("--baseline=", "--write-baseline=", "--diff=", "--line-filter=",
+                   "--source-root="):
+        rc, out, err = run([wc, option, "f.cu"], cwd=tmp)
+        check("%s with no value: exit 2, never a gate silently off" % option,
+              rc == 2 and "'%s' needs a value" % option[:-1] in err, out + err)
+    rc, out, err = run([wc, "--source-root=nowhere", "f.cu"], cwd=tmp)
+    check("--source-root that is not a folder: exit 2, named",
+          rc == 2 and "--source-root 'nowhere'" in err, out + err)
     rc, out, err = run([wc, "--help"])
     codes = out.split("EXIT CODES:")[-1]
     check("--help: --fail-on among the options and the exit codes",

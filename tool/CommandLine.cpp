@@ -119,8 +119,8 @@ EXIT CODES:
      outside --diff / --line-filter never count
   2  usage error: unknown option, --checks matching no check, unknown --arch,
      malformed --default-block, --header-filter, --fail-on or --line-filter,
-     unreadable or malformed compile database or --baseline, --diff's git
-     failing, --write-baseline or -o not writable
+     unreadable or malformed compile database or --baseline, --source-root
+     not a folder, --diff's git failing, --write-baseline or -o not writable
   3  at least one input was analysed with errors or not analysed; the others
      were analysed and everything found is reported
 )";
@@ -177,8 +177,10 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
                (R = Take("--default-block", CL.DefaultBlock)) ||
                (R = Take("--header-filter", CL.HeaderFilter)) ||
                (R = Take("-header-filter", CL.HeaderFilter)) ||
-               (R = Take("--warnings-as-errors", CL.WarningsAsErrors)) ||
-               (R = Take("--baseline", CL.Baseline)) ||
+               (R = Take("--warnings-as-errors", CL.WarningsAsErrors))) {
+      if (R < 0)
+        return false;
+    } else if ((R = Take("--baseline", CL.Baseline)) ||
                (R = Take("--write-baseline", CL.WriteBaseline)) ||
                (R = Take("--source-root", CL.SourceRoot)) ||
                (R = Take("--diff", CL.DiffRevision)) ||
@@ -186,6 +188,11 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
                (R = Take("-line-filter", CL.LineFilterJson))) {
       if (R < 0)
         return false;
+      // An empty value would silently turn a gate off.
+      if (A.ends_with("=")) {
+        error("option '" + A.drop_back() + "' needs a value");
+        return false;
+      }
     } else if ((R = Take("--config", Value))) {
       if (R < 0)
         return false;
