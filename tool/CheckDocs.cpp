@@ -6,6 +6,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 
+#include <algorithm>
 #include <vector>
 
 #ifndef WARPCHECK_DOCS_URL

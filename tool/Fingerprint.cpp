@@ -9,6 +9,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <tuple>

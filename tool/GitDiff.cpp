@@ -9,8 +9,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
-#include <map>
 #include <set>
+#include <utility>
 
 namespace warpcheck::tool {
 
@@ -98,7 +98,9 @@ public:
       return diffError("cannot create a scratch folder: " + EC.message());
     return Git(*Program, Scratch.str().str());
   }
-  Git(Git &&) = default;
+  // The moved-from object removes no folder.
+  Git(Git &&Other)
+      : Program(std::move(Other.Program)), Scratch(std::exchange(Other.Scratch, "")) {}
   ~Git() {
     if (!Scratch.empty())
       llvm::sys::fs::remove_directories(Scratch);

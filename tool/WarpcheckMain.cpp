@@ -9,12 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Baseline.h"
 #include "CommandLine.h"
 #include "CudaEnvironment.h"
-#include "Fingerprint.h"
-#include "GitDiff.h"
-#include "LineFilter.h"
+#include "PullRequestGates.h"
 #include "Inputs.h"
 #include "PrintToolkit.h"
 #include "Reporters.h"
@@ -32,7 +29,6 @@
 
 #include <map>
 #include <optional>
-#include <set>
 #include <thread>
 
 #ifndef WARPCHECK_VERSION
@@ -93,79 +89,6 @@ void printErrorsAndNotes(const RunResult &R) {
     for (const std::string &N : I.Notes)
       note(I.File + ": " + N);
   }
-}
-
-/// What --source-root, --baseline and --line-filter say, read and checked
-/// before the analysis.
-struct GateOptions {
-  /// Absolute: --source-root, else the current directory.
-  std::string SourceRoot;
-  std::optional<std::set<std::string>> Baseline;
-  std::vector<LineFilter> Filters;
-};
-
-std::optional<GateOptions> readGateOptions(const CommandLine &CL, llvm::StringRef Cwd) {
-  GateOptions G;
-  llvm::SmallString<256> Root(CL.SourceRoot.empty() ? Cwd : llvm::StringRef(CL.SourceRoot));
-  llvm::sys::fs::make_absolute(Cwd, Root);
-  llvm::sys::path::remove_dots(Root, /*remove_dot_dot=*/true);
-  if (!llvm::sys::fs::is_directory(Root)) {
-    error("--source-root '" + CL.SourceRoot + "' is not a directory");
-    return std::nullopt;
-  }
-  G.SourceRoot = Root.str().str();
-  if (!CL.Baseline.empty()) {
-    llvm::Expected<std::set<std::string>> Prints = readBaseline(CL.Baseline);
-    if (!Prints) {
-      error(llvm::toString(Prints.takeError()));
-      return std::nullopt;
-    }
-    G.Baseline = std::move(*Prints);
-  }
-  if (!CL.LineFilterJson.empty()) {
-    llvm::Expected<LineFilter> Filter = parseLineFilter(CL.LineFilterJson);
-    if (!Filter) {
-      error(llvm::toString(Filter.takeError()));
-      return std::nullopt;
-    }
-    G.Filters.push_back(std::move(*Filter));
-  }
-  return G;
-}
-
-/// Fingerprints the findings, writes --write-baseline (every finding of the
-/// run), then leaves out those outside --diff and --line-filter and those
-/// the baseline holds. False after printing an error.
-bool applyGates(const CommandLine &CL, GateOptions &G, llvm::StringRef Cwd, RunResult &R) {
-  fingerprintFindings(R, Cwd, G.SourceRoot);
-  if (!CL.WriteBaseline.empty())
-    if (llvm::Error E = writeBaseline(R, CL.WriteBaseline)) {
-      error(llvm::toString(std::move(E)));
-      return false;
-    }
-  if (!CL.DiffRevision.empty() && !R.Findings.empty()) {
-    std::set<std::string> Files;
-    for (const Finding &F : R.Findings) {
-      llvm::SmallString<256> Abs(F.File.value_or(""));
-      if (Abs.empty())
-        continue;
-      llvm::sys::fs::make_absolute(Cwd, Abs);
-      llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-      Files.insert(Abs.str().str());
-    }
-    llvm::Expected<LineFilter> Changed =
-        changedLinesSince(CL.DiffRevision, std::vector<std::string>(Files.begin(), Files.end()));
-    if (!Changed) {
-      error(llvm::toString(Changed.takeError()));
-      return false;
-    }
-    G.Filters.push_back(std::move(*Changed));
-  }
-  if (!G.Filters.empty())
-    applyLineFilters(R, G.Filters, Cwd);
-  if (G.Baseline)
-    applyBaseline(R, *G.Baseline);
-  return true;
 }
 
 } // namespace
