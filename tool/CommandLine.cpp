@@ -70,6 +70,22 @@ static const char *HelpTail = R"(
                            --config=cuda-uncoalesced-global-access.MinEfficiency=80
   --warnings-as-errors=<globs>
                            Findings of these checks are errors (exit code 1).
+  --fail-on=warning|error|never
+                           Which reported findings give exit code 1: any finding
+                           (warning), findings that --warnings-as-errors makes
+                           errors (error, the default), or none (never).
+  --baseline=<file>        An earlier report of warpcheck (a --write-baseline file,
+                           --format=json or --format=sarif): its findings, matched
+                           by fingerprint, are neither reported nor fail the run.
+  --write-baseline=<file>  Write the fingerprints of the reported findings to
+                           <file> (JSON), to pass to --baseline later.
+  --diff=<rev>             Report only findings on lines added or changed since the
+                           git revision <rev> (git diff <rev>, in the repository
+                           each file is in; git is found on PATH).
+  --line-filter=<json>     clang-tidy's syntax: report only findings on these lines,
+                           e.g. [{"name":"file.cu","lines":[[1,3]]},{"name":"b.cu"}]
+  --source-root=<dir>      Name files under <dir> relative to it: SARIF's %SRCROOT%
+                           and the fingerprints (default: the current directory).
   --timeout=<seconds>      Time limit of each translation unit (default 600), with
                            any number of inputs; its worker and the programs the
                            worker started are killed on it.
@@ -99,10 +115,14 @@ usable compile command, a crash or time-out of its analysis).
 EXIT CODES:
   0  every input was analysed without a compiler error (findings, if any, are
      warnings)
-  1  a finding of a check named by --warnings-as-errors (and no input error)
+  1  a reported finding that fails the run (and no input error): by default
+     one of a check named by --warnings-as-errors; with --fail-on=warning any
+     finding; with --fail-on=never none. Findings the --baseline holds or
+     outside --diff / --line-filter never count
   2  usage error: unknown option, --checks matching no check, unknown --arch,
-     malformed --default-block or --header-filter, unreadable or malformed
-     compile database
+     malformed --default-block, --header-filter, --fail-on or --line-filter,
+     unreadable or malformed compile database or --baseline, --source-root
+     not a folder, --diff's git failing, --write-baseline or -o not writable
   3  at least one input was analysed with errors or not analysed; the others
      were analysed and everything found is reported
 )";
@@ -162,6 +182,19 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
                (R = Take("--warnings-as-errors", CL.WarningsAsErrors))) {
       if (R < 0)
         return false;
+    } else if ((R = Take("--baseline", CL.Baseline)) ||
+               (R = Take("--write-baseline", CL.WriteBaseline)) ||
+               (R = Take("--source-root", CL.SourceRoot)) ||
+               (R = Take("--diff", CL.DiffRevision)) ||
+               (R = Take("--line-filter", CL.LineFilterJson)) ||
+               (R = Take("-line-filter", CL.LineFilterJson))) {
+      if (R < 0)
+        return false;
+      // An empty value would silently turn a gate off.
+      if (A.ends_with("=")) {
+        error("option '" + A.drop_back() + "' needs a value");
+        return false;
+      }
     } else if ((R = Take("--config", Value))) {
       if (R < 0)
         return false;
@@ -170,6 +203,19 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
         return false;
       }
       CL.CheckOptions.push_back(Value);
+    } else if ((R = Take("--fail-on", Value))) {
+      if (R < 0)
+        return false;
+      if (Value == "warning")
+        CL.FailPolicy = FailOn::Warning;
+      else if (Value == "error")
+        CL.FailPolicy = FailOn::Error;
+      else if (Value == "never")
+        CL.FailPolicy = FailOn::Never;
+      else {
+        error("--fail-on needs warning, error or never, got '" + Value + "'");
+        return false;
+      }
     } else if ((R = Take("-j", Value)) || (R = Take("--jobs", Value))) {
       if (R < 0 || llvm::StringRef(Value).getAsInteger(10, CL.Jobs) || CL.Jobs == 0) {
         error("-j needs a positive number, got '" + Value + "'");

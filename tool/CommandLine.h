@@ -17,6 +17,10 @@ constexpr int ExitFindingsAsErrors = 1;
 constexpr int ExitUsage = 2;
 constexpr int ExitInputErrors = 3;
 
+/// Which reported findings give ExitFindingsAsErrors (--fail-on): any,
+/// those that are errors (--warnings-as-errors; the default), or none.
+enum class FailOn { Warning, Error, Never };
+
 struct CommandLine {
   /// Source files and folders, as given.
   std::vector<std::string> Files;
@@ -35,6 +39,19 @@ struct CommandLine {
   std::string DefaultBlock = "256,1,1";
   std::vector<std::string> CheckOptions;
   std::string WarningsAsErrors;
+  /// Which reported findings give exit code 1 (--fail-on).
+  FailOn FailPolicy = FailOn::Error;
+  /// --baseline: an earlier report whose findings are not reported again.
+  std::string Baseline;
+  /// --write-baseline: where to write the fingerprints of the findings.
+  std::string WriteBaseline;
+  /// --source-root: files under it are named relative to it (SARIF's
+  /// %SRCROOT%, fingerprints). Empty: the current directory.
+  std::string SourceRoot;
+  /// --diff: only the lines changed since this git revision are reported.
+  std::string DiffRevision;
+  /// --line-filter: clang-tidy's JSON list of files and line ranges.
+  std::string LineFilterJson;
   /// Which user headers report findings and kernels (a regular expression
   /// matched against the header's path, clang-tidy's HeaderFilterRegex).
   /// Every user header by default; empty: none (clang-tidy's default).

@@ -337,13 +337,15 @@ static void htmlKernel(const KernelEntry &K, HtmlPage &Page) {
 
 
 void renderHtml(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS) {
-  HtmlPage Page(OS, Ctx.BaseDirectory);
+  // Names as the text report gives them, from the current directory
+  // (--source-root is for code scanning and fingerprints).
+  HtmlPage Page(OS, Ctx.WorkingDirectory);
   Page.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<title>warpcheck report</title>\n<style>");
   Page.raw(HtmlStyle);
   Page.raw("</style>\n</head>\n<body>\n<h1>warpcheck report</h1>\n");
   Page.element("p", "warpcheck " + Ctx.ToolVersion + "; files are named relative to " +
-                        Ctx.BaseDirectory + ".");
+                        Ctx.WorkingDirectory + ".");
   htmlSummary(R, Page);
   htmlErrors(R, Page);
   htmlFindings(R, Page);

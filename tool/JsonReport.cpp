@@ -28,6 +28,8 @@ void renderJson(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream 
                              {"kernels_with_errors", C.KernelsWithErrors},
                              {"launch_shapes", C.LaunchShapes},
                              {"findings", C.Findings},
+                             {"suppressed_by_baseline", C.SuppressedByBaseline},
+                             {"outside_line_filter", C.OutsideLineFilter},
                              {"text", Ctx.Summary}};
   llvm::json::Object Root{{"version", 1},
                           {"kernels", std::move(Kernels)},

@@ -61,6 +61,7 @@ Finding findingFromJson(const llvm::json::Object &O) {
                                 X->getInteger("line").value_or(0),
                                 X->getInteger("column").value_or(0),
                                 X->getString("replacement").value_or("").str()});
+  F.Fingerprint = stringField(O, "fingerprint");
   return F;
 }
 
@@ -106,6 +107,8 @@ llvm::json::Object toJson(const Finding &F, bool WithSourceLine) {
                                        {"replacement", X.Replacement}});
   O["notes"] = std::move(Notes);
   O["fixes"] = std::move(Fixes);
+  if (F.Fingerprint)
+    O["fingerprint"] = *F.Fingerprint;
   return O;
 }
 

@@ -50,6 +50,9 @@ struct Finding : ReportedMessage {
   std::string Severity = "warning";
   std::vector<ReportedMessage> Notes;
   std::vector<FixIt> Fixes;
+  /// What identifies the finding across moved lines and unrelated edits
+  /// (Fingerprint.h); set by the binary's main process, not by workers.
+  std::optional<std::string> Fingerprint;
 };
 
 /// A compiler error (with the diagnostic's name) or an input that could not

@@ -25,10 +25,13 @@ void renderText(const RunResult &R, llvm::raw_ostream &OS, bool Color);
 struct ReportContext {
   /// warpcheck's version, as --version prints it.
   std::string ToolVersion;
-  /// Absolute; files under it are named relative to it (SARIF: %SRCROOT%).
+  /// Absolute; files under it are named relative to it (SARIF: %SRCROOT%):
+  /// --source-root, else the current directory.
   std::string BaseDirectory;
   /// The summary line (summaryLine()).
   std::string Summary;
+  /// Absolute; relative file names of the results are relative to it.
+  std::string WorkingDirectory;
 };
 
 /// The --format=json contract (docs/json-format.md): {"version": 1,

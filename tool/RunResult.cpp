@@ -13,8 +13,7 @@
 
 namespace warpcheck::tool {
 
-/// The launch a finding names ("the launch at main.cu:40"), if any.
-static std::string launchNamed(llvm::StringRef Message) {
+std::string launchNamed(llvm::StringRef Message) {
   static const llvm::Regex Launch("the launch at [^ ,;()]+:[0-9]+");
   llvm::SmallVector<llvm::StringRef, 1> Match;
   if (Launch.match(Message, &Match))
@@ -137,6 +136,8 @@ RunCounts countRun(const RunResult &R) {
     if (F.Severity == "error")
       ++C.FindingsAsErrors;
   }
+  C.SuppressedByBaseline = R.SuppressedByBaseline;
+  C.OutsideLineFilter = R.OutsideLineFilter;
   return C;
 }
 
@@ -156,15 +157,22 @@ std::string summaryLine(const RunCounts &C) {
     S += ", " + std::to_string(C.AnalysedWithErrors) + " analysed with errors";
   if (C.NotAnalysed)
     S += ", " + std::to_string(C.NotAnalysed) + " not analysed";
+  if (C.SuppressedByBaseline)
+    S += "; " + counted(C.SuppressedByBaseline, "finding", "findings") +
+         " suppressed by the baseline";
+  if (C.OutsideLineFilter)
+    S += "; " + counted(C.OutsideLineFilter, "finding", "findings") +
+         " outside the lines checked";
   return S;
 }
 
-int exitCodeFor(const RunCounts &C) {
+int exitCodeFor(const RunCounts &C, FailOn Policy) {
   if (C.AnalysedWithErrors || C.NotAnalysed)
     return ExitInputErrors;
-  if (C.FindingsAsErrors)
-    return ExitFindingsAsErrors;
-  return ExitOk;
+  bool Fails = Policy == FailOn::Warning   ? C.Findings > 0
+               : Policy == FailOn::Error ? C.FindingsAsErrors > 0
+                                         : false;
+  return Fails ? ExitFindingsAsErrors : ExitOk;
 }
 
 } // namespace warpcheck::tool

@@ -12,6 +12,7 @@
 #ifndef WARPCHECK_TOOL_RUNRESULT_H
 #define WARPCHECK_TOOL_RUNRESULT_H
 
+#include "CommandLine.h"
 #include "JobResult.h"
 
 #include <map>
@@ -30,6 +31,10 @@ struct RunResult {
   std::vector<ReportedError> Errors;
   /// One per input, in input order.
   std::vector<InputOutcome> Inputs;
+  /// Findings left out because --baseline holds them (Baseline.h), and
+  /// because they are not on the lines --diff or --line-filter keep
+  /// (LineFilter.h).
+  unsigned SuppressedByBaseline = 0, OutsideLineFilter = 0;
 
   /// Adds an input that could not be analysed at all.
   void addNotAnalysed(const std::string &File, const std::string &Cause);
@@ -47,11 +52,16 @@ private:
   std::map<std::string, size_t> FindingIndex;
 };
 
+/// The launch a finding's message names ("the launch at main.cu:40"), or
+/// empty.
+std::string launchNamed(llvm::StringRef Message);
+
 /// The counts of the summary line.
 struct RunCounts {
   unsigned Inputs = 0, Analysed = 0, AnalysedWithErrors = 0, NotAnalysed = 0;
   unsigned KernelsAnalysed = 0, KernelsWithErrors = 0, LaunchShapes = 0;
   unsigned Findings = 0, FindingsAsErrors = 0;
+  unsigned SuppressedByBaseline = 0, OutsideLineFilter = 0;
 };
 RunCounts countRun(const RunResult &R);
 
@@ -59,9 +69,9 @@ RunCounts countRun(const RunResult &R);
 /// compile; 4 inputs: 2 analysed, 1 analysed with errors, 1 not analysed".
 std::string summaryLine(const RunCounts &C);
 
-/// 3 when an input was not analysed cleanly, else 1 when a finding is an
-/// error (--warnings-as-errors), else 0 (CommandLine.h).
-int exitCodeFor(const RunCounts &C);
+/// 3 when an input was not analysed cleanly, else 1 when a reported finding
+/// fails the run by Policy, else 0 (CommandLine.h).
+int exitCodeFor(const RunCounts &C, FailOn Policy = FailOn::Error);
 
 } // namespace warpcheck::tool
 

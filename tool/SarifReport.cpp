@@ -1,5 +1,7 @@
 //===- SarifReport.cpp - SARIF 2.1.0 --------------------------------------===//
 
+#include "CheckDocs.h"
+#include "Fingerprint.h"
 #include "Reporters.h"
 #include "ReportSupport.h"
 
@@ -10,6 +12,8 @@
 
 #include <map>
 #include <memory>
+#include <tuple>
+#include <vector>
 
 namespace warpcheck::tool {
 
@@ -53,12 +57,13 @@ namespace {
 /// SARIF locations of the report's messages and fix-its.
 class SarifLocations {
 public:
-  explicit SarifLocations(llvm::StringRef Base) : Base(Base.str()) {}
+  SarifLocations(llvm::StringRef Base, llvm::StringRef WorkingDirectory)
+      : Base(Base.str()), Cwd(WorkingDirectory.str()) {}
 
   /// Relative to %SRCROOT% (the base directory) when the file lies under
   /// it, else an absolute file:// URI.
   llvm::json::Object artifact(llvm::StringRef File) const {
-    ReportedFile F = reportedFile(Base, File);
+    ReportedFile F = reportedFile(Base, absolute(File));
     if (F.UnderBase)
       return llvm::json::Object{{"uri", uriPath(F.Path)}, {"uriBaseId", SourceRoot}};
     return llvm::json::Object{{"uri", "file://" + uriPath(F.Path)}};
@@ -100,11 +105,17 @@ public:
   }
 
 private:
-  const llvm::MemoryBuffer *source(llvm::StringRef File) {
+  /// File, when relative, taken from the working directory.
+  std::string absolute(llvm::StringRef File) const {
     llvm::SmallString<256> Abs(File);
-    if (!Base.empty())
-      llvm::sys::fs::make_absolute(Base, Abs);
-    auto [It, Inserted] = Sources.try_emplace(Abs.str().str());
+    if (!Cwd.empty())
+      llvm::sys::fs::make_absolute(Cwd, Abs);
+    return Abs.str().str();
+  }
+
+  const llvm::MemoryBuffer *source(llvm::StringRef File) {
+    std::string Abs = absolute(File);
+    auto [It, Inserted] = Sources.try_emplace(Abs);
     if (Inserted)
       if (auto Buffer = llvm::MemoryBuffer::getFile(Abs, /*IsText=*/false,
                                                     /*RequiresNullTerminator=*/false))
@@ -112,46 +123,92 @@ private:
     return It->second.get();
   }
 
-  std::string Base;
+  std::string Base, Cwd;
   /// Files read for fix-its, once each (null: unreadable).
   std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Sources;
 };
 
 } // namespace
 
+/// A rule: the check's one-line summary, and from its documentation page
+/// the first paragraph, the whole page as help and where it is published.
+static llvm::json::Object sarifRule(const std::string &Check) {
+  llvm::StringRef Summary = checkSummary(Check);
+  llvm::json::Object Rule{{"id", Check},
+                          {"name", Check},
+                          {"shortDescription", sarifMessage(Summary.empty() ? Check : Summary)},
+                          {"defaultConfiguration", llvm::json::Object{{"level", "warning"}}}};
+  llvm::StringRef Page = checkDocPage(Check);
+  if (Page.empty())
+    return Rule;
+  Rule["fullDescription"] = sarifMessage(firstParagraph(Page));
+  Rule["help"] = llvm::json::Object{{"text", rstAsText(Page)},
+                                    {"markdown", rstToMarkdown(Page)}};
+  Rule["helpUri"] = checkDocUri(Check);
+  return Rule;
+}
+
+/// The findings of one check at one place: one SARIF result, whichever
+/// launches gave them (code scanning would show one alert per result).
+static std::vector<std::vector<const Finding *>> findingsPerPlace(const RunResult &R) {
+  std::vector<std::vector<const Finding *>> Groups;
+  std::map<std::tuple<std::string, std::string, int64_t, int64_t>, size_t> Index;
+  for (const Finding &F : R.Findings) {
+    auto Key = std::make_tuple(F.Check, F.File.value_or(""), F.Line.value_or(0),
+                               F.Column.value_or(0));
+    auto [It, Inserted] = Index.try_emplace(Key, Groups.size());
+    if (Inserted)
+      Groups.emplace_back();
+    Groups[It->second].push_back(&F);
+  }
+  return Groups;
+}
+
 void renderSarif(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS) {
-  SarifLocations Locations(Ctx.BaseDirectory);
+  SarifLocations Locations(Ctx.BaseDirectory, Ctx.WorkingDirectory);
 
   llvm::json::Array Rules;
   std::map<std::string, int64_t> RuleIndex;
   for (const auto &[Check, Count] : findingsPerCheck(R)) {
     RuleIndex[Check] = static_cast<int64_t>(Rules.size());
-    llvm::StringRef Summary = checkSummary(Check);
-    llvm::json::Object Rule{{"id", Check},
-                            {"shortDescription", sarifMessage(Summary.empty() ? Check : Summary)},
-                            {"defaultConfiguration", llvm::json::Object{{"level", "warning"}}}};
-    if (llvm::StringRef(Check).starts_with("cuda-"))
-      Rule["help"] = sarifMessage("See docs/checks/" + Check + ".rst in warpcheck's sources.");
-    Rules.push_back(std::move(Rule));
+    Rules.push_back(sarifRule(Check));
   }
 
   llvm::json::Array Results;
-  for (const Finding &F : R.Findings) {
+  for (const std::vector<const Finding *> &Place : findingsPerPlace(R)) {
+    const Finding &F = *Place.front();
     const std::string &Check = F.Check;
+    // The other launches' findings at this place, in the message; every
+    // launch named, in the properties.
+    std::string Text = F.Message;
+    llvm::json::Array Launches;
+    bool AnyError = false;
+    for (const Finding *Same : Place) {
+      AnyError |= Same->Severity == "error";
+      if (std::string Launch = launchNamed(Same->Message); !Launch.empty())
+        Launches.push_back(Launch);
+      if (Same != &F)
+        Text += "\n\nAlso: " + Same->Message;
+    }
     llvm::json::Object Result{{"ruleId", Check},
                               {"ruleIndex", RuleIndex[Check]},
-                              {"level", F.Severity == "error" ? "error" : "warning"},
-                              {"message", sarifMessage(F.Message)}};
+                              {"level", AnyError ? "error" : "warning"},
+                              {"message", sarifMessage(Text)}};
+    if (F.Fingerprint)
+      Result["partialFingerprints"] = llvm::json::Object{{FingerprintSarifKey, *F.Fingerprint}};
+    if (!Launches.empty())
+      Result["properties"] = llvm::json::Object{{"launches", std::move(Launches)}};
     if (llvm::json::Object Where = Locations.location(F); !Where.empty())
       Result["locations"] = llvm::json::Array{std::move(Where)};
 
     llvm::json::Array Related;
-    for (const ReportedMessage &N : F.Notes) {
-      llvm::json::Object Where = Locations.location(N);
-      Where["id"] = static_cast<int64_t>(Related.size());
-      Where["message"] = sarifMessage(N.Message);
-      Related.push_back(std::move(Where));
-    }
+    for (const Finding *Same : Place)
+      for (const ReportedMessage &N : Same->Notes) {
+        llvm::json::Object Where = Locations.location(N);
+        Where["id"] = static_cast<int64_t>(Related.size());
+        Where["message"] = sarifMessage(N.Message);
+        Related.push_back(std::move(Where));
+      }
     if (!Related.empty())
       Result["relatedLocations"] = std::move(Related);
 

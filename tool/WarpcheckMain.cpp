@@ -11,6 +11,7 @@
 
 #include "CommandLine.h"
 #include "CudaEnvironment.h"
+#include "PullRequestGates.h"
 #include "Inputs.h"
 #include "PrintToolkit.h"
 #include "Reporters.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <optional>
 #include <thread>
 
 #ifndef WARPCHECK_VERSION
@@ -149,6 +151,11 @@ int main(int argc, const char **argv) {
 
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
+  // What gates the report is read before the analysis: a bad baseline or
+  // filter is a usage error at once, not after an hour of analysis.
+  std::optional<GateOptions> Gates = readGateOptions(CL, Cwd);
+  if (!Gates)
+    return ExitUsage;
   InputSet Set;
   if (!collectInputs(CL, Cwd, Set))
     return ExitUsage;
@@ -212,6 +219,8 @@ int main(int argc, const char **argv) {
   }
   for (const InputMessage &N : Set.Notes)
     Result.addNote(N.File, N.Message);
+  if (!applyGates(CL, *Gates, Cwd, Result))
+    return ExitUsage;
 
   // Report.
   std::unique_ptr<llvm::raw_fd_ostream> File;
@@ -226,7 +235,8 @@ int main(int argc, const char **argv) {
     OS = File.get();
   }
   RunCounts Counts = countRun(Result);
-  ReportContext Context{WARPCHECK_VERSION, Cwd.str().str(), summaryLine(Counts)};
+  ReportContext Context{WARPCHECK_VERSION, Gates->SourceRoot, summaryLine(Counts),
+                        Cwd.str().str()};
   if (CL.Format == "json")
     renderJson(Result, Context, *OS);
   else if (CL.Format == "sarif")
@@ -239,5 +249,5 @@ int main(int argc, const char **argv) {
 
   printErrorsAndNotes(Result);
   llvm::errs() << Context.Summary << "\n";
-  return exitCodeFor(Counts);
+  return exitCodeFor(Counts, CL.FailPolicy);
 }

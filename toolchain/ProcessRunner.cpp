@@ -173,6 +173,8 @@ ProcessResult runProcessWithEnvironment(llvm::ArrayRef<std::string> Argv,
     if (auto B = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false))
       R.Output += (*B)->getBuffer().str();
+  if (auto B = llvm::MemoryBuffer::getFile(Out))
+    R.StandardOutput = (*B)->getBuffer().str();
   return R;
 }
 

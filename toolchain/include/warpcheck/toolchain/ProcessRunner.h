@@ -42,6 +42,8 @@ struct ProcessResult {
   std::string StartError;
   /// Its standard error, then its standard output.
   std::string Output;
+  /// Its standard output alone (for a program whose output is parsed).
+  std::string StandardOutput;
 };
 
 /// Runs \p Argv (Argv[0] is the program, an absolute path) with this

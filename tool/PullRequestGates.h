@@ -1,0 +1,45 @@
+//===- PullRequestGates.h - what a pull request is gated on -----*- C++ -*-===//
+//
+// The options that decide which findings a run reports and fails on:
+// --source-root (how files are named in fingerprints and SARIF),
+// --baseline and --write-baseline (Baseline.h), --line-filter and --diff
+// (LineFilter.h, GitDiff.h). What can be checked before the analysis is
+// (a bad baseline is a usage error at once, not after an hour of work); the
+// rest applies to the merged results (docs/ci.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_TOOL_PULLREQUESTGATES_H
+#define WARPCHECK_TOOL_PULLREQUESTGATES_H
+
+#include "CommandLine.h"
+#include "LineFilter.h"
+#include "RunResult.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace warpcheck::tool {
+
+/// What --source-root, --baseline and --line-filter say, read and checked.
+struct GateOptions {
+  /// Absolute: --source-root, else the current directory.
+  std::string SourceRoot;
+  std::optional<std::set<std::string>> Baseline;
+  std::vector<LineFilter> Filters;
+};
+
+/// Reads the gates before the analysis; nullopt after printing an error.
+std::optional<GateOptions> readGateOptions(const CommandLine &CL, llvm::StringRef Cwd);
+
+/// Fingerprints the findings, writes --write-baseline (every finding of the
+/// run), then leaves out those outside --diff and --line-filter and those
+/// the baseline holds. False after printing an error.
+bool applyGates(const CommandLine &CL, GateOptions &G, llvm::StringRef Cwd, RunResult &R);
+
+} // namespace warpcheck::tool
+
+#endif
