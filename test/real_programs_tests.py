@@ -303,6 +303,44 @@ def counting_cases(wc, tmp):
           "missing.cu: no such file" in err and "Error while processing" not in err, err)
 
 
+# Dynamic parallelism: a kernel launching another from device code, built
+# with -rdc=true as its build must be. clang does not compile the device-side
+# launch (the unit is analysed with errors); nvcc does, but only in separate
+# compilation mode, so the registers come from ptxas only when the run
+# for them retries with -rdc=true.
+DEVICE_LAUNCH = """\
+    __global__ void child(float *out, int n) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) out[i] = 1.0f;
+    }
+    __global__ void parent(float *out, int n) {
+      if (threadIdx.x == 0) child<<<(n + 31) / 32, 32>>>(out, n);
+    }
+    int main() { parent<<<1, 64>>>(nullptr, 1024); }
+    """
+
+
+def device_launch_cases(wc, tmp):
+    if not toolkit_nvcc(wc):
+        return
+    root = os.path.join(tmp, "cdp")
+    write(root, "cdp.cu", DEVICE_LAUNCH)
+    with open(os.path.join(root, "compile_commands.json"), "w") as f:
+        json.dump([{"directory": root, "file": "cdp.cu",
+                    "arguments": ["/usr/local/cuda/bin/nvcc", "-arch=sm_90", "-rdc=true",
+                                  "-c", "cdp.cu", "-o", "cdp.o"]}], f)
+    # A cache of its own: the retry is what is tested, not an earlier answer.
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cdp-cache"))
+    rc, out, err = run([wc, "--format=json", "-p", root, os.path.join(root, "cdp.cu")], root, env=env)
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        doc = None
+    sources = {k["name"]: k.get("registers_source") for k in doc["kernels"]} if doc else {}
+    check("-rdc=true with a device-side launch: registers from ptxas for both kernels",
+          sources == {"child": "ptxas", "parent": "ptxas"}, json.dumps(doc)[:3000] if doc else err)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -314,6 +352,7 @@ def main():
         entry_cases(wc, tmp)
         folder_cases(wc, tmp)
         counting_cases(wc, tmp)
+        device_launch_cases(wc, tmp)
     return RESULTS.summary()
 
 

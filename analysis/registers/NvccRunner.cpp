@@ -140,8 +140,10 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
   }
   std::string Output;
   int RC = 0;
-  // Device code that calls kernels or functions of other translation units
-  // (the device runtime's launches) only links with -rdc=true: retried so.
+  // Device code that calls kernels or functions of other translation units,
+  // or launches kernels itself (dynamic parallelism: "kernel launch from
+  // __device__ or __global__ functions requires separate compilation
+  // mode"), only compiles and links with -rdc=true: retried so.
   for (bool Relocatable : {false, true}) {
     std::string ArgError;
     std::optional<std::vector<std::string>> Args = nvccArguments(
@@ -161,7 +163,10 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
       return Fail(Run.StartError.empty() ? "nvcc did not finish"
                                          : "nvcc did not finish: " + Run.StartError);
     }
-    if (RC == 0 || Relocatable || !llvm::StringRef(Output).contains("Unresolved extern function"))
+    llvm::StringRef Said(Output);
+    if (RC == 0 || Relocatable ||
+        !(Said.contains("Unresolved extern function") ||
+          Said.contains("requires separate compilation mode")))
       break;
   }
   if (RC != 0) {

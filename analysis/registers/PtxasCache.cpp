@@ -54,7 +54,10 @@ namespace registers {
 
 namespace {
 
-constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 1";
+// Part of every key: raised when the way nvcc is run changes what a unit's
+// entry holds (2: units that launch kernels from device code are retried
+// with -rdc=true, where version 1 kept their failure).
+constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 2";
 
 void hashFileIdentity(llvm::SHA256 &Hash, const llvm::Twine &Path) {
   llvm::sys::fs::file_status S;
