@@ -105,6 +105,9 @@ EXIT CODES:
      compile database
   3  at least one input was analysed with errors or not analysed; the others
      were analysed and everything found is reported
+  4  the report could not be written (-o names a file that cannot be created,
+     or writing failed: a full disk, /dev/full); -o naming one of the inputs
+     is refused with exit code 2 and the input is left as it is
 )";
 
 std::string helpText() {

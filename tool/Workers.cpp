@@ -13,6 +13,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <cstdlib>
+#include <optional>
 #include <csignal>
 #include <chrono>
 #include <thread>
@@ -26,12 +28,33 @@ namespace {
 /// analysing one small file. A crash is caught and reported by file name; a
 /// watchdog ends a run that outlives the time limit.
 JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) {
-  std::thread([TimeoutSeconds, File = Job.File] {
+  // The temporary files of this run (nvcc's folder) go into a folder of
+  // its own, removed at the end and also on the time-out, which ends the
+  // process before nvcc's folder is cleaned up.
+  llvm::SmallString<128> RunDir;
+  std::optional<std::string> OldTmpDir;
+  if (!llvm::sys::fs::createUniqueDirectory("warpcheck-run", RunDir)) {
+    if (const char *Old = std::getenv("TMPDIR"))
+      OldTmpDir = Old;
+    ::setenv("TMPDIR", RunDir.c_str(), 1);
+  }
+  auto RemoveRunDir = llvm::make_scope_exit([&] {
+    if (RunDir.empty())
+      return;
+    if (OldTmpDir)
+      ::setenv("TMPDIR", OldTmpDir->c_str(), 1);
+    else
+      ::unsetenv("TMPDIR");
+    llvm::sys::fs::remove_directories(RunDir);
+  });
+  std::thread([TimeoutSeconds, File = Job.File, RunDir = RunDir.str().str()] {
     std::this_thread::sleep_for(std::chrono::seconds(TimeoutSeconds));
     llvm::errs() << "warpcheck: error: " << File << ": the analysis timed out after "
                  << TimeoutSeconds << " s\n";
     llvm::errs().flush();
     toolchain::killStartedProcessGroups(); // nvcc, had one started
+    if (!RunDir.empty())
+      llvm::sys::fs::remove_directories(RunDir);
     std::_Exit(ExitInputErrors);
   }).detach();
   JobResult Out;
@@ -57,7 +80,10 @@ JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
   std::vector<std::string> Args = {Self, "--worker"};
   std::vector<std::string> JobArgs = jobToArguments(Job, OutPath.str().str());
   Args.insert(Args.end(), JobArgs.begin(), JobArgs.end());
-  toolchain::ProcessResult Run = toolchain::runProcess(Args, {}, Dir, TimeoutSeconds);
+  // The worker's temporary files (nvcc's folder) go into its own folder,
+  // which is removed here however the worker ended.
+  toolchain::ProcessResult Run =
+      toolchain::runProcess(Args, {"TMPDIR=" + Dir.str().str()}, Dir, TimeoutSeconds);
   std::string LogText = llvm::StringRef(Run.Output).trim().str();
   if (Run.StartFailed)
     return {std::nullopt, "no worker could be started: " + Run.StartError};
