@@ -187,6 +187,9 @@ def unwritable_report(wc, tmp):
     rc, out, err = run([wc, "--help"])
     check("--help documents exit code 4",
           "  4  the report could not be written" in out, out[-2500:])
+    check("--help says where register counts are cached",
+          "cached in $XDG_CACHE_HOME/warpcheck/ptxas,\nelse $HOME/.cache/warpcheck/ptxas" in out,
+          out[-2500:])
 
 
 def same_report_whatever_jobs(wc, tmp):

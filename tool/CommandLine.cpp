@@ -96,6 +96,12 @@ that compiles is still analysed and reported, a kernel that does not is
 listed with its error), or not analysed (missing or unreadable file, no
 usable compile command, a crash or time-out of its analysis).
 
+Register counts (cuda-occupancy, the JSON's "registers") come from the
+located toolkit's nvcc (ptxas), run once per translation unit with an
+environment of its own, and are cached in $XDG_CACHE_HOME/warpcheck/ptxas,
+else $HOME/.cache/warpcheck/ptxas (remove the folder to compile again);
+without a toolkit, or with --no-cuda, they are estimated and nothing is run.
+
 EXIT CODES:
   0  every input was analysed without a compiler error (findings, if any, are
      warnings)

@@ -2,6 +2,7 @@
 
 #include "Workers.h"
 #include "CommandLine.h"
+#include "ReportSupport.h"
 
 #include "warpcheck/toolchain/ProcessRunner.h"
 
@@ -49,8 +50,8 @@ JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) 
   });
   std::thread([TimeoutSeconds, File = Job.File, RunDir = RunDir.str().str()] {
     std::this_thread::sleep_for(std::chrono::seconds(TimeoutSeconds));
-    llvm::errs() << "warpcheck: error: " << File << ": the analysis timed out after "
-                 << TimeoutSeconds << " s\n";
+    llvm::errs() << "warpcheck: error: " << printableText(File)
+                 << ": the analysis timed out after " << TimeoutSeconds << " s\n";
     llvm::errs().flush();
     toolchain::killStartedProcessGroups(); // nvcc, had one started
     if (!RunDir.empty())
