@@ -14,7 +14,8 @@ binary, and through clang-tidy with the plugin where it can see it:
 - a check option that is not a number (MinExtraWavefronts: nan) is said to
   be invalid, by name, through --config and .clang-tidy;
 - nvcc runs with an environment of its own: no NVCC_* variable of the
-  user's, a fixed PATH.
+  user's, a fixed PATH;
+- a worker killed from outside is not reported as a crash.
 
 Runs as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
 """
@@ -320,6 +321,58 @@ def nvcc_environment(wc, tmp):
               repr(results))
 
 
+def worker_of(parent, name):
+    """The pid of parent's worker process analysing name, or None."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                argv = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == parent and b"--worker" in argv and \
+                any(a.startswith(b"--worker-file=") and a.endswith(name.encode()) for a in argv):
+            return int(entry)
+    return None
+
+
+def killed_worker_is_no_crash(wc, tmp):
+    """A worker killed from outside (SIGKILL, as the out-of-memory killer
+    sends) is said to be killed, not "crashed; please report it"; the other
+    input is still reported."""
+    import signal
+    import subprocess
+    import time
+    fifo = os.path.join(tmp, "blocks.h")
+    os.mkfifo(fifo)
+    write(tmp, "killed.cu", '#include "blocks.h"\n' + GOOD.replace("strided", "other"))
+    proc = subprocess.Popen([wc, "--no-cuda", "-j2", "killed.cu", "good.cu"], cwd=tmp,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    pid = None
+    for _ in range(600):  # the worker blocks on the FIFO until killed
+        pid = worker_of(proc.pid, "killed.cu")
+        if pid or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    if pid:
+        os.kill(pid, signal.SIGKILL)
+    try:
+        out, err = proc.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    os.remove(fifo)
+    check("a worker killed with SIGKILL: said so by name, not a crash; the other input reported",
+          pid and proc.returncode == 3 and
+          "warpcheck: error: killed.cu: the analysis was killed (signal 9, SIGKILL" in err and
+          "crashed" not in err and "good.cu:3:12: warning: global load" in out and
+          "2 inputs: 1 analysed, 1 not analysed" in err,
+          "worker %s, exit %s: %s %s" % (pid, proc.returncode, out[-800:], err[-1500:]))
+
+
 def main():
     args, wc, plugin = door_arguments()
     with scratch_dir("warpcheck-report-output-") as tmp:
@@ -331,6 +384,7 @@ def main():
         same_report_whatever_jobs(wc, tmp)
         invalid_option_values(wc, plugin, args.clang_tidy, tmp)
         nvcc_environment(wc, tmp)
+        killed_worker_is_no_crash(wc, tmp)
     return RESULTS.summary()
 
 

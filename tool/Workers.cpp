@@ -66,6 +66,33 @@ JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) 
   return {std::move(Out), ""};
 }
 
+/// Why a worker ended without finishing. Only a signal of the worker's own
+/// fault is a crash to report; one sent from outside (the out-of-memory
+/// killer's SIGKILL, a SIGTERM or SIGINT of the user's) is not warpcheck's
+/// bug, and asking for a report of it would mislead.
+std::string whyWorkerEnded(const toolchain::ProcessResult &Run) {
+  switch (Run.Signal) {
+  case SIGSEGV:
+  case SIGBUS:
+  case SIGILL:
+  case SIGFPE:
+  case SIGABRT:
+  case SIGTRAP:
+  case SIGSYS:
+    return "the analysis crashed (" + Run.StartError + "); please report it with this file";
+  case SIGKILL:
+    return "the analysis was killed (signal 9, SIGKILL: by the system's out-of-memory "
+           "killer, or by another process)";
+  case SIGTERM:
+  case SIGINT:
+  case SIGHUP:
+  case SIGQUIT:
+    return "the analysis was stopped from outside (" + Run.StartError + ")";
+  default:
+    return "the analysis ended without a result (" + Run.StartError + ")";
+  }
+}
+
 /// Runs one job in a worker process and reads its result's JSON. The
 /// worker runs under its own deadline (toolchain::runProcess: not the
 /// process-wide alarm(), so every worker thread has one) and in a process
@@ -91,8 +118,7 @@ JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
   if (Run.ExitCode < 0) {
     std::string Why = Run.TimedOut ? "the analysis timed out after " +
                                          std::to_string(TimeoutSeconds) + " s"
-                                   : "the analysis crashed (" + Run.StartError +
-                                         "); please report it with this file";
+                                   : whyWorkerEnded(Run);
     if (!LogText.empty())
       Why += "\n" + LogText.substr(0, 2000);
     return {std::nullopt, Why};
