@@ -1,16 +1,17 @@
-//===- LaunchConfig.cpp - launch sites, annotations, launch bounds --------===//
+//===- LaunchConfig.cpp - launch sites and the shapes of each kernel ------===//
 //
 // The launch sites of a unit (<<<>>>, cudaLaunchKernel, cudaLaunchKernelEx,
 // by name or through a function pointer), the calls between host functions,
 // and each kernel's shapes: what the host evaluation (host/HostEvaluator.h)
-// recorded at its launches, else the annotation, __launch_bounds__ or the
-// default block, with why no launch could be used.
+// recorded at its launches, else the annotation (KernelAnnotations.h),
+// __launch_bounds__ or the default block, with why no launch could be used.
 //
 //===----------------------------------------------------------------------===//
 
 #include "warpcheck/analysis/LaunchConfig.h"
 
 #include "BlockShapeInference.h"
+#include "KernelAnnotations.h"
 #include "host/HostEvaluator.h"
 #include "warpcheck/analysis/LaunchBounds.h"
 #include "warpcheck/model/Arch.h"
@@ -423,124 +424,6 @@ commonArguments(const std::vector<std::map<const ParmVarDecl *, BoundArgument>> 
 
 } // namespace
 
-namespace {
-
-/// What a `// warpcheck:` annotation above a kernel says, or why it says
-/// nothing usable.
-struct Annotation {
-  std::optional<LaunchConfig> Config;
-  /// "the annotation at k.cu:3 is not understood: ..."; empty when none.
-  std::string Problem;
-  SourceLocation Where;
-};
-
-/// One key of an annotation: `block(32, 8)`, `grid=(64, 64)`, `shared(8192)`.
-std::string parseAnnotationText(llvm::StringRef Spec, LaunchConfig &C) {
-  Spec = Spec.trim();
-  Spec.consume_back("*/");
-  Spec = Spec.rtrim();
-  bool SawBlock = false, SawGrid = false, SawShared = false;
-  while (!Spec.empty()) {
-    llvm::StringRef Key = Spec.take_while([](char Ch) { return llvm::isAlpha(Ch); });
-    Spec = Spec.drop_front(Key.size()).ltrim();
-    if (Key != "block" && Key != "grid" && Key != "shared")
-      return Key.empty() ? "expected a key at '" + Spec.str() + "'"
-                         : "unknown key '" + Key.str() + "'";
-    bool &Seen = Key == "block" ? SawBlock : Key == "grid" ? SawGrid : SawShared;
-    if (Seen)
-      return "'" + Key.str() + "' given twice";
-    Seen = true;
-    if (Spec.consume_front("="))
-      Spec = Spec.ltrim();
-    if (!Spec.consume_front("("))
-      return "expected '(' after '" + Key.str() + "'";
-    size_t Close = Spec.find(')');
-    if (Close == llvm::StringRef::npos)
-      return "no ')' after '" + Key.str() + "('";
-    llvm::StringRef Args = Spec.take_front(Close).trim();
-    Spec = Spec.drop_front(Close + 1).ltrim();
-    Spec.consume_front(",");
-    Spec = Spec.ltrim();
-    if (Key == "shared") {
-      // The dynamic shared memory of the launch, in bytes (the third
-      // <<<>>> argument).
-      std::uint64_t Bytes = 0;
-      if (Args.getAsInteger(10, Bytes))
-        return "shared(" + Args.str() + ") is not a number of bytes";
-      C.DynamicSharedBytes = Bytes;
-      continue;
-    }
-    std::optional<Dim3> D = parseDim3(Args);
-    if (!D)
-      return Key.str() + "(" + Args.str() + ") is not 1 to 3 positive extents";
-    if (Key == "block") {
-      C.Block = *D;
-    } else {
-      C.Grid = *D;
-      C.GridKnown = true;
-    }
-  }
-  if (!SawBlock)
-    return "it gives no block(x, y, z)";
-  return "";
-}
-
-/// `// warpcheck: block(32, 8) grid(64, 64) shared(8192)` in the comment
-/// lines directly above the kernel (or its template header), at most ten;
-/// grid and shared (the dynamic shared memory, bytes) are optional. Only
-/// comment lines are read: an annotation above other code (the previous
-/// kernel's) is not this kernel's, and one that is not understood is a
-/// problem to report, never skipped for an older one.
-Annotation annotationFor(const FunctionDecl *Kernel, ASTContext &Ctx) {
-  Annotation Out;
-  const SourceManager &SM = Ctx.getSourceManager();
-  const Decl *Outer = Kernel;
-  if (const FunctionTemplateDecl *T = Kernel->getPrimaryTemplate())
-    Outer = T;
-  else if (const FunctionTemplateDecl *T = Kernel->getDescribedFunctionTemplate())
-    Outer = T;
-  SourceLocation Begin = SM.getFileLoc(Outer->getBeginLoc());
-  if (Begin.isInvalid())
-    return Out;
-  FileID File = SM.getFileID(Begin);
-  bool Invalid = false;
-  llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
-  if (Invalid)
-    return Out;
-  unsigned Line = SM.getSpellingLineNumber(Begin);
-  for (unsigned L = Line - 1; L >= 1 && L + 10 >= Line; --L) {
-    SourceLocation LineStart = SM.translateLineCol(File, L, 1);
-    llvm::StringRef Text = Buffer.substr(SM.getFileOffset(LineStart))
-                               .take_until([](char C) { return C == '\n'; })
-                               .trim();
-    if (Text.empty())
-      continue;
-    if (!Text.consume_front("//") && !Text.consume_front("/*") && !Text.consume_front("*"))
-      break; // code: what is above belongs to something else
-    Text = Text.ltrim();
-    if (!Text.consume_front("warpcheck:"))
-      continue;
-    PresumedLoc P = SM.getPresumedLoc(LineStart);
-    std::string Location =
-        llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine());
-    LaunchConfig C;
-    if (std::string Why = parseAnnotationText(Text, C); !Why.empty()) {
-      Out.Problem = "the annotation at " + Location + " is not understood (" + Why +
-                    "); expected block(x[, y[, z]]) [grid(x[, y[, z]])] [shared(bytes)]";
-      Out.Where = LineStart;
-      return Out;
-    }
-    C.Source = LaunchSource::Annotation;
-    C.Location = Location;
-    C.Description = "the annotation at " + C.Location;
-    Out.Config = std::move(C);
-    return Out;
-  }
-  return Out;
-}
-
-} // namespace
-
 std::vector<LaunchConfig>
 LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
                             const LaunchDefaults &Defaults) const {
@@ -549,7 +432,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
   std::vector<InvalidLaunch> Invalid;
   // Read whether or not a launch is evaluated: an annotation that is not
   // understood is reported either way.
-  const Annotation Annotated = annotationFor(Kernel, Ctx);
+  const KernelAnnotation Annotated = annotationFor(Kernel, Ctx);
   LaunchedExtents Partial;
   std::vector<std::map<const ParmVarDecl *, BoundArgument>> UnshapedArguments;
   std::array<bool, 3> PartialConflict{{false, false, false}};

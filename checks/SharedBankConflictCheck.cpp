@@ -29,7 +29,19 @@ SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
                                                  std::shared_ptr<CheckSessions> Sessions)
     : CudaKernelCheck(Name, Context, std::move(Sessions), RegisterCounts::Needed),
       MinExtraWavefronts(Options.get("MinExtraWavefronts", "1")),
-      MaxPadding(Options.get("MaxPadding", 32U)) {}
+      MaxPadding(Options.get("MaxPadding", 32U)) {
+  // getAsDouble takes "nan" and "inf": a threshold no access can meet (or
+  // every access meets) would silence the check without a word.
+  double Value = 0;
+  if (llvm::StringRef(MinExtraWavefronts).trim().getAsDouble(Value) || !std::isfinite(Value) ||
+      Value < 0)
+    configurationDiag("%0: invalid configuration value '%1' for option "
+                      "'%0.MinExtraWavefronts'; expected a finite number of wavefronts >= 0, "
+                      "using the default 1")
+        << Name << MinExtraWavefronts;
+  else
+    MinExtraWavefrontsValue = Value;
+}
 
 SharedBankConflictCheck::~SharedBankConflictCheck() = default;
 
@@ -105,8 +117,7 @@ std::string editableLastDimension(const VarDecl *Var, const ASTContext &Ctx,
 } // namespace
 
 void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
-  double Threshold = 1.0;
-  llvm::StringRef(MinExtraWavefronts).getAsDouble(Threshold);
+  double Threshold = MinExtraWavefrontsValue;
   AnalysisOptions Opts = analysisOptions(Ctx);
   TranslationUnitSession &TU = *unitSession();
   const auto Launches = TU.analyze(Kernel, Opts);

@@ -61,6 +61,9 @@ private:
   /// Extra wavefronts per request (over the ideal) from which an access is
   /// reported.
   const std::string MinExtraWavefronts;
+  /// MinExtraWavefronts as a number; 1 (the default) when the option is
+  /// not a finite number >= 0 (said by a configuration diagnostic).
+  double MinExtraWavefrontsValue = 1.0;
   /// Largest padding, in elements of the last dimension, that is tried.
   const unsigned MaxPadding;
   std::vector<PendingConflict> Pending;

@@ -112,6 +112,12 @@ that compiles is still analysed and reported, a kernel that does not is
 listed with its error), or not analysed (missing or unreadable file, no
 usable compile command, a crash or time-out of its analysis).
 
+Register counts (cuda-occupancy, the JSON's "registers") come from the
+located toolkit's nvcc (ptxas), run once per translation unit with an
+environment of its own, and are cached in $XDG_CACHE_HOME/warpcheck/ptxas,
+else $HOME/.cache/warpcheck/ptxas (remove the folder to compile again);
+without a toolkit, or with --no-cuda, they are estimated and nothing is run.
+
 EXIT CODES:
   0  every input was analysed without a compiler error (findings, if any, are
      warnings)
@@ -122,9 +128,12 @@ EXIT CODES:
   2  usage error: unknown option, --checks matching no check, unknown --arch,
      malformed --default-block, --header-filter, --fail-on or --line-filter,
      unreadable or malformed compile database or --baseline, --source-root
-     not a folder, --diff's git failing, --write-baseline or -o not writable
+     not a folder, --diff's git failing, --write-baseline not writable
   3  at least one input was analysed with errors or not analysed; the others
      were analysed and everything found is reported
+  4  the report could not be written (-o names a file that cannot be created,
+     or writing failed: a full disk, /dev/full); -o naming one of the inputs
+     is refused with exit code 2 and the input is left as it is
 )";
 
 std::string helpText() {

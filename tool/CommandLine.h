@@ -16,6 +16,10 @@ constexpr int ExitOk = 0;
 constexpr int ExitFindingsAsErrors = 1;
 constexpr int ExitUsage = 2;
 constexpr int ExitInputErrors = 3;
+/// The report could not be written (-o names a file that cannot be
+/// created, a full disk, /dev/full, standard output closed): distinct from
+/// 1, so that a lost report is never read as "findings".
+constexpr int ExitReportNotWritten = 4;
 
 /// Which reported findings give ExitFindingsAsErrors (--fail-on): any,
 /// those that are errors (--warnings-as-errors; the default), or none.

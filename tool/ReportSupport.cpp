@@ -2,8 +2,12 @@
 
 #include "ReportSupport.h"
 
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Unicode.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace warpcheck::tool {
 
@@ -43,6 +47,62 @@ ReportedFile reportedFile(llvm::StringRef Base, llvm::StringRef File) {
   if (!Base.empty() && Path.starts_with(Prefix) && Path.size() > Prefix.size())
     return {Path.drop_front(Prefix.size()).str(), true};
   return {Path.str(), false};
+}
+
+std::string printableText(llvm::StringRef Text, bool KeepTabs) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  const auto *Bytes = reinterpret_cast<const llvm::UTF8 *>(Text.data());
+  size_t I = 0;
+  while (I < Text.size()) {
+    unsigned char C = Text[I];
+    if (C < 0x80) {
+      if (C == '\t' && KeepTabs)
+        OS << '\t';
+      else if (C < 0x20 || C == 0x7f)
+        OS << llvm::format("<U+%04X>", C);
+      else
+        OS << static_cast<char>(C);
+      ++I;
+      continue;
+    }
+    unsigned Length = llvm::getNumBytesForUTF8(C);
+    if (I + Length > Text.size() || !llvm::isLegalUTF8Sequence(Bytes + I, Bytes + I + Length)) {
+      OS << llvm::format("<%02X>", C);
+      ++I;
+      continue;
+    }
+    llvm::UTF32 CodePoint = 0;
+    const llvm::UTF8 *Begin = Bytes + I;
+    llvm::UTF32 *Target = &CodePoint;
+    llvm::ConvertUTF8toUTF32(&Begin, Bytes + I + Length, &Target, Target + 1,
+                             llvm::strictConversion);
+    if (llvm::sys::unicode::isPrintable(static_cast<int>(CodePoint)))
+      OS << Text.substr(I, Length);
+    else
+      OS << llvm::format("<U+%04X>", CodePoint);
+    I += Length;
+  }
+  return Out;
+}
+
+std::string caretIndent(llvm::StringRef Source, int64_t Column) {
+  if (Column <= 1)
+    return "";
+  std::string Before =
+      printableText(Source.take_front(static_cast<size_t>(Column - 1)), /*KeepTabs=*/true);
+  // Tabs stay tabs so that the caret lines up whatever the tab width;
+  // the rest is blanks as wide as the printed text.
+  std::string Indent;
+  llvm::SmallVector<llvm::StringRef, 8> Pieces;
+  llvm::StringRef(Before).split(Pieces, '\t');
+  for (size_t P = 0; P < Pieces.size(); ++P) {
+    if (P > 0)
+      Indent += '\t';
+    int Width = llvm::sys::unicode::columnWidthUTF8(Pieces[P]);
+    Indent.append(Width > 0 ? static_cast<size_t>(Width) : Pieces[P].size(), ' ');
+  }
+  return Indent;
 }
 
 } // namespace warpcheck::tool

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,6 +35,18 @@ struct ReportedFile {
   bool UnderBase = false;
 };
 ReportedFile reportedFile(llvm::StringRef Base, llvm::StringRef File);
+
+/// \p Text as a terminal may show it, as clang-tidy shows source: a code
+/// point that is not printable (ESC, a newline, a carriage return, C1
+/// controls) becomes <U+001B>, a byte that is not UTF-8 becomes <FF>, tabs
+/// stay when \p KeepTabs. File names and source lines come from the code
+/// under review: printed raw, an escape sequence in them would rewrite the
+/// user's terminal and a newline would forge a line of the report.
+std::string printableText(llvm::StringRef Text, bool KeepTabs = false);
+
+/// The blanks that put a caret under the byte at \p Column (1-based) of
+/// \p Source once printed with printableText (tabs kept as tabs).
+std::string caretIndent(llvm::StringRef Source, int64_t Column);
 
 } // namespace warpcheck::tool
 

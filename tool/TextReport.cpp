@@ -16,7 +16,7 @@ static void renderMessage(const ReportedMessage &M, llvm::StringRef Severity,
   if (Color)
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
   if (File && Line && Column)
-    OS << *File << ":" << *Line << ":" << *Column << ": ";
+    OS << printableText(*File) << ":" << *Line << ":" << *Column << ": ";
   if (Color)
     OS.changeColor(Severity == "note" ? llvm::raw_ostream::BLACK
                    : Severity == "error" ? llvm::raw_ostream::RED
@@ -25,7 +25,7 @@ static void renderMessage(const ReportedMessage &M, llvm::StringRef Severity,
   OS << Severity << ": ";
   if (Color)
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-  OS << M.Message;
+  OS << printableText(M.Message);
   if (!Check.empty())
     OS << " [" << Check << "]";
   if (Color)
@@ -33,11 +33,9 @@ static void renderMessage(const ReportedMessage &M, llvm::StringRef Severity,
   OS << "\n";
   const std::optional<std::string> &Source = M.SourceLine;
   if (Source && Line && Column) {
-    OS << llvm::format("%5d", static_cast<int>(*Line)) << " | " << *Source << "\n";
-    OS << "      | ";
-    // Keep tabs so the caret lines up under the source.
-    for (int64_t I = 1; I < *Column && I - 1 < static_cast<int64_t>(Source->size()); ++I)
-      OS << ((*Source)[I - 1] == '\t' ? '\t' : ' ');
+    OS << llvm::format("%5d", static_cast<int>(*Line)) << " | "
+       << printableText(*Source, /*KeepTabs=*/true) << "\n";
+    OS << "      | " << caretIndent(*Source, *Column);
     if (Color)
       OS.changeColor(llvm::raw_ostream::GREEN, true);
     OS << "^";

@@ -405,6 +405,12 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
       ++CompilerErrors;
       ReportedError Error;
       readDiagnostic(E.Message, Lines, Error);
+      // An error of the driver or of the arguments (an unknown flag of the
+      // compile command) has no location: it is still this input's.
+      if (!Error.File || Error.File->empty()) {
+        Error.File = Job.File;
+        Error.HasPosition = false;
+      }
       Error.Check = E.DiagnosticName;
       Result.Errors.push_back(std::move(Error));
       continue;

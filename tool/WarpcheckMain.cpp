@@ -14,6 +14,7 @@
 #include "PullRequestGates.h"
 #include "Inputs.h"
 #include "PrintToolkit.h"
+#include "ReportSupport.h"
 #include "Reporters.h"
 #include "RunResult.h"
 #include "CrossUnitLaunches.h"
@@ -27,6 +28,8 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <thread>
@@ -82,9 +85,56 @@ std::string unreadable(const Input &In) {
   return "";
 }
 
+/// The input (or a file analysed through one, or the compile database)
+/// that -o names, or empty: the report must never replace a source. The
+/// same file under another name (a symbolic link, "./a.cu", a hard link)
+/// is caught by comparing the files themselves.
+std::string outputNamingAnInput(const CommandLine &CL, llvm::StringRef Cwd,
+                                const InputSet &Set) {
+  if (CL.Output.empty() || CL.Output == "-")
+    return "";
+  auto Absolute = [&](llvm::StringRef File, llvm::StringRef Directory) {
+    llvm::SmallString<256> Path(File);
+    if (!llvm::sys::path::is_absolute(Path))
+      llvm::sys::fs::make_absolute(Directory.empty() ? Cwd : Directory, Path);
+    return std::filesystem::path(Path.str().str());
+  };
+  std::filesystem::path Output = Absolute(CL.Output, Cwd);
+  auto Same = [&](const std::filesystem::path &Source) {
+    std::error_code EC;
+    return std::filesystem::equivalent(Output, Source, EC) && !EC;
+  };
+  for (const Input &In : Set.Inputs)
+    if (Same(Absolute(In.File, In.Directory)))
+      return In.File;
+  for (const InputMessage &M : Set.Notes)
+    if (Same(Absolute(M.File, Cwd)))
+      return M.File;
+  if (!CL.BuildDir.empty()) {
+    llvm::SmallString<256> Database(CL.BuildDir);
+    llvm::sys::path::append(Database, "compile_commands.json");
+    if (Same(Absolute(Database, Cwd)))
+      return Database.str().str();
+  }
+  return "";
+}
+
+/// \p Text with its control characters escaped (printableText), line by
+/// line: a worker's log keeps its lines, a file name or a source excerpt
+/// cannot forge one or send escape sequences to the terminal.
+std::string printableLines(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 4> Lines;
+  Text.split(Lines, '\n');
+  std::string Out;
+  for (size_t I = 0; I < Lines.size(); ++I)
+    Out += (I ? "\n" : "") + printableText(Lines[I]);
+  return Out;
+}
+
 /// The errors on standard error: each input's compiler errors (the first
 /// ten of an input, then how many more) and each input not analysed, by
-/// file name and cause; then the notes.
+/// file name and cause; then the notes. File names and messages are
+/// escaped as the text report's are.
 void printErrorsAndNotes(const RunResult &R) {
   constexpr unsigned PerInput = 10;
   std::map<std::string, unsigned> Printed, Left;
@@ -95,20 +145,21 @@ void printErrorsAndNotes(const RunResult &R) {
       continue;
     }
     ++Printed[File];
-    std::string Where = File;
+    std::string Where = printableText(File);
     if (E.Line)
       Where += ":" + std::to_string(*E.Line) + ":" + std::to_string(E.Column.value_or(0));
-    error(Where + ": " + E.Message);
+    error(Where + ": " + printableLines(E.Message));
   }
   for (const auto &[File, N] : Left)
-    error(File + ": " + std::to_string(N) + " more error" + (N == 1 ? "" : "s") +
+    error(printableText(File) + ": " + std::to_string(N) + " more error" + (N == 1 ? "" : "s") +
           " (--format=json lists them all)");
   for (const InputOutcome &I : R.Inputs) {
+    std::string File = printableText(I.File);
     if (I.Status == "analysed_with_errors")
-      note(I.File + ": analysed with errors: the kernels that compile were analysed" +
-           (I.Cause ? "; " + *I.Cause : std::string()));
+      note(File + ": analysed with errors: the kernels that compile were analysed" +
+           (I.Cause ? "; " + printableLines(*I.Cause) : std::string()));
     for (const std::string &N : I.Notes)
-      note(I.File + ": " + N);
+      note(File + ": " + printableLines(N));
   }
 }
 
@@ -117,6 +168,10 @@ void printErrorsAndNotes(const RunResult &R) {
 int occupancyMain(llvm::ArrayRef<const char *> Argv);
 
 int main(int argc, const char **argv) {
+  // LLVM's crash handler would otherwise start an llvm-symbolizer found on
+  // PATH (which the environment chooses) to print the stack of a crash; the
+  // workers inherit it.
+  ::setenv("LLVM_DISABLE_SYMBOLIZATION", "1", 1);
   llvm::InitLLVM X(argc, argv);
   llvm::ArrayRef<const char *> Argv(argv, argc);
   if (argc > 1 && llvm::StringRef(argv[1]) == "--worker")
@@ -159,6 +214,11 @@ int main(int argc, const char **argv) {
   InputSet Set;
   if (!collectInputs(CL, Cwd, Set))
     return ExitUsage;
+  if (std::string Input = outputNamingAnInput(CL, Cwd, Set); !Input.empty()) {
+    error("-o '" + CL.Output + "' is the input '" + Input +
+          "': refused, the report would overwrite the source");
+    return ExitUsage;
+  }
 
   // The CUDA headers to parse with.
   std::string EnvDiagnostic;
@@ -224,13 +284,13 @@ int main(int argc, const char **argv) {
 
   // Report.
   std::unique_ptr<llvm::raw_fd_ostream> File;
-  llvm::raw_ostream *OS = &llvm::outs();
+  llvm::raw_fd_ostream *OS = &llvm::outs();
   if (!CL.Output.empty() && CL.Output != "-") {
     std::error_code EC;
     File = std::make_unique<llvm::raw_fd_ostream>(CL.Output, EC);
     if (EC) {
-      error("cannot write '" + CL.Output + "': " + EC.message());
-      return ExitUsage;
+      error("cannot write the report to '" + CL.Output + "': " + EC.message());
+      return ExitReportNotWritten;
     }
     OS = File.get();
   }
@@ -246,8 +306,17 @@ int main(int argc, const char **argv) {
   else
     renderText(Result, *OS, File == nullptr && llvm::sys::Process::StandardOutHasColors());
   OS->flush();
+  // A failed write (a full disk, /dev/full) is said, and cleared: a stream
+  // left in error makes LLVM abort when it is destroyed.
+  std::error_code WriteError = OS->error();
+  OS->clear_error();
 
   printErrorsAndNotes(Result);
   llvm::errs() << Context.Summary << "\n";
+  if (WriteError) {
+    error("cannot write the report to '" +
+          (File ? CL.Output : std::string("standard output")) + "': " + WriteError.message());
+    return ExitReportNotWritten;
+  }
   return exitCodeFor(Counts, CL.FailPolicy);
 }

@@ -2,6 +2,7 @@
 
 #include "Workers.h"
 #include "CommandLine.h"
+#include "ReportSupport.h"
 
 #include "warpcheck/toolchain/ProcessRunner.h"
 
@@ -13,6 +14,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <cstdlib>
+#include <optional>
 #include <csignal>
 #include <chrono>
 #include <thread>
@@ -26,12 +29,33 @@ namespace {
 /// analysing one small file. A crash is caught and reported by file name; a
 /// watchdog ends a run that outlives the time limit.
 JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) {
-  std::thread([TimeoutSeconds, File = Job.File] {
+  // The temporary files of this run (nvcc's folder) go into a folder of
+  // its own, removed at the end and also on the time-out, which ends the
+  // process before nvcc's folder is cleaned up.
+  llvm::SmallString<128> RunDir;
+  std::optional<std::string> OldTmpDir;
+  if (!llvm::sys::fs::createUniqueDirectory("warpcheck-run", RunDir)) {
+    if (const char *Old = std::getenv("TMPDIR"))
+      OldTmpDir = Old;
+    ::setenv("TMPDIR", RunDir.c_str(), 1);
+  }
+  auto RemoveRunDir = llvm::make_scope_exit([&] {
+    if (RunDir.empty())
+      return;
+    if (OldTmpDir)
+      ::setenv("TMPDIR", OldTmpDir->c_str(), 1);
+    else
+      ::unsetenv("TMPDIR");
+    llvm::sys::fs::remove_directories(RunDir);
+  });
+  std::thread([TimeoutSeconds, File = Job.File, RunDir = RunDir.str().str()] {
     std::this_thread::sleep_for(std::chrono::seconds(TimeoutSeconds));
-    llvm::errs() << "warpcheck: error: " << File << ": the analysis timed out after "
-                 << TimeoutSeconds << " s\n";
+    llvm::errs() << "warpcheck: error: " << printableText(File)
+                 << ": the analysis timed out after " << TimeoutSeconds << " s\n";
     llvm::errs().flush();
     toolchain::killStartedProcessGroups(); // nvcc, had one started
+    if (!RunDir.empty())
+      llvm::sys::fs::remove_directories(RunDir);
     std::_Exit(ExitInputErrors);
   }).detach();
   JobResult Out;
@@ -40,6 +64,33 @@ JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) 
   if (!CRC.RunSafely([&] { runTranslationUnitJob(Job, Out); }))
     return {std::nullopt, "the analysis crashed; please report it with this file"};
   return {std::move(Out), ""};
+}
+
+/// Why a worker ended without finishing. Only a signal of the worker's own
+/// fault is a crash to report; one sent from outside (the out-of-memory
+/// killer's SIGKILL, a SIGTERM or SIGINT of the user's) is not warpcheck's
+/// bug, and asking for a report of it would mislead.
+std::string whyWorkerEnded(const toolchain::ProcessResult &Run) {
+  switch (Run.Signal) {
+  case SIGSEGV:
+  case SIGBUS:
+  case SIGILL:
+  case SIGFPE:
+  case SIGABRT:
+  case SIGTRAP:
+  case SIGSYS:
+    return "the analysis crashed (" + Run.StartError + "); please report it with this file";
+  case SIGKILL:
+    return "the analysis was killed (signal 9, SIGKILL: by the system's out-of-memory "
+           "killer, or by another process)";
+  case SIGTERM:
+  case SIGINT:
+  case SIGHUP:
+  case SIGQUIT:
+    return "the analysis was stopped from outside (" + Run.StartError + ")";
+  default:
+    return "the analysis ended without a result (" + Run.StartError + ")";
+  }
 }
 
 /// Runs one job in a worker process and reads its result's JSON. The
@@ -57,15 +108,17 @@ JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
   std::vector<std::string> Args = {Self, "--worker"};
   std::vector<std::string> JobArgs = jobToArguments(Job, OutPath.str().str());
   Args.insert(Args.end(), JobArgs.begin(), JobArgs.end());
-  toolchain::ProcessResult Run = toolchain::runProcess(Args, {}, Dir, TimeoutSeconds);
+  // The worker's temporary files (nvcc's folder) go into its own folder,
+  // which is removed here however the worker ended.
+  toolchain::ProcessResult Run =
+      toolchain::runProcess(Args, {"TMPDIR=" + Dir.str().str()}, Dir, TimeoutSeconds);
   std::string LogText = llvm::StringRef(Run.Output).trim().str();
   if (Run.StartFailed)
     return {std::nullopt, "no worker could be started: " + Run.StartError};
   if (Run.ExitCode < 0) {
     std::string Why = Run.TimedOut ? "the analysis timed out after " +
                                          std::to_string(TimeoutSeconds) + " s"
-                                   : "the analysis crashed (" + Run.StartError +
-                                         "); please report it with this file";
+                                   : whyWorkerEnded(Run);
     if (!LogText.empty())
       Why += "\n" + LogText.substr(0, 2000);
     return {std::nullopt, Why};

@@ -107,7 +107,8 @@ void waitWithDeadline(pid_t Pid, unsigned TimeoutSeconds, ProcessResult &R) {
     R.ExitCode = WEXITSTATUS(Status);
   } else {
     R.ExitCode = -2;
-    R.StartError = "ended by signal " + std::to_string(WIFSIGNALED(Status) ? WTERMSIG(Status) : 0);
+    R.Signal = WIFSIGNALED(Status) ? WTERMSIG(Status) : 0;
+    R.StartError = "ended by signal " + std::to_string(R.Signal);
   }
 }
 

@@ -1,9 +1,15 @@
 //===- NvccRunner.cpp - ptxas's counts, from nvcc started without a shell -===//
 //
 // The located toolkit's bin/nvcc, started with the toolchain layer's
-// argument vector (nvccArguments) and runner (runProcess: never a shell), a
-// time limit and a private temporary folder; the source reaches it through
-// an #include line of a wrapper file, never on the command line.
+// argument vector (nvccArguments) and runner (runProcessWithEnvironment:
+// never a shell), a time limit and a private temporary folder; the source
+// reaches it through an #include line of a wrapper file, never on the
+// command line.
+//
+// nvcc runs with an environment of its own (nvccEnvironment): nothing of
+// the user's environment can add flags to it (NVCC_PREPEND_FLAGS,
+// NVCC_APPEND_FLAGS), choose its host compiler (NVCC_CCBIN) or put another
+// program named gcc or cicc first on its PATH.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +64,18 @@ std::string errorSummary(llvm::StringRef Output) {
   if (Summary.empty() && !Lines.empty())
     Summary = Lines.front().trim().take_front(300).str();
   return Summary;
+}
+
+/// The whole environment nvcc runs with: a PATH of the trusted toolkit's
+/// bin and the system's own folders (where nvcc finds its host compiler),
+/// its temporary files in \p TempDir, messages in English (errorSummary
+/// reads them).
+std::vector<std::string> nvccEnvironment(llvm::StringRef ToolkitRoot, llvm::StringRef TempDir) {
+  llvm::SmallString<256> ToolkitBin(ToolkitRoot);
+  llvm::sys::path::append(ToolkitBin, "bin");
+  return {"PATH=" + std::string(ToolkitBin.str()) +
+              ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+          "TMPDIR=" + TempDir.str(), "LC_ALL=C"};
 }
 
 } // namespace
@@ -124,6 +142,9 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
     }
   }
 
+  // Under the system's temporary folder, which for a worker process is its
+  // own folder (Workers.cpp): the main process removes that whole folder
+  // even when the worker is killed before its scope_exit runs.
   llvm::SmallString<256> TempDir;
   if (llvm::sys::fs::createUniqueDirectory("warpcheck-ptxas", TempDir))
     return Fail("no temporary folder could be created for nvcc");
@@ -150,10 +171,8 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
         *Root, *SM, Flags, Options.MaxRegisterCount, Wrapper, Cubin, &ArgError, Relocatable);
     if (!Args)
       return Fail(ArgError);
-    // The user's environment, with nvcc's temporary files in the private
-    // folder.
-    toolchain::ProcessResult Run = toolchain::runProcess(
-        *Args, {"TMPDIR=" + std::string(TempDir.str())}, TempDir, Options.TimeoutSeconds);
+    toolchain::ProcessResult Run = toolchain::runProcessWithEnvironment(
+        *Args, nvccEnvironment(*Root, TempDir), TempDir, Options.TimeoutSeconds);
     RC = Run.ExitCode;
     Output = std::move(Run.Output);
     if (Run.StartFailed)

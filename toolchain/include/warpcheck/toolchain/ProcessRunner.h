@@ -40,6 +40,9 @@ struct ProcessResult {
   /// a crash): StartError then says what happened.
   int ExitCode = 0;
   std::string StartError;
+  /// The signal that ended the program, when one did (not on a time-out);
+  /// else 0.
+  int Signal = 0;
   /// Its standard error, then its standard output.
   std::string Output;
   /// Its standard output alone (for a program whose output is parsed).
