@@ -3,6 +3,8 @@
 #include "UncoalescedGlobalAccessCheck.h"
 #include "CudaCheckSupport.h"
 
+#include "warpcheck/analysis/AosAccesses.h"
+
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/model/GlobalMemory.h"
 
@@ -64,7 +66,17 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
   AnalysisOptions Opts = analysisOptions(Ctx);
   const auto &Launches = unitSession()->analyze(Kernel, Opts);
   for (const KernelLaunchAnalysis &Launch : Launches) {
-    for (const AccessResult &A : Launch.Accesses) {
+    // The arrays of structs of the launch: an access in one of them is
+    // weighed with the struct's other fields by cuda-aos-layout.
+    std::vector<AosGroup> Structs = findAosGroups(Launch, Ctx);
+    auto StructOf = [&](std::size_t Index) -> const AosGroup * {
+      for (const AosGroup &G : Structs)
+        if (llvm::is_contained(G.Accesses, Index))
+          return &G;
+      return nullptr;
+    };
+    for (std::size_t Index = 0; Index < Launch.Accesses.size(); ++Index) {
+      const AccessResult &A = Launch.Accesses[Index];
       if (A.Site.Space == MemorySpace::Global && A.Status == AccessStatus::Unknown &&
           ReportDataDependent && !A.DataSource.empty()) {
         // No number is claimed: the sectors depend on the data (sorted
@@ -123,6 +135,16 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
                         : std::string()) +
                    "; combine the warp's values first (__reduce_add_sync, or "
                    "__shfl_down_sync steps) and let one lane update memory";
+        } else if (const AosGroup *G = StructOf(Index)) {
+          // The struct's advice is cuda-aos-layout's, for all its fields at
+          // once; this says where to read it and its figure.
+          Remedy = "each lane " + std::string(A.Site.Op == AccessOp::Store ? "writes " : "reads ") +
+                   std::to_string(A.Site.BytesPerLane) + " bytes of the " +
+                   std::to_string(G->StructBytes) + "-byte struct '" + G->StructName +
+                   "' through '" + G->PointerName + "': its fields together take " +
+                   std::to_string(G->Traffic.l1Sectors()) + " sectors per warp, " +
+                   std::to_string(G->Traffic.soaL1Sectors()) +
+                   " as structure of arrays (cuda-aos-layout weighs the layouts)";
         } else if (const auto *ME = dyn_cast<MemberExpr>(Inner);
                    ME && ME->getBase()->getType()->isRecordType()) {
           QualType Rec = ME->getBase()->getType();
