@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(clang-19 libclang-19-dev clang-tidy-19 llvm-19-dev llvm-19-tools
-          libgtest-dev cmake ninja-build g++ python3 python3-jsonschema git)
+          libgtest-dev cmake ninja-build g++ python3 python3-jsonschema git
+          python3-yaml clang-tools-19)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -19,6 +19,10 @@ void error(const llvm::Twine &Message) {
   llvm::WithColor::error(llvm::errs(), "warpcheck") << Message << "\n";
 }
 
+void warning(const llvm::Twine &Message) {
+  llvm::WithColor::warning(llvm::errs(), "warpcheck") << Message << "\n";
+}
+
 void note(const llvm::Twine &Message) {
   llvm::WithColor::note(llvm::errs(), "warpcheck") << Message << "\n";
 }
@@ -84,6 +88,18 @@ static const char *HelpTail = R"(
                            each file is in; git is found on PATH).
   --line-filter=<json>     clang-tidy's syntax: report only findings on these lines,
                            e.g. [{"name":"file.cu","lines":[[1,3]]},{"name":"b.cu"}]
+  --fix                    Make the fix-its of the reported findings (those left
+                           after --baseline, --diff and --line-filter) in the files,
+                           as clang-tidy --fix: a fix-it overlapping one already
+                           made is left out and said on standard error; the same
+                           fix-it from several launches or files is made once; only
+                           the analysed files and their user headers are written,
+                           each atomically.
+  --fix-notes              A finding without a fix-it of its own takes the first
+                           fix-it of its notes (with --fix and --export-fixes).
+  --export-fixes=<file>    Write the fix-its --fix would make to <file> as YAML
+                           that clang-apply-replacements accepts (clang-tidy's
+                           format).
   --source-root=<dir>      Name files under <dir> relative to it: SARIF's %SRCROOT%
                            and the fingerprints (default: the current directory).
   --timeout=<seconds>      Time limit of each translation unit (default 600), with
@@ -128,12 +144,14 @@ EXIT CODES:
   2  usage error: unknown option, --checks matching no check, unknown --arch,
      malformed --default-block, --header-filter, --fail-on or --line-filter,
      unreadable or malformed compile database or --baseline, --source-root
-     not a folder, --diff's git failing, --write-baseline not writable
+     not a folder, --diff's git failing, --write-baseline not writable,
+     -o or --export-fixes naming one of the inputs
   3  at least one input was analysed with errors or not analysed; the others
      were analysed and everything found is reported
   4  the report could not be written (-o names a file that cannot be created,
-     or writing failed: a full disk, /dev/full); -o naming one of the inputs
-     is refused with exit code 2 and the input is left as it is
+     or writing failed: a full disk, /dev/full), nor the --export-fixes file
+     or a file --fix changes; -o naming one of the inputs is refused with exit
+     code 2 and the input is left as it is
 )";
 
 std::string helpText() {
@@ -181,6 +199,10 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
       CL.PrintClangArgs = true;
     } else if (A == "--print-toolkit") {
       CL.PrintToolkit = true;
+    } else if (A == "--fix" || A == "-fix") {
+      CL.Fix = true;
+    } else if (A == "--fix-notes" || A == "-fix-notes") {
+      CL.FixNotes = true;
     } else if ((R = Take("-p", CL.BuildDir)) || (R = Take("--checks", CL.Checks)) ||
                (R = Take("-checks", CL.Checks)) || (R = Take("--arch", CL.Arch)) ||
                (R = Take("--format", CL.Format)) || (R = Take("-o", CL.Output)) ||
@@ -196,6 +218,8 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
                (R = Take("--source-root", CL.SourceRoot)) ||
                (R = Take("--diff", CL.DiffRevision)) ||
                (R = Take("--line-filter", CL.LineFilterJson)) ||
+               (R = Take("--export-fixes", CL.ExportFixes)) ||
+               (R = Take("-export-fixes", CL.ExportFixes)) ||
                (R = Take("-line-filter", CL.LineFilterJson))) {
       if (R < 0)
         return false;

@@ -56,6 +56,13 @@ struct CommandLine {
   std::string DiffRevision;
   /// --line-filter: clang-tidy's JSON list of files and line ranges.
   std::string LineFilterJson;
+  /// --fix: make the fix-its of the reported findings in the files.
+  bool Fix = false;
+  /// --fix-notes: a finding without a fix-it of its own takes its first
+  /// note's (for --fix and --export-fixes).
+  bool FixNotes = false;
+  /// --export-fixes: where to write the fix-its as clang-tidy's YAML.
+  std::string ExportFixes;
   /// Which user headers report findings and kernels (a regular expression
   /// matched against the header's path, clang-tidy's HeaderFilterRegex).
   /// Every user header by default; empty: none (clang-tidy's default).
@@ -83,6 +90,8 @@ std::string helpText();
 
 /// "warpcheck: error: <Message>" on standard error.
 void error(const llvm::Twine &Message);
+/// "warpcheck: warning: <Message>" on standard error.
+void warning(const llvm::Twine &Message);
 /// "warpcheck: note: <Message>" on standard error.
 void note(const llvm::Twine &Message);
 

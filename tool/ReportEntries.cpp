@@ -37,9 +37,36 @@ ReportedError unanalysedInput(const std::string &File, const std::string &Cause)
   return E;
 }
 
+static std::vector<FixIt> fixesFromJson(const llvm::json::Array *Fixes) {
+  std::vector<FixIt> Out;
+  if (Fixes)
+    for (const llvm::json::Value &V : *Fixes)
+      if (const llvm::json::Object *X = V.getAsObject())
+        Out.push_back(FixIt{X->getString("file").value_or("").str(),
+                            X->getInteger("offset").value_or(0),
+                            X->getInteger("length").value_or(0),
+                            X->getInteger("line").value_or(0),
+                            X->getInteger("column").value_or(0),
+                            X->getString("replacement").value_or("").str()});
+  return Out;
+}
+
+static llvm::json::Array fixesToJson(const std::vector<FixIt> &Fixes) {
+  llvm::json::Array Out;
+  for (const FixIt &X : Fixes)
+    Out.push_back(llvm::json::Object{{"file", X.File},
+                                     {"offset", X.Offset},
+                                     {"length", X.Length},
+                                     {"line", X.Line},
+                                     {"column", X.Column},
+                                     {"replacement", X.Replacement}});
+  return Out;
+}
+
 ReportedMessage messageFromJson(const llvm::json::Object &O) {
   ReportedMessage M;
   readMessage(O, M);
+  M.Fixes = fixesFromJson(O.getArray("fixes"));
   return M;
 }
 
@@ -52,15 +79,7 @@ Finding findingFromJson(const llvm::json::Object &O) {
     for (const llvm::json::Value &V : *Notes)
       if (const llvm::json::Object *N = V.getAsObject())
         F.Notes.push_back(messageFromJson(*N));
-  if (const llvm::json::Array *Fixes = O.getArray("fixes"))
-    for (const llvm::json::Value &V : *Fixes)
-      if (const llvm::json::Object *X = V.getAsObject())
-        F.Fixes.push_back(FixIt{X->getString("file").value_or("").str(),
-                                X->getInteger("offset").value_or(0),
-                                X->getInteger("length").value_or(0),
-                                X->getInteger("line").value_or(0),
-                                X->getInteger("column").value_or(0),
-                                X->getString("replacement").value_or("").str()});
+  F.Fixes = fixesFromJson(O.getArray("fixes"));
   F.Fingerprint = stringField(O, "fingerprint");
   return F;
 }
@@ -87,6 +106,9 @@ InputOutcome inputFromJson(const llvm::json::Object &O) {
 llvm::json::Object toJson(const ReportedMessage &M, bool WithSourceLine) {
   llvm::json::Object O;
   writeMessage(M, WithSourceLine, O);
+  // Only a note with a fix-it has "fixes": the others' JSON is as before.
+  if (!M.Fixes.empty())
+    O["fixes"] = fixesToJson(M.Fixes);
   return O;
 }
 
@@ -95,18 +117,11 @@ llvm::json::Object toJson(const Finding &F, bool WithSourceLine) {
   writeMessage(F, WithSourceLine, O);
   O["check"] = F.Check;
   O["severity"] = F.Severity;
-  llvm::json::Array Notes, Fixes;
+  llvm::json::Array Notes;
   for (const ReportedMessage &N : F.Notes)
     Notes.push_back(toJson(N, WithSourceLine));
-  for (const FixIt &X : F.Fixes)
-    Fixes.push_back(llvm::json::Object{{"file", X.File},
-                                       {"offset", X.Offset},
-                                       {"length", X.Length},
-                                       {"line", X.Line},
-                                       {"column", X.Column},
-                                       {"replacement", X.Replacement}});
   O["notes"] = std::move(Notes);
-  O["fixes"] = std::move(Fixes);
+  O["fixes"] = fixesToJson(F.Fixes);
   if (F.Fingerprint)
     O["fingerprint"] = *F.Fingerprint;
   return O;

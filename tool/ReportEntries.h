@@ -21,6 +21,15 @@
 
 namespace warpcheck::tool {
 
+/// One replacement of a fix-it: clang's byte offset and length in File,
+/// and the line and column of the offset.
+struct FixIt {
+  std::string File;
+  std::int64_t Offset = 0, Length = 0;
+  std::int64_t Line = 0, Column = 0;
+  std::string Replacement;
+};
+
 /// A message and where it points.
 struct ReportedMessage {
   std::string Message;
@@ -33,15 +42,10 @@ struct ReportedMessage {
   std::optional<std::int64_t> Line, Column;
   /// The text of the line, when the file could be read.
   std::optional<std::string> SourceLine;
-};
-
-/// One replacement of a fix-it: clang's byte offset and length in File,
-/// and the line and column of the offset.
-struct FixIt {
-  std::string File;
-  std::int64_t Offset = 0, Length = 0;
-  std::int64_t Line = 0, Column = 0;
-  std::string Replacement;
+  /// The message's fix-it: its replacements, made together or not at all.
+  /// A finding's is in "fixes"; a note's, in the note's "fixes" when it has
+  /// one (--fix-notes applies it); an error's is never written.
+  std::vector<FixIt> Fixes;
 };
 
 struct Finding : ReportedMessage {
@@ -49,7 +53,6 @@ struct Finding : ReportedMessage {
   /// "warning" or "error" (--warnings-as-errors).
   std::string Severity = "warning";
   std::vector<ReportedMessage> Notes;
-  std::vector<FixIt> Fixes;
   /// What identifies the finding across moved lines and unrelated edits
   /// (Fingerprint.h); set by the binary's main process, not by workers.
   std::optional<std::string> Fingerprint;

@@ -2,6 +2,7 @@
 
 #include "RunResult.h"
 #include "CommandLine.h"
+#include "FixApplication.h"
 #include "JsonFields.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -69,6 +70,9 @@ void RunResult::addJobOutput(JobResult Output, const std::vector<std::string> &N
   if (!Notes.empty())
     Input.Notes = Notes;
   Inputs.push_back(std::move(Input));
+  // Absolute already (the job's directory applied).
+  for (const std::string &Header : Output.Headers)
+    UserFiles.insert(canonicalFile(Header, "/"));
   // The same entry from two units (a kernel in a header both include,
   // launched with the same shape from the same place) is kept once: the
   // same in every field, as its JSON says.

@@ -35,6 +35,9 @@ struct RunResult {
   /// because they are not on the lines --diff or --line-filter keep
   /// (LineFilter.h).
   unsigned SuppressedByBaseline = 0, OutsideLineFilter = 0;
+  /// The main files and user headers of the analysed units (canonicalFile
+  /// in FixApplication.h): the only files --fix writes.
+  std::set<std::string> UserFiles;
 
   /// Adds an input that could not be analysed at all.
   void addNotAnalysed(const std::string &File, const std::string &Cause);

@@ -420,16 +420,23 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
     F.Check = E.DiagnosticName;
     F.Severity = (E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError) ? "error"
                                                                                : "warning";
-    for (const tooling::DiagnosticMessage &N : E.Notes)
-      readDiagnostic(N, Lines, F.Notes.emplace_back());
-    for (const auto &[File, Replacements] : E.Message.Fix)
-      for (const tooling::Replacement &R : Replacements) {
-        LineInfo At = Lines.at(R.getFilePath().str(), R.getOffset());
-        llvm::SmallString<256> FixPath(R.getFilePath());
-        llvm::sys::path::remove_dots(FixPath, /*remove_dot_dot=*/true);
-        F.Fixes.push_back({FixPath.str().str(), R.getOffset(), R.getLength(), At.Line,
+    auto FixesOf = [&](const tooling::DiagnosticMessage &M) {
+      std::vector<FixIt> Fixes;
+      for (const auto &[File, Replacements] : M.Fix)
+        for (const tooling::Replacement &R : Replacements) {
+          LineInfo At = Lines.at(R.getFilePath().str(), R.getOffset());
+          llvm::SmallString<256> FixPath(R.getFilePath());
+          llvm::sys::path::remove_dots(FixPath, /*remove_dot_dot=*/true);
+          Fixes.push_back({FixPath.str().str(), R.getOffset(), R.getLength(), At.Line,
                            At.Column, R.getReplacementText().str()});
-      }
+        }
+      return Fixes;
+    };
+    for (const tooling::DiagnosticMessage &N : E.Notes) {
+      readDiagnostic(N, Lines, F.Notes.emplace_back());
+      F.Notes.back().Fixes = FixesOf(N);
+    }
+    F.Fixes = FixesOf(E.Message);
     Result.Findings.push_back(std::move(F));
   }
 

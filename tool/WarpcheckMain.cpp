@@ -11,6 +11,7 @@
 
 #include "CommandLine.h"
 #include "CudaEnvironment.h"
+#include "FixApplication.h"
 #include "PullRequestGates.h"
 #include "Inputs.h"
 #include "PrintToolkit.h"
@@ -86,12 +87,12 @@ std::string unreadable(const Input &In) {
 }
 
 /// The input (or a file analysed through one, or the compile database)
-/// that -o names, or empty: the report must never replace a source. The
-/// same file under another name (a symbolic link, "./a.cu", a hard link)
-/// is caught by comparing the files themselves.
-std::string outputNamingAnInput(const CommandLine &CL, llvm::StringRef Cwd,
-                                const InputSet &Set) {
-  if (CL.Output.empty() || CL.Output == "-")
+/// that \p Output (-o, --export-fixes) names, or empty: a report must never
+/// replace a source. The same file under another name (a symbolic link,
+/// "./a.cu", a hard link) is caught by comparing the files themselves.
+std::string outputNamingAnInput(const std::string &Output, const CommandLine &CL,
+                                llvm::StringRef Cwd, const InputSet &Set) {
+  if (Output.empty() || Output == "-")
     return "";
   auto Absolute = [&](llvm::StringRef File, llvm::StringRef Directory) {
     llvm::SmallString<256> Path(File);
@@ -99,10 +100,10 @@ std::string outputNamingAnInput(const CommandLine &CL, llvm::StringRef Cwd,
       llvm::sys::fs::make_absolute(Directory.empty() ? Cwd : Directory, Path);
     return std::filesystem::path(Path.str().str());
   };
-  std::filesystem::path Output = Absolute(CL.Output, Cwd);
+  std::filesystem::path OutputPath = Absolute(Output, Cwd);
   auto Same = [&](const std::filesystem::path &Source) {
     std::error_code EC;
-    return std::filesystem::equivalent(Output, Source, EC) && !EC;
+    return std::filesystem::equivalent(OutputPath, Source, EC) && !EC;
   };
   for (const Input &In : Set.Inputs)
     if (Same(Absolute(In.File, In.Directory)))
@@ -163,6 +164,52 @@ void printErrorsAndNotes(const RunResult &R) {
   }
 }
 
+/// --export-fixes and --fix on the reported findings (FixApplication.h);
+/// what is left out, and why, on standard error. False after printing an
+/// error: a file could not be written.
+bool exportAndApplyFixes(const CommandLine &CL, const RunResult &R, const InputSet &Set,
+                         llvm::StringRef Cwd) {
+  FixSelection Fixes = chooseFixes(R.Findings, CL.FixNotes, Cwd, R.UserFiles);
+  for (const SkippedFix &S : Fixes.Skipped) {
+    const Finding &F = *S.From;
+    warning(printableText(F.File.value_or("")) + ":" + std::to_string(F.Line.value_or(0)) +
+            ":" + std::to_string(F.Column.value_or(0)) + ": fix-it of [" + F.Check +
+            "] not applied to '" + printableText(S.File) + "': " + S.Reason);
+  }
+  bool Written = true;
+  if (!CL.ExportFixes.empty()) {
+    std::string Main = Set.Inputs.size() == 1
+                           ? canonicalFile(Set.Inputs.front().File, Set.Inputs.front().Directory)
+                           : "";
+    std::string Yaml = exportFixesYaml(Fixes, Main, Cwd);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(CL.ExportFixes, EC);
+    if (!EC) {
+      OS << Yaml;
+      OS.close();
+      EC = OS.error();
+      OS.clear_error();
+    }
+    if (EC) {
+      error("cannot write the fix-its to '" + CL.ExportFixes + "': " + EC.message());
+      Written = false;
+    }
+  }
+  if (!CL.Fix)
+    return Written;
+  if (llvm::Error E = applyFixes(Fixes)) {
+    llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &Info) {
+      error("fix-its not made: " + printableText(Info.message()));
+    });
+    return false;
+  }
+  size_t Made = Fixes.Chosen.size();
+  note("applied " + std::to_string(Made) + " of " + std::to_string(Fixes.Offered) +
+       " fix-it" + (Fixes.Offered == 1 ? "" : "s") + ", in " +
+       std::to_string(Fixes.ByFile.size()) + " file" + (Fixes.ByFile.size() == 1 ? "" : "s"));
+  return Written;
+}
+
 } // namespace
 
 int occupancyMain(llvm::ArrayRef<const char *> Argv);
@@ -214,9 +261,14 @@ int main(int argc, const char **argv) {
   InputSet Set;
   if (!collectInputs(CL, Cwd, Set))
     return ExitUsage;
-  if (std::string Input = outputNamingAnInput(CL, Cwd, Set); !Input.empty()) {
+  if (std::string Input = outputNamingAnInput(CL.Output, CL, Cwd, Set); !Input.empty()) {
     error("-o '" + CL.Output + "' is the input '" + Input +
           "': refused, the report would overwrite the source");
+    return ExitUsage;
+  }
+  if (std::string Input = outputNamingAnInput(CL.ExportFixes, CL, Cwd, Set); !Input.empty()) {
+    error("--export-fixes '" + CL.ExportFixes + "' is the input '" + Input +
+          "': refused, the fix-its would overwrite the source");
     return ExitUsage;
   }
 
@@ -272,10 +324,12 @@ int main(int argc, const char **argv) {
     return runJobs(Self, Again, Parallel, CL.TimeoutSeconds, /*InProcess=*/false);
   });
   for (size_t I = 0; I < Jobs.size(); ++I) {
-    if (Outcomes[I].Output)
+    if (Outcomes[I].Output) {
+      Result.UserFiles.insert(canonicalFile(Jobs[I].File, Jobs[I].Directory));
       Result.addJobOutput(std::move(*Outcomes[I].Output), JobNotes[I]);
-    else
+    } else {
       Result.addNotAnalysed(Jobs[I].File, Outcomes[I].Failure);
+    }
   }
   for (const InputMessage &N : Set.Notes)
     Result.addNote(N.File, N.Message);
@@ -318,5 +372,10 @@ int main(int argc, const char **argv) {
           (File ? CL.Output : std::string("standard output")) + "': " + WriteError.message());
     return ExitReportNotWritten;
   }
+  // After the report, which reads the files as they were analysed (SARIF's
+  // columns of the fix-its).
+  if ((CL.Fix || !CL.ExportFixes.empty()) &&
+      !exportAndApplyFixes(CL, Result, Set, Cwd))
+    return ExitReportNotWritten;
   return exitCodeFor(Counts, CL.FailPolicy);
 }
