@@ -14,18 +14,12 @@ import os
 import sys
 import textwrap
 
-from testsupport import Results, door_arguments, run, scratch_dir
+from testsupport import Results, STRIDED_UNIT, door_arguments, run, scratch_dir
 
 RESULTS = Results()
 check = RESULTS.check
 
-GOOD = textwrap.dedent("""\
-    __global__ void strided(const float *in, float *out) {
-      int i = blockIdx.x * blockDim.x + threadIdx.x;
-      out[i] = in[i * 32];
-    }
-    int main() { strided<<<4, 128>>>(nullptr, nullptr); }
-    """)
+GOOD = STRIDED_UNIT
 GOOD_FINDING = "good.cu:3:12: warning: global load 'in[i * 32]' touches 32 sectors"
 
 # Recursion nvcc compiles through the ABI's call stack: direct (a tree walk

@@ -24,18 +24,12 @@ import os
 import sys
 import textwrap
 
-from testsupport import Results, door_arguments, print_toolkit, run, scratch_dir
+from testsupport import Results, STRIDED_UNIT, door_arguments, print_toolkit, run, scratch_dir
 
 RESULTS = Results()
 check = RESULTS.check
 
-GOOD = textwrap.dedent("""\
-    __global__ void strided(const float *in, float *out) {
-      int i = blockIdx.x * blockDim.x + threadIdx.x;
-      out[i] = in[i * 32];
-    }
-    int main() { strided<<<4, 128>>>(nullptr, nullptr); }
-    """)
+GOOD = STRIDED_UNIT
 
 # An escape sequence (clear the screen, a red colour) before the access
 # the finding is about, and one in a comment after it.

@@ -133,3 +133,14 @@ class Results:
         failed = sum(1 for _, ok, _ in self.cases if not ok)
         print("%d passed, %d failed" % (len(self.cases) - failed, failed))
         return 1 if failed else 0
+
+
+# A unit with one finding, for tests that need a good input beside a bad
+# one: a load 32 sectors per request at 3:12 ("in[i * 32]").
+STRIDED_UNIT = """\
+__global__ void strided(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i * 32];
+}
+int main() { strided<<<4, 128>>>(nullptr, nullptr); }
+"""
