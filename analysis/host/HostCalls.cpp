@@ -4,7 +4,8 @@
 // its arguments bound (up to HostLimits::MaxCallDepth, never recursively);
 // the few library and runtime functions that size launches are known by
 // name (min and max; cudaGetDeviceProperties and cudaDeviceGetAttribute,
-// which give the target architecture's properties); any other call is
+// which give the target architecture's properties; cudaMallocPitch's pitch,
+// model::mallocPitchBytes); any other call is
 // opaque: its result, and what it may write through an address or a
 // non-const reference, are unknown, naming the function. A launch site's
 // shape, shared bytes, kernels and arguments are recorded each time it is
@@ -16,6 +17,7 @@
 #include "HostEvaluator.h"
 
 #include "values/IntegerSemantics.h"
+#include "warpcheck/model/GlobalMemory.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -194,6 +196,25 @@ std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
       write(P, V);
     }
     return HostValue::unknown("the error code of cudaDeviceGetAttribute");
+  }
+  // The pitch of a pitched allocation, from its width in bytes: what
+  // kernels taking `pitch / sizeof(T)` as their row stride are launched with.
+  if (Name == "cudaMallocPitch" && CE->getNumArgs() == 4) {
+    eval(CE->getArg(0));
+    HostValue PitchAt = eval(CE->getArg(1));
+    HostValue Width = eval(CE->getArg(2));
+    eval(CE->getArg(3));
+    HostValue Pitch = HostValue::unknown("the pitch of an allocation whose width is known only "
+                                         "at run time (" + where(CE) + ")");
+    if (Width.K == HostValue::Int)
+      Pitch = HostValue::integer(model::mallocPitchBytes(Width.Bits));
+    if (PitchAt.K == HostValue::Address) {
+      Place P;
+      P.Valid = true;
+      P.Var = PitchAt.Target;
+      write(P, Pitch);
+    }
+    return HostValue::unknown("the error code of cudaMallocPitch");
   }
   return std::nullopt;
 }
