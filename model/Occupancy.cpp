@@ -392,6 +392,33 @@ OccupancyResult occupancyWithRegisters(const ArchSpec &Arch,
   return computeOccupancy(Arch, Kernel);
 }
 
+BlockSizeSuggestion suggestBlockSize(const ArchSpec &Arch, KernelResources Kernel,
+                                     std::uint64_t DynamicSharedPerThread,
+                                     unsigned MaxBlockSize) {
+  BlockSizeSuggestion Best;
+  unsigned Largest = Arch.MaxThreadsPerBlock;
+  if (MaxBlockSize)
+    Largest = std::min(Largest, MaxBlockSize);
+  const unsigned Step = Arch.WarpSize;
+  unsigned MostThreads = 0;
+  // The header's loop: aligned sizes from the top, the last one clamped to
+  // the limit; it stops early once the SM is full.
+  for (unsigned Aligned = (Largest + Step - 1) / Step * Step; Aligned > 0; Aligned -= Step) {
+    Kernel.ThreadsPerBlock = std::min(Largest, Aligned);
+    if (DynamicSharedPerThread)
+      Kernel.DynamicSharedBytes = DynamicSharedPerThread * Kernel.ThreadsPerBlock;
+    OccupancyResult R = computeOccupancy(Arch, Kernel);
+    unsigned Threads = R.ActiveBlocksPerSM * Kernel.ThreadsPerBlock;
+    if (Threads > MostThreads) {
+      MostThreads = Threads;
+      Best = {Kernel.ThreadsPerBlock, R.ActiveBlocksPerSM, R};
+    }
+    if (MostThreads == Arch.MaxThreadsPerSM)
+      break;
+  }
+  return Best;
+}
+
 std::optional<unsigned> maxRegistersForBlocks(const ArchSpec &Arch,
                                               const KernelResources &Kernel,
                                               unsigned TargetBlocks) {

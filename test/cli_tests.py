@@ -36,8 +36,40 @@ GOOD = textwrap.dedent("""\
 BROKEN = "__global__ void k(float *p) { p[threadIdx.x] = ; }\n"
 
 
+def occupancy_sweep_cases(wc):
+    """warpcheck occupancy --sweep: every block size, and the one
+    cudaOccupancyMaxPotentialBlockSize suggests (the model's choice is
+    compared with cuda_occupancy.h's in the model's unit tests)."""
+    # 72 registers on sm_90: 2304 registers a warp, 28 warps per SM; one
+    # block of 896 threads holds them all, larger blocks cannot run.
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=72", "--sweep", "--format=csv"])
+    rows = [line.split(",") for line in out.strip().splitlines()]
+    by_block = {int(r[4]): r for r in rows[1:]} if rc == 0 and len(rows) > 1 else {}
+    suggested = [b for b, r in by_block.items() if r[9] == "1"]
+    check("occupancy --sweep: 32 block sizes, 896 suggested, 960 cannot run",
+          rc == 0 and sorted(by_block) == list(range(32, 1025, 32)) and suggested == [896] and
+          by_block[896][5:9] == ["1", "28", "0.4375", "registers"] and
+          by_block[960][5] == "0" and by_block[960][8] == "invalid", out + err)
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=32", "--sweep"])
+    check("occupancy --sweep text: the suggestion marked and said",
+          rc == 0 and "*1024          2        64       100%  warps" in out and
+          "suggested block size 1024 (as cudaOccupancyMaxPotentialBlockSize): 2 blocks per SM" in out,
+          out + err)
+    # Dynamic shared memory per thread: 100 bytes a thread, 228 KiB per SM.
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=32", "--sweep",
+                        "--dynamic-shared-per-thread=100", "--format=json"])
+    doc = json.loads(out) if rc == 0 and out.strip().startswith("[") else []
+    ok = len(doc) == 1 and doc[0]["arch"] == "sm_90" and len(doc[0]["sweep"]) == 32
+    ok = ok and all(r["dynamic_shared"] == 100 * r["block"] for r in doc[0]["sweep"])
+    check("occupancy --sweep json: dynamic shared memory grows with the block",
+          ok and doc[0]["suggested_block"] is not None, out + err)
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=32", "--block=256", "--sweep"])
+    check("occupancy --sweep with --block is a usage error", rc == 2 and "--sweep" in err, out + err)
+
+
 def main():
     args, wc, plugin = door_arguments("--source")
+    occupancy_sweep_cases(wc)
     with scratch_dir("warpcheck-cli-") as tmp:
         good = os.path.join(tmp, "good.cu")
         broken = os.path.join(tmp, "broken.cu")

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
@@ -28,6 +29,10 @@ const char *OccupancyHelp = R"(USAGE: warpcheck occupancy --arch=<sm_XX[,sm_YY..
                            [--static-shared=<bytes>] [--dynamic-shared=<bytes>]
                            [--carveout=<percent>] [--format=text|json]
        warpcheck occupancy --arch=<sm_XX> --configs=<file.csv> [--format=text|json]
+       warpcheck occupancy --arch=<sm_XX[,...]> --registers=<R> --sweep
+                           [--static-shared=<bytes>] [--dynamic-shared=<bytes>]
+                           [--dynamic-shared-per-thread=<bytes>] [--carveout=<percent>]
+                           [--format=text|json|csv]
 
 Theoretical occupancy with the semantics of the CUDA runtime's
 cudaOccupancyMaxActiveBlocksPerMultiprocessor: active blocks and warps per SM,
@@ -35,6 +40,13 @@ occupancy, and the resource that limits it.
 
   --configs=<file>  CSV with the header registers,block,static_shared,dynamic_shared
                     (optional fifth column carveout); one result per row, in order.
+  --sweep           Every block size from 32 to 1024 threads in steps of 32, each
+                    with its limiter, and the block size
+                    cudaOccupancyMaxPotentialBlockSize suggests (the most active
+                    threads per SM; the larger block on a tie), marked '*'.
+  --dynamic-shared-per-thread=<bytes>
+                    With --sweep: dynamic shared memory grows with the block
+                    (the runtime's blockSizeToDynamicSMemSize).
 
 Exit codes: 0 success, 2 usage error or malformed input (file and line named).
 )";
@@ -94,13 +106,63 @@ std::string toText(const ArchSpec &Arch, const KernelResources &C, const Occupan
   return OS.str();
 }
 
+/// --sweep: one row per block size of 32 to the device's limit, and the
+/// suggestion (model::suggestBlockSize), in the format asked.
+void printSweep(const ArchSpec &Arch, KernelResources C, std::uint64_t PerThread,
+                llvm::StringRef Format, llvm::json::Array &Json) {
+  BlockSizeSuggestion Best = suggestBlockSize(Arch, C, PerThread);
+  llvm::json::Array Rows;
+  if (Format == "text")
+    llvm::outs() << Arch.Name << ": " << C.RegistersPerThread << " registers, "
+                 << C.StaticSharedBytes << " B static shared, "
+                 << (PerThread ? std::to_string(PerThread) + " B dynamic shared per thread"
+                               : std::to_string(C.DynamicSharedBytes) + " B dynamic shared")
+                 << "\n  block  blocks/SM  warps/SM  occupancy  limited by\n";
+  for (unsigned Block = Arch.WarpSize; Block <= Arch.MaxThreadsPerBlock; Block += Arch.WarpSize) {
+    C.ThreadsPerBlock = Block;
+    if (PerThread)
+      C.DynamicSharedBytes = PerThread * Block;
+    OccupancyResult R = computeOccupancy(Arch, C);
+    std::string Limiter = R.valid() ? limiterName(R.Limiter) : std::string("invalid");
+    bool Suggested = Block == Best.BlockSize;
+    if (Format == "text")
+      llvm::outs() << llvm::formatv("  {0}{1,4}  {2,9}  {3,8}  {4,9}  {5}\n", Suggested ? "*" : " ",
+                                    Block, R.ActiveBlocksPerSM, R.ActiveWarpsPerSM,
+                                    formatPercent(R.Theoretical), Limiter);
+    else if (Format == "csv")
+      llvm::outs() << Arch.Name << "," << C.RegistersPerThread << "," << C.StaticSharedBytes << ","
+                   << C.DynamicSharedBytes << "," << Block << "," << R.ActiveBlocksPerSM << ","
+                   << R.ActiveWarpsPerSM << "," << llvm::formatv("{0:F4}", R.Theoretical) << ","
+                   << Limiter << "," << (Suggested ? 1 : 0) << "\n";
+    else
+      Rows.push_back(toJson(Arch, C, R));
+  }
+  if (Format == "text") {
+    if (Best.BlockSize)
+      llvm::outs() << "  suggested block size " << Best.BlockSize
+                   << " (as cudaOccupancyMaxPotentialBlockSize): " << Best.ActiveBlocksPerSM
+                   << " block" << (Best.ActiveBlocksPerSM == 1 ? "" : "s")
+                   << " per SM, so a minimum grid of " << Best.ActiveBlocksPerSM
+                   << " x the SM count\n";
+    else
+      llvm::outs() << "  no block size can run\n";
+  } else if (Format == "json") {
+    Json.push_back(llvm::json::Object{
+        {"arch", Arch.Name},
+        {"suggested_block", Best.BlockSize ? llvm::json::Value(Best.BlockSize) : nullptr},
+        {"suggested_blocks_per_sm", Best.ActiveBlocksPerSM},
+        {"sweep", std::move(Rows)}});
+  }
+}
+
 } // namespace
 
 int occupancyMain(llvm::ArrayRef<const char *> Argv) {
   std::string ArchList, ConfigsFile, Format = "text";
   // A configuration is the kernel's resources: what the calculator takes.
   KernelResources Single;
-  bool HaveRegisters = false, HaveBlock = false;
+  bool HaveRegisters = false, HaveBlock = false, Sweep = false;
+  std::uint64_t PerThread = 0;
   for (size_t I = 1; I < Argv.size(); ++I) {
     llvm::StringRef A = Argv[I];
     auto Value = [&](llvm::StringRef Name, llvm::StringRef &Out) {
@@ -123,6 +185,13 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
       return 0;
     } else if (Value("--arch", V)) {
       ArchList = V.str();
+    } else if (A == "--sweep") {
+      Sweep = true;
+    } else if (Value("--dynamic-shared-per-thread", V)) {
+      if (!parseNumber(V, PerThread)) {
+        fail("--dynamic-shared-per-thread needs a number of bytes, got '" + V + "'");
+        return 2;
+      }
     } else if (Value("--configs", V)) {
       ConfigsFile = V.str();
     } else if (Value("--format", V)) {
@@ -161,8 +230,8 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
       return 2;
     }
   }
-  if (Format != "text" && Format != "json") {
-    fail("unknown --format '" + Format + "' (expected text or json)");
+  if (Format != "text" && Format != "json" && !(Sweep && Format == "csv")) {
+    fail("unknown --format '" + Format + "' (expected text or json; csv with --sweep)");
     return 2;
   }
   if (ArchList.empty()) {
@@ -179,6 +248,22 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
       return 2;
     }
     Archs.push_back(S);
+  }
+
+  if (Sweep) {
+    if (!HaveRegisters || HaveBlock || !ConfigsFile.empty()) {
+      fail("--sweep takes --registers (and shared memory), not --block or --configs");
+      return 2;
+    }
+    llvm::json::Array Json;
+    if (Format == "csv")
+      llvm::outs() << "arch,registers,static_shared,dynamic_shared,block,active_blocks_per_sm,"
+                      "active_warps_per_sm,theoretical,limiter,suggested\n";
+    for (const ArchSpec *Arch : Archs)
+      printSweep(*Arch, Single, PerThread, Format, Json);
+    if (Format == "json")
+      llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Json))) << "\n";
+    return 0;
   }
 
   std::vector<KernelResources> Configs;

@@ -492,6 +492,41 @@ TEST(OccupancyTest, InvalidCustomArch) {
 //===----------------------------------------------------------------------===//
 
 #if defined(WARPCHECK_HAVE_CUDA_OCCUPANCY_H)
+/// The device as cuda_occupancy.h describes it, from the architecture table.
+cudaOccDeviceProp headerProperties(const ArchSpec &A) {
+  cudaOccDeviceProp Prop;
+  Prop.computeMajor = int(A.ComputeMajor);
+  Prop.computeMinor = int(A.ComputeMinor);
+  Prop.maxThreadsPerBlock = int(A.MaxThreadsPerBlock);
+  Prop.maxThreadsPerMultiprocessor = int(A.MaxThreadsPerSM);
+  Prop.regsPerBlock = int(A.MaxRegistersPerBlock);
+  Prop.regsPerMultiprocessor = int(A.RegistersPerSM);
+  Prop.warpSize = int(A.WarpSize);
+  Prop.sharedMemPerBlock = A.SharedMemoryPerBlock;
+  Prop.sharedMemPerMultiprocessor = A.SharedMemoryPerSM;
+  Prop.numSms = 1;
+  Prop.sharedMemPerBlockOptin = A.SharedMemoryPerBlockOptin;
+  Prop.reservedSharedMemPerBlock = A.ReservedSharedMemoryPerBlock;
+  return Prop;
+}
+
+/// The kernel's attributes as the runtime gives them, the dynamic opt-in
+/// raised as far as MaxDynamic (what KernelResources assumes).
+cudaOccFuncAttributes headerAttributes(const ArchSpec &A, unsigned Registers,
+                                       std::uint64_t Static, std::uint64_t MaxDynamic) {
+  cudaOccFuncAttributes Attr;
+  Attr.maxThreadsPerBlock = 1024;
+  Attr.numRegs = int(Registers);
+  Attr.sharedSizeBytes = Static;
+  Attr.partitionedGCConfig = PARTITIONED_GC_OFF;
+  Attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+  Attr.maxDynamicSharedSizeBytes = std::max<std::uint64_t>(
+      MaxDynamic, A.SharedMemoryPerBlock > Static ? A.SharedMemoryPerBlock - Static : 0);
+  Attr.numBlockBarriers = 1;
+  Attr.virtualResourceCount = 0;
+  return Attr;
+}
+
 TEST(OccupancyReferenceTest, MatchesCudaOccupancyHeader) {
   const unsigned ThreadCounts[] = {1,   32,  64,  96,  128, 160,  192,
                                    224, 256, 288, 384, 512, 640,  672,
@@ -512,19 +547,7 @@ TEST(OccupancyReferenceTest, MatchesCudaOccupancyHeader) {
   for (const ArchSpec &A : knownArchs()) {
     if (A.ComputeMajor < 5)
       continue; // cuda_occupancy.h starts at compute capability 3.0
-    cudaOccDeviceProp Prop;
-    Prop.computeMajor = int(A.ComputeMajor);
-    Prop.computeMinor = int(A.ComputeMinor);
-    Prop.maxThreadsPerBlock = int(A.MaxThreadsPerBlock);
-    Prop.maxThreadsPerMultiprocessor = int(A.MaxThreadsPerSM);
-    Prop.regsPerBlock = int(A.MaxRegistersPerBlock);
-    Prop.regsPerMultiprocessor = int(A.RegistersPerSM);
-    Prop.warpSize = int(A.WarpSize);
-    Prop.sharedMemPerBlock = A.SharedMemoryPerBlock;
-    Prop.sharedMemPerMultiprocessor = A.SharedMemoryPerSM;
-    Prop.numSms = 1;
-    Prop.sharedMemPerBlockOptin = A.SharedMemoryPerBlockOptin;
-    Prop.reservedSharedMemPerBlock = A.ReservedSharedMemoryPerBlock;
+    cudaOccDeviceProp Prop = headerProperties(A);
     for (unsigned Threads : ThreadCounts)
       for (unsigned Registers : RegisterCounts)
         for (std::uint64_t Static : StaticSizes)
@@ -535,18 +558,7 @@ TEST(OccupancyReferenceTest, MatchesCudaOccupancyHeader) {
                 K.CarveoutPercent = Carveout;
               // The runtime's attributes, with the dynamic opt-in raised as
               // far as the launch needs (what KernelResources assumes).
-              cudaOccFuncAttributes Attr;
-              Attr.maxThreadsPerBlock = 1024;
-              Attr.numRegs = int(Registers);
-              Attr.sharedSizeBytes = Static;
-              Attr.partitionedGCConfig = PARTITIONED_GC_OFF;
-              Attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-              Attr.maxDynamicSharedSizeBytes = std::max<std::uint64_t>(
-                  Dynamic, A.SharedMemoryPerBlock > Static
-                               ? A.SharedMemoryPerBlock - Static
-                               : 0);
-              Attr.numBlockBarriers = 1;
-              Attr.virtualResourceCount = 0;
+              cudaOccFuncAttributes Attr = headerAttributes(A, Registers, Static, Dynamic);
               cudaOccDeviceState State;
               State.carveoutConfig = Carveout;
               cudaOccResult Expected{};
@@ -605,6 +617,46 @@ TEST(OccupancyReferenceTest, MatchesCudaOccupancyHeader) {
             }
   }
   EXPECT_GT(Compared, 100000ul);
+}
+
+// cudaOccMaxPotentialOccupancyBlockSize, dynamic shared memory a function
+// of the block size (bytes per thread; a plain function, as the header
+// takes, reading this).
+std::uint64_t BytesPerThread = 0;
+size_t dynamicSharedFor(int BlockSize) { return size_t(BytesPerThread) * BlockSize; }
+
+TEST(OccupancyReferenceTest, SuggestedBlockSizeMatchesCudaOccupancyHeader) {
+  const unsigned RegisterCounts[] = {0, 16, 24, 32, 40, 48, 56, 64, 72, 96, 128, 168, 255};
+  const std::uint64_t StaticSizes[] = {0, 4096, 16384, 40000};
+  const std::uint64_t PerThread[] = {0, 4, 16, 48, 100};
+  unsigned Compared = 0, Differ = 0;
+  for (const ArchSpec &A : knownArchs()) {
+    if (A.ComputeMajor < 5)
+      continue;
+    cudaOccDeviceProp Prop = headerProperties(A);
+    for (unsigned Registers : RegisterCounts)
+      for (std::uint64_t Static : StaticSizes)
+        for (std::uint64_t Bytes : PerThread) {
+          BytesPerThread = Bytes;
+          cudaOccFuncAttributes Attr =
+              headerAttributes(A, Registers, Static, Bytes * A.MaxThreadsPerBlock);
+          cudaOccDeviceState State;
+          int MinGrid = 0, Block = 0;
+          if (cudaOccMaxPotentialOccupancyBlockSize(&MinGrid, &Block, &Prop, &Attr, &State,
+                                                    dynamicSharedFor, 0) != CUDA_OCC_SUCCESS)
+            continue;
+          BlockSizeSuggestion Got = suggestBlockSize(A, kernel(0, Registers, Static), Bytes);
+          ++Compared;
+          if (Got.BlockSize != unsigned(Block) || Got.ActiveBlocksPerSM != unsigned(MinGrid)) {
+            ++Differ;
+            ADD_FAILURE() << A.Name << " " << Registers << "r static " << Static << " "
+                          << Bytes << " B/thread: block " << Got.BlockSize << " x "
+                          << Got.ActiveBlocksPerSM << ", header " << Block << " x " << MinGrid;
+          }
+          ASSERT_LT(Differ, 10u);
+        }
+  }
+  EXPECT_GT(Compared, 1000u);
 }
 #else
 TEST(OccupancyReferenceTest, MatchesCudaOccupancyHeader) {
@@ -954,3 +1006,21 @@ TEST(OccupancyHardwareTest, JsonParserReadsFlatRecords) {
 }
 
 } // namespace
+
+// cudaOccupancyMaxPotentialBlockSize's choice, worked by hand on sm_90
+// (2048 threads, 65536 registers, 32 blocks per SM).
+TEST(SuggestedBlockSizeTest, WorkedExamples) {
+  const ArchSpec &H = arch("sm_90");
+  // 32 registers: two blocks of 1024 fill the SM; the first size tried wins.
+  BlockSizeSuggestion Full = suggestBlockSize(H, kernel(0, 32));
+  EXPECT_EQ(Full.BlockSize, 1024u);
+  EXPECT_EQ(Full.ActiveBlocksPerSM, 2u);
+  // 128 registers: 512 threads per SM at most (65536 / 128); 512 x 1 ties
+  // 256 x 2 and 128 x 4, and the larger block is kept.
+  BlockSizeSuggestion Heavy = suggestBlockSize(H, kernel(0, 128));
+  EXPECT_EQ(Heavy.BlockSize, 512u);
+  EXPECT_EQ(Heavy.ActiveBlocksPerSM, 1u);
+  // A block size cap, as cudaOccupancyMaxPotentialBlockSize's blockSizeLimit.
+  EXPECT_EQ(suggestBlockSize(H, kernel(0, 32), 0, 256).BlockSize, 256u);
+}
+

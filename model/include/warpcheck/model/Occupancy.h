@@ -141,6 +141,24 @@ OccupancyResult occupancyWithRegisters(const ArchSpec &Arch,
                                        KernelResources Kernel,
                                        unsigned RegistersPerThread);
 
+/// The block size cudaOccupancyMaxPotentialBlockSize chooses for Kernel
+/// (cuda_occupancy.h's cudaOccMaxPotentialOccupancyBlockSize): every size
+/// from the largest the device allows (and MaxBlockSize, when not 0) down
+/// to one warp, in steps of a warp, each with DynamicSharedPerThread bytes
+/// of dynamic shared memory per thread (0: Kernel's DynamicSharedBytes for
+/// every size); the first with the most active threads per SM wins, so a
+/// tie keeps the larger block. The runtime's minimum grid size is
+/// ActiveBlocksPerSM times the device's SM count. BlockSize is 0 when no
+/// size can run.
+struct BlockSizeSuggestion {
+  unsigned BlockSize = 0;
+  unsigned ActiveBlocksPerSM = 0;
+  OccupancyResult Occupancy;
+};
+BlockSizeSuggestion suggestBlockSize(const ArchSpec &Arch, KernelResources Kernel,
+                                     std::uint64_t DynamicSharedPerThread = 0,
+                                     unsigned MaxBlockSize = 0);
+
 /// "What is the most registers per thread that still gives N blocks": the
 /// largest register count (at most the arch's limit) for which the whole
 /// launch reaches TargetBlocks resident blocks, other resources unchanged;
