@@ -13,7 +13,8 @@ import sys
 import textwrap
 import urllib.parse
 
-from testsupport import CCCL_UNIT, Results, door_arguments, print_toolkit, run, scratch_dir
+from testsupport import (CCCL_UNIT, Results, door_arguments, print_toolkit, run, scratch_dir,
+                         toolkit_with_fake_nvcc)
 
 RESULTS = Results()
 check = RESULTS.check
@@ -384,11 +385,7 @@ def main():
         # toolkit whose bin/nvcc only leaves a marker shows which nvcc is
         # started (needs a real toolkit's headers to parse against).
         if real:
-            fake = os.path.join(tmp, "located-toolkit")
-            os.makedirs(os.path.join(fake, "bin"))
-            for entry in ("include", "nvvm", "version.json", "lib64"):
-                if os.path.exists(os.path.join(real, entry)):
-                    os.symlink(os.path.join(real, entry), os.path.join(fake, entry))
+            fake = toolkit_with_fake_nvcc(real, os.path.join(tmp, "located-toolkit"))
             marker = os.path.join(fake, "nvcc-was-started")
             with open(os.path.join(fake, "bin", "nvcc"), "w") as f:
                 f.write("#!/bin/sh\necho started > '%s'\nexit 1\n" % marker)

@@ -24,7 +24,8 @@ import os
 import sys
 import textwrap
 
-from testsupport import Results, STRIDED_UNIT, door_arguments, print_toolkit, run, scratch_dir
+from testsupport import (Results, STRIDED_UNIT, door_arguments, print_toolkit, run, scratch_dir,
+                         toolkit_with_fake_nvcc)
 
 RESULTS = Results()
 check = RESULTS.check
@@ -258,11 +259,7 @@ def nvcc_environment(wc, tmp):
     if not real:
         print("SKIP nvcc environment: no CUDA toolkit (warpcheck --print-toolkit)")
         return
-    fake = os.path.join(tmp, "env-toolkit")
-    os.makedirs(os.path.join(fake, "bin"))
-    for entry in ("include", "nvvm", "version.json", "lib64"):
-        if os.path.exists(os.path.join(real, entry)):
-            os.symlink(os.path.join(real, entry), os.path.join(fake, entry))
+    fake = toolkit_with_fake_nvcc(real, os.path.join(tmp, "env-toolkit"))
     dump = os.path.join(tmp, "nvcc-environment.txt")
     with open(os.path.join(fake, "bin", "nvcc"), "w") as f:
         f.write("#!/bin/sh\n/usr/bin/env > '%s'\n"

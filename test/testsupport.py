@@ -144,3 +144,14 @@ __global__ void strided(const float *in, float *out) {
 }
 int main() { strided<<<4, 128>>>(nullptr, nullptr); }
 """
+
+
+def toolkit_with_fake_nvcc(real, root):
+    """A toolkit folder at root whose headers, NVVM and version are the real
+    toolkit's (symbolic links) and whose bin/ is empty, for a test to put a
+    fake nvcc in: warpcheck locates it as a toolkit and starts that nvcc."""
+    os.makedirs(os.path.join(root, "bin"))
+    for entry in ("include", "nvvm", "version.json", "lib64"):
+        if os.path.exists(os.path.join(real, entry)):
+            os.symlink(os.path.join(real, entry), os.path.join(root, entry))
+    return root
