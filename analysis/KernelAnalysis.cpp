@@ -264,17 +264,20 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     // the width (B * NH * T * T in an int), the addresses are garbage and
     // guards such as `idx < B * NH * T * T` go false for every lane: the
     // simulation is repeated with smaller values, and the first one that
-    // keeps the arithmetic defined is used.
+    // keeps the arithmetic defined is used. So is a value that indexes a
+    // __shared__ array of fixed size past its end (`s_list[count - 1]`
+    // with a count read from memory, in a 513-element list): the
+    // program's own arrays bound it.
     static const std::int64_t SampleLadder[] = {4096, 256, 32, 8};
     SampleValues PrimarySamples;
     Simulation Primary = Simulate(PrimarySamples, nullptr);
-    if (Primary.UndefinedArithmetic &&
+    if (Primary.infeasible() &&
         (!Primary.SampledSymbols.empty() || !Primary.SweptReads.empty())) {
       for (std::int64_t Smaller : llvm::ArrayRef(SampleLadder).drop_front()) {
         SampleValues Try;
         Try.UnboundInteger = Smaller;
         Simulation Retry = Simulate(Try, nullptr);
-        if (!Retry.UndefinedArithmetic) {
+        if (!Retry.infeasible()) {
           Primary = std::move(Retry);
           PrimarySamples = Try;
           break;
@@ -318,6 +321,12 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         SweepPlan.Warps.push_back(AllWarps[At]);
     }
     if (!Values.Symbols.empty() || !Values.Reads.empty()) {
+      // When the primary value stays inside the shared arrays, a value
+      // that leaves them is one the program cannot take: its run stops
+      // there and is left out. When even the primary leaves them, the
+      // access is outside whatever the values (a flattened index past an
+      // inner extent), and bounds tell nothing.
+      bool BoundsBind = !Primary.OutOfBoundsShared;
       std::uint64_t Steps = 0;
       std::vector<std::int64_t> Order = {PrimarySamples.UnboundInteger};
       for (std::int64_t V : sweepValues())
@@ -332,6 +341,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         }
         SampleValues Try;
         Try.UnboundInteger = V;
+        Try.StopAtOutOfBounds = BoundsBind;
         Simulation Run =
             simulateLaunch(Kernel, Launch, Try, SweepLimits, Layouts, Options, &SweepPlan);
         Steps += Run.Steps;
@@ -339,7 +349,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         for (const std::string &Read : Run.SweptReads)
           if (std::find(Values.Reads.begin(), Values.Reads.end(), Read) == Values.Reads.end())
             Values.Reads.push_back(Read);
-        if (!Run.UndefinedArithmetic)
+        if (!Run.UndefinedArithmetic && !(BoundsBind && Run.OutOfBoundsShared))
           Values.Runs.push_back({V, std::move(Run)});
       }
       if (Values.Truncated)

@@ -279,6 +279,7 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   Out.TruncatedLoops = Interp.truncatedLoops();
   Out.BudgetTruncatedLoops = Interp.budgetTruncatedLoops();
   Out.UndefinedArithmetic = Interp.sawUndefinedArithmetic();
+  Out.OutOfBoundsShared = Interp.sawOutOfBoundsShared();
   return Out;
 }
 

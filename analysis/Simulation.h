@@ -79,6 +79,11 @@ struct Simulation {
   std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>> Captured;
   std::vector<clang::SourceRange> TruncatedLoops, BudgetTruncatedLoops;
   bool UndefinedArithmetic = false;
+  /// An access outside a fixed-size __shared__ array (sawOutOfBoundsShared).
+  bool OutOfBoundsShared = false;
+  /// Values the program cannot take: undefined arithmetic or an access
+  /// outside a __shared__ array.
+  bool infeasible() const { return UndefinedArithmetic || OutOfBoundsShared; }
 };
 
 /// Simulates Launch of Kernel. With FixedPlan, exactly those blocks and

@@ -122,8 +122,41 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
     }
     if (!Mixed)
       R.Addresses = Set;
+    if (R.Site.Space == MemorySpace::Shared)
+      checkSharedBounds(Addr, ExtraOffset, Bytes, R.UnderUncertainMask);
   }
   Sink(R);
+}
+
+void WarpInterpreter::Impl::checkSharedBounds(const Lanes &Addr, std::uint64_t ExtraOffset,
+                                              unsigned Bytes, bool UnderUncertainMask) {
+  // Lanes under a data-dependent branch may be ones the data never lets
+  // through (they are simulated as if it did): only the others count.
+  if (UnderUncertainMask || OutOfBoundsShared)
+    return;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (!isBitSet(Active, L) || Addr[L].K != LaneValue::Pointer)
+      continue;
+    const VarDecl *Var = Regions[Addr[L].Region].Var;
+    // `extern __shared__` arrays have the size the launch gives them.
+    if (!Var || Var->getType()->isIncompleteType() || Var->getType()->isDependentType())
+      continue;
+    // A layout the padding fix-it simulates has its own size.
+    std::uint64_t Size = Ctx.getTypeSizeInChars(Var->getType()).getQuantity();
+    if (auto It = Layouts.find(Var); It != Layouts.end()) {
+      Size = It->second.ElementBytes;
+      for (std::uint64_t D : It->second.Dims)
+        Size *= D;
+    }
+    // A negative offset wraps to a huge one: outside as well.
+    std::uint64_t Offset = Addr[L].Bits + ExtraOffset;
+    if (Offset >= Size || Size - Offset < Bytes) {
+      OutOfBoundsShared = true;
+      if (Samples.StopAtOutOfBounds)
+        Aborted = true;
+      return;
+    }
+  }
 }
 
 } // namespace warpcheck::analysis

@@ -175,6 +175,7 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
                                      const Stmt *Loop) {
   Mask Entry = Active;
   std::uint64_t LocalWritesBefore = LocalWrites;
+  const std::uint64_t StepsAtEntry = Steps;
   if (Init)
     exec(Init);
   frame().Loops.push_back(LoopState{});
@@ -206,7 +207,14 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
       break;
     // Past half the warp's step budget, loops stop at their next
     // iteration, so that what follows a deep loop nest is still simulated.
-    bool OverBudget = Iteration > 0 && Steps > Limits.MaxSteps / 2;
+    // A loop entered past that mark (what follows the nest: a scan tree of
+    // log2(n) levels after a bisection loop cut short) runs on until
+    // MaxLoopIterations or three quarters of the budget, so that the
+    // pattern of its levels is seen, not only its first.
+    const std::uint64_t Half = Limits.MaxSteps / 2;
+    bool EnteredPastHalf = StepsAtEntry > Half;
+    bool OverBudget = Iteration > 0 && Steps > Half &&
+                      (!EnteredPastHalf || Steps > Half + Half / 2);
     if (Iteration >= Limits.MaxLoopIterations || OverBudget) {
       // Long loops are sampled: accesses repeat with the same pattern in
       // most kernels; the lanes still inside leave with unknown values.

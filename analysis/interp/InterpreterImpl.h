@@ -63,6 +63,7 @@ public:
   /// the order first read.
   std::vector<std::string> SweptReads;
   bool UndefinedArithmetic = false;
+  bool OutOfBoundsShared = false;
   std::uint64_t LastWarpSteps = 0;
   std::vector<clang::SourceRange> Truncated;
   /// Loops cut before MaxLoopIterations to stay within the step budget.
@@ -244,6 +245,10 @@ private:
   bool addressIsUniform(const clang::Expr *E);
   /// A new region (a local object's: regionFor's are one per variable).
   int addRegion(RegionKind Kind, const clang::VarDecl *Var);
+  /// Notes (OutOfBoundsShared) an access of Bytes at Addr + ExtraOffset by
+  /// the active lanes outside the bytes of a __shared__ array of fixed size.
+  void checkSharedBounds(const Lanes &Addr, std::uint64_t ExtraOffset, unsigned Bytes,
+                         bool UnderUncertainMask);
   void recordAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
                     clang::QualType AccessType, bool StructCopy = false,
                     std::uint64_t ExtraOffset = 0, unsigned Bytes = 0,

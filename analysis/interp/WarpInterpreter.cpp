@@ -81,6 +81,7 @@ std::uint64_t WarpInterpreter::stepsOfLastWarp() const { return P->LastWarpSteps
 bool WarpInterpreter::sawUndefinedArithmetic() const {
   return P->UndefinedArithmetic;
 }
+bool WarpInterpreter::sawOutOfBoundsShared() const { return P->OutOfBoundsShared; }
 const std::set<std::string> &WarpInterpreter::sampledSymbolsRead() const {
   return P->SampledRead;
 }

@@ -43,6 +43,10 @@ struct SampleValues {
   /// Warp-uniform integer reads from memory take the swept value; false:
   /// they are unknown, and the branches they decide are taken both ways.
   bool SweepMemoryReads = true;
+  /// Stop a warp at its first access outside a __shared__ array of fixed
+  /// size: the values that led there are ones the program cannot take
+  /// (ValueSweep runs of values a feasible primary already bounds).
+  bool StopAtOutOfBounds = false;
   Dim3 AssumedGrid{64, 64, 1};
 };
 
@@ -84,6 +88,12 @@ public:
   /// width of its type, in any simulated warp: undefined behaviour a valid
   /// program never executes, so the sampled values were implausible.
   bool sawUndefinedArithmetic() const;
+  /// True once a lane outside any data-dependent branch addressed a
+  /// __shared__ array of fixed size outside its bytes: undefined behaviour
+  /// as well (C++ [expr.add]), so the values sampled were ones the program
+  /// never takes: `s_list[num_threads - 1]` bounds num_threads by the
+  /// array's extent.
+  bool sawOutOfBoundsShared() const;
 
   /// Parameters (and gridDim) whose sampled value was read.
   const std::set<std::string> &sampledSymbolsRead() const;
