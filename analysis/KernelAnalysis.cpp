@@ -470,6 +470,12 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           A.Assumptions.push_back({AssumptionKind::DataDependentBranch,
                                   "the access is under a data-dependent condition; "
                                   "all lanes were assumed to take it"});
+        if (T.Site.Space == MemorySpace::Shared && T.Site.Op == AccessOp::Atomic &&
+            model::isSharedAtomicRetryLoop(T.Site.Atomic))
+          A.Assumptions.push_back({AssumptionKind::RetryLoop,
+                                  "the compiler emits this atomic as a compare-and-swap loop "
+                                  "(ATOMS.CAST.SPIN) whose rounds depend on how the lanes race; "
+                                  "the numbers are those of one round"});
         if (T.StructCopy)
           A.Assumptions.push_back({AssumptionKind::StructCopy,
                                   "a whole-struct copy was split into field-sized "

@@ -38,10 +38,16 @@ public:
         fold(T.AddressDigest, R.Addresses->address(L));
     ++T.Requests;
     if (R.Site.Space == MemorySpace::Shared) {
+      // A shared atomic nvcc aggregates is one lane's, as in global memory
+      // (measured on the H200: REDUX, then one ATOMS by an elected lane).
+      bool Aggregated = R.Site.Op == AccessOp::Atomic &&
+                        model::isAggregatedRequest(*R.Addresses, R.Site.Atomic);
+      T.AggregatedRequests += Aggregated;
       model::SharedAccessKind Kind = R.Site.Op == AccessOp::Load    ? model::SharedAccessKind::Load
                                      : R.Site.Op == AccessOp::Store ? model::SharedAccessKind::Store
-                                                                    : model::SharedAccessKind::Atomic;
-      const model::SharedRequestCost &C = sharedCost(*R.Addresses, Kind);
+                                                                    : model::sharedAtomicKind(R.Site.Atomic);
+      const model::SharedRequestCost &C =
+          sharedCost(Aggregated ? leaderOnly(*R.Addresses) : *R.Addresses, Kind);
       T.Wavefronts += C.Wavefronts;
       T.IdealWavefronts += C.IdealWavefronts;
       if (keepIfWorst(T, double(C.Wavefronts) - C.IdealWavefronts, *R.Addresses))
@@ -113,6 +119,17 @@ private:
     return Key;
   }
   static constexpr std::size_t MaxCachedShapes = 1 << 16;
+
+  /// The request of the one lane that issues an aggregated atomic.
+  static model::WarpAddressSet leaderOnly(const model::WarpAddressSet &S) {
+    model::WarpAddressSet Leader(S.bytesPerLane());
+    for (unsigned L = model::WarpSize; L-- > 0;)
+      if (S.isActive(L)) {
+        Leader.setLane(L, S.address(L));
+        break;
+      }
+    return Leader;
+  }
 
   const model::SharedRequestCost &sharedCost(const model::WarpAddressSet &S,
                                              model::SharedAccessKind Kind) {

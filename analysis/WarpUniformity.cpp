@@ -543,6 +543,12 @@ model::AtomicTraits WarpUniformity::atomicTraits(const CallExpr *CE, const Funct
   T.UniformAddress = isUniform(CE->getArg(0), Calls);
   unsigned Operand = T.Operation == AtomicOperation::CompareAndSwap ? 2 : 1;
   T.UniformOperand = Operand < CE->getNumArgs() && isUniform(CE->getArg(Operand), Calls);
+  if (Operand < CE->getNumArgs()) {
+    Expr::EvalResult One;
+    const Expr *Arg = CE->getArg(Operand)->IgnoreParenImpCasts();
+    T.UnitOperand = !Arg->isValueDependent() && Arg->EvaluateAsInt(One, Ctx) &&
+                    One.Val.getInt() == 1;
+  }
   T.ResultUsed = isResultUsed(CE, Calls);
   return T;
 }

@@ -143,6 +143,11 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
                                   : "lanes " + Lanes + " hit bank ") +
                         std::to_string(W.WorstBank) +
                         (AllLanes ? "" : " with different words");
+      // Atomics the hardware serves per lane: lanes naming one word wait
+      // for each other, a conflict no padding removes.
+      if (W.WorstBankLanesShareWords)
+        Who = "lanes " + Lanes + " update bank " + std::to_string(W.WorstBank) +
+              " one after another, lanes naming one word included";
       SourceLocation Loc = A.Site.Expr->getBeginLoc();
       // The fix: the smallest padding of the last dimension under which this
       // access is conflict-free and no access to the array got worse.

@@ -1,5 +1,7 @@
 #include "warpcheck/model/SharedMemory.h"
 
+#include "warpcheck/model/GlobalMemory.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -16,13 +18,16 @@ struct PhaseCost {
   unsigned Degree = 0;
   unsigned Bank = 0;
   std::vector<unsigned> Lanes;
+  bool LanesShareWords = false;
 };
 
 // Within one phase each bank serves one word per wavefront; lanes reading
 // the same word share it. The phase needs as many wavefronts as the busiest
 // bank has distinct words.
 PhaseCost costOfPhase(const WarpAddressSet &Request, unsigned FirstLane,
-                      unsigned LaneCount, const SharedMemoryGeometry &G) {
+                      unsigned LaneCount, const SharedMemoryGeometry &G, bool PerLane) {
+  // PerLane: a word counts once per lane that names it (the key's low
+  // bits); otherwise once.
   std::map<unsigned, std::set<std::uint64_t>> WordsPerBank;
   std::map<unsigned, std::map<std::uint64_t, unsigned>> FirstLanePerWord;
   for (unsigned Lane = FirstLane; Lane < FirstLane + LaneCount && Lane < WarpSize;
@@ -32,8 +37,9 @@ PhaseCost costOfPhase(const WarpAddressSet &Request, unsigned FirstLane,
     WarpAddressSet::UnitRange Words = Request.unitsOfLane(Lane, G.BankWidthBytes);
     for (std::uint64_t Word = Words.First; Word <= Words.Last; ++Word) {
       unsigned Bank = static_cast<unsigned>(Word % G.Banks);
-      WordsPerBank[Bank].insert(Word);
-      FirstLanePerWord[Bank].emplace(Word, Lane);
+      std::uint64_t Key = PerLane ? Word * WarpSize + Lane : Word;
+      WordsPerBank[Bank].insert(Key);
+      FirstLanePerWord[Bank].emplace(Key, Lane);
     }
   }
   PhaseCost Cost;
@@ -42,9 +48,13 @@ PhaseCost costOfPhase(const WarpAddressSet &Request, unsigned FirstLane,
       Cost.Degree = static_cast<unsigned>(Words.size());
       Cost.Bank = Bank;
       Cost.Lanes.clear();
-      for (const auto &[Word, Lane] : FirstLanePerWord[Bank])
+      std::set<std::uint64_t> Distinct;
+      for (const auto &[Key, Lane] : FirstLanePerWord[Bank]) {
         Cost.Lanes.push_back(Lane);
+        Distinct.insert(PerLane ? Key / WarpSize : Key);
+      }
       std::sort(Cost.Lanes.begin(), Cost.Lanes.end());
+      Cost.LanesShareWords = Distinct.size() < Words.size();
     }
   }
   return Cost;
@@ -78,17 +88,37 @@ SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
     LanesPerPhase *= 2;
   LanesPerPhase = std::min(LanesPerPhase, G.LanesPerPass);
   for (unsigned First = 0; First < WarpSize; First += LanesPerPhase) {
-    PhaseCost Phase = costOfPhase(Request, First, LanesPerPhase, G);
+    PhaseCost Phase =
+        costOfPhase(Request, First, LanesPerPhase, G, Kind == SharedAccessKind::AtomicPerLane);
     Cost.Wavefronts += Phase.Degree;
     if (Phase.Degree > Cost.ConflictDegree) {
       Cost.ConflictDegree = Phase.Degree;
       Cost.WorstBank = Phase.Bank;
       Cost.WorstBankLanes = Phase.Lanes;
+      Cost.WorstBankLanesShareWords = Phase.LanesShareWords;
     }
     if (Phase.Degree > 0)
       Cost.IdealWavefronts += 1;
   }
   return Cost;
+}
+
+SharedAccessKind sharedAtomicKind(const AtomicTraits &T) {
+  // atomicInc(p, limit) wraps at its limit: ATOMS.INC, served per lane.
+  if (T.Operation == AtomicOperation::Add && T.Type == AtomicValueType::Int32 && T.UnitOperand &&
+      !T.ResultUsed)
+    return SharedAccessKind::Atomic;
+  return SharedAccessKind::AtomicPerLane;
+}
+
+bool isSharedAtomicRetryLoop(const AtomicTraits &T) {
+  // Measured on the H200 (shared-atomics.json, lines 34, 35 and 55): float
+  // adds, and 64-bit integer adds even when aggregated to one lane, are
+  // ATOMS.CAST.SPIN loops; exchange and compare-and-swap are single
+  // instructions.
+  if (T.Operation == AtomicOperation::Exchange || T.Operation == AtomicOperation::CompareAndSwap)
+    return false;
+  return T.Type == AtomicValueType::FloatingPoint || T.Type == AtomicValueType::Int64;
 }
 
 } // namespace warpcheck::model

@@ -1,6 +1,7 @@
 // The shared-memory bank model against the seeds' worked numbers
 // (shared/seeds/000, 001, 002 exercise 1.2 and 5.1, 003 for the G80).
 #include "warpcheck/model/Arch.h"
+#include "warpcheck/model/GlobalMemory.h"
 #include "warpcheck/model/SharedMemory.h"
 
 #include <gtest/gtest.h>
@@ -82,4 +83,74 @@ TEST(SharedMemory, G80HasSixteenBanksServedPerHalfWarp) {
   SharedRequestCost Odd =
       computeSharedRequestCost(WarpAddressSet::strided(0, 68, 4), G80->SharedBanks);
   EXPECT_EQ(Odd.ConflictDegree, 1u);
+}
+
+// Shared-memory atomics, as measured on the H200
+// (test/hw/inputs/shared-atomics.json, lines 27 and 51 to 57).
+static WarpAddressSet lanesOnWords(unsigned Words, unsigned Active = 32) {
+  // Lane i updates word i % Words; lanes >= Active are off.
+  WarpAddressSet S(4);
+  for (unsigned L = 0; L < Active; ++L)
+    S.setLane(L, 4ull * (L % Words));
+  return S;
+}
+
+static AtomicTraits sharedAtomic(AtomicOperation Op, bool UnitOperand, bool ResultUsed = false) {
+  AtomicTraits T;
+  T.Operation = Op;
+  T.Type = AtomicValueType::Int32;
+  T.UnitOperand = UnitOperand;
+  T.UniformOperand = UnitOperand;
+  T.ResultUsed = ResultUsed;
+  return T;
+}
+
+TEST(SharedMemory, AtomicsOnOneWordAreServedPerLane) {
+  // ATOMS.EXCH of 32 lanes on one word: 32 wavefronts (line 27), where a
+  // load of that word is one broadcast.
+  AtomicTraits Exch = sharedAtomic(AtomicOperation::Exchange, false);
+  EXPECT_EQ(sharedAtomicKind(Exch), SharedAccessKind::AtomicPerLane);
+  SharedRequestCost C = computeSharedRequestCost(lanesOnWords(1), {}, sharedAtomicKind(Exch));
+  EXPECT_EQ(C.Wavefronts, 32u);
+  EXPECT_EQ(C.IdealWavefronts, 1u);
+  EXPECT_EQ(computeSharedRequestCost(lanesOnWords(1)).Wavefronts, 1u);
+  // Half the lanes: 16.
+  EXPECT_EQ(computeSharedRequestCost(lanesOnWords(1, 16), {}, SharedAccessKind::AtomicPerLane)
+                .Wavefronts,
+            16u);
+}
+
+TEST(SharedMemory, FourLanesOnEachOfEightBanksTakeFourUnlessIncrementing) {
+  // bins[tid % 8]: ATOMS.ADD of a per-lane value, .EXCH and .MAX take 4
+  // (lines 52 to 54); the increment by 1 whose old value is ignored is
+  // ATOMS.POPC.INC, one update per word: 1 (line 51).
+  for (AtomicOperation Op :
+       {AtomicOperation::Add, AtomicOperation::Exchange, AtomicOperation::Max}) {
+    AtomicTraits T = sharedAtomic(Op, false);
+    EXPECT_EQ(computeSharedRequestCost(lanesOnWords(8), {}, sharedAtomicKind(T)).Wavefronts, 4u);
+  }
+  AtomicTraits Increment = sharedAtomic(AtomicOperation::Add, true);
+  EXPECT_EQ(sharedAtomicKind(Increment), SharedAccessKind::Atomic);
+  EXPECT_EQ(computeSharedRequestCost(lanesOnWords(8), {}, sharedAtomicKind(Increment)).Wavefronts,
+            1u);
+  // Its old value used: served per lane.
+  EXPECT_EQ(sharedAtomicKind(sharedAtomic(AtomicOperation::Add, true, true)),
+            SharedAccessKind::AtomicPerLane);
+  // One word per lane (bins[tid % 32], line 56): 1 either way.
+  EXPECT_EQ(computeSharedRequestCost(lanesOnWords(32), {}, SharedAccessKind::AtomicPerLane)
+                .Wavefronts,
+            1u);
+}
+
+TEST(SharedMemory, FloatingPointSharedAtomicsAreRetryLoops) {
+  AtomicTraits F = sharedAtomic(AtomicOperation::Add, true);
+  F.Type = AtomicValueType::FloatingPoint;
+  EXPECT_TRUE(isSharedAtomicRetryLoop(F));
+  EXPECT_FALSE(isSharedAtomicRetryLoop(sharedAtomic(AtomicOperation::Add, false)));
+  AtomicTraits Long = sharedAtomic(AtomicOperation::Add, true);
+  Long.Type = AtomicValueType::Int64;
+  EXPECT_TRUE(isSharedAtomicRetryLoop(Long));
+  AtomicTraits Exch = sharedAtomic(AtomicOperation::Exchange, false);
+  Exch.Type = AtomicValueType::FloatingPoint;
+  EXPECT_FALSE(isSharedAtomicRetryLoop(Exch));
 }

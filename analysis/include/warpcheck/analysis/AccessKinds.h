@@ -60,6 +60,10 @@ enum class AssumptionKind {
   /// with nothing a launch leaves open): the numbers are those of the
   /// stated value (value_dependence.representative_value).
   MemoryValue,
+  /// A shared-memory atomic the compiler emits as a compare-and-swap loop
+  /// (floating point, 64-bit): its rounds depend on how the lanes race;
+  /// the numbers are those of one round.
+  RetryLoop,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -87,7 +91,8 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::TruncatedSweep,       AssumptionKind::GridShape,
     AssumptionKind::DataDependentBranch,  AssumptionKind::StructCopy,
     AssumptionKind::LoopBudget,           AssumptionKind::LoopIterations,
-    AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue};
+    AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue,
+    AssumptionKind::RetryLoop};
 
 } // namespace warpcheck::analysis
 

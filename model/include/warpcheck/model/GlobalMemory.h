@@ -90,6 +90,8 @@ struct AtomicTraits {
   bool UniformAddress = false;
   /// ... and the same operand (a constant or such a value).
   bool UniformOperand = false;
+  /// The operand is the integer constant 1 (shared memory's ATOMS.POPC.INC).
+  bool UnitOperand = false;
 };
 
 /// Hardware and compiler fact (test/hw/atomics/sass_census.csv: nvcc 13.0

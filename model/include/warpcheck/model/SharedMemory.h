@@ -51,6 +51,10 @@ struct SharedRequestCost {
   /// that hit it with distinct words.
   unsigned WorstBank = 0;
   std::vector<unsigned> WorstBankLanes;
+  /// An atomic served per lane (SharedAccessKind::AtomicPerLane) whose
+  /// worst bank's lanes include lanes updating one word: they are served
+  /// one after another, and WorstBankLanes lists every one of them.
+  bool WorstBankLanesShareWords = false;
 
   bool hasConflict() const { return Wavefronts > IdealWavefronts; }
 };
@@ -58,11 +62,34 @@ struct SharedRequestCost {
 /// Bank of a byte address: (address / width) mod banks.
 unsigned bankOf(std::uint64_t ByteAddress, const SharedMemoryGeometry &Geometry = {});
 
-enum class SharedAccessKind { Load, Store, Atomic };
+/// Atomic: lanes that name one word are served together, as for a load
+/// (the ATOMS.POPC.INC nvcc emits for an increment by 1 whose old value is
+/// ignored). AtomicPerLane: every lane is served on its own, lanes naming
+/// one word one after another (ATOMS.EXCH, .CAS, .INC, .ADD of a per-lane
+/// operand...). Measured on the H200 (test/hw/inputs/shared-atomics.json):
+/// 32 lanes exchanging one word take 32 wavefronts, four lanes on each of
+/// eight words in eight banks 4; the same lanes incrementing by 1 take 1.
+enum class SharedAccessKind { Load, Store, Atomic, AtomicPerLane };
 
 SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
                                            const SharedMemoryGeometry &Geometry = {},
                                            SharedAccessKind Kind = SharedAccessKind::Load);
+
+struct AtomicTraits;
+
+/// How the lanes of a shared-memory atomic that nvcc does not aggregate to
+/// one lane (atomicAggregation, GlobalMemory.h: the same rule holds for
+/// shared memory on the H200) are served: Atomic for a 32-bit integer
+/// increment by the constant 1 whose old value is ignored (ATOMS.POPC.INC:
+/// one update per distinct word), AtomicPerLane for every other.
+SharedAccessKind sharedAtomicKind(const AtomicTraits &Traits);
+
+/// Floating-point and 64-bit integer atomics on shared memory (other than
+/// exchange and compare-and-swap) compile to a compare-and-swap loop
+/// (ATOMS.CAST.SPIN), even when nvcc aggregates them to one lane: its
+/// rounds, and so its wavefronts, depend on how the lanes and warps race.
+/// The cost modelled is one round (a lower bound).
+bool isSharedAtomicRetryLoop(const AtomicTraits &Traits);
 
 } // namespace warpcheck::model
 
