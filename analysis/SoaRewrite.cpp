@@ -527,7 +527,14 @@ private:
     FileID KernelFile = SM.getFileID(SM.getExpansionLoc(Kernel->getLocation()));
     SourceLocation Brace = RD->getBraceRange().getEnd();
     if (editable(Brace) && SM.getFileID(Brace) == KernelFile) {
+      // The `;` ending the declaration: `};`, `} Name;` (a typedef of an
+      // anonymous struct), `} a[2], b;`.
       std::optional<Token> Semi = Lexer::findNextToken(Brace, SM, Ctx.getLangOpts());
+      for (int Depth = 0, N = 0; Semi && !(Semi->is(tok::semi) && Depth == 0) && N < 256; ++N) {
+        Depth += Semi->isOneOf(tok::l_paren, tok::l_square, tok::l_brace);
+        Depth -= Semi->isOneOf(tok::r_paren, tok::r_square, tok::r_brace);
+        Semi = Lexer::findNextToken(Semi->getLocation(), SM, Ctx.getLangOpts());
+      }
       if (!Semi || !Semi->is(tok::semi) || !editable(Semi->getLocation())) {
         block(RD->getLocation(), "the declaration of '" + recordName(RD) +
                                      "' does not end at its closing brace");
