@@ -28,7 +28,7 @@ ORIGINAL = "aos-soa-rewrite.cu"
 REWRITTEN = "aos-soa-rewritten.cu"
 AOS = "--checks=cuda-aos-layout"
 # The kernels aos-soa-rewrite.cu offers the rewrite for.
-REWRITTEN_KERNELS = ("update", "integrate", "scalePairs")
+REWRITTEN_KERNELS = ("update", "integrate", "speeds", "scalePairs")
 CHECK_LINE = re.compile(r"^\s*// *CHECK-")
 
 

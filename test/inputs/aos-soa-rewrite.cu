@@ -1,6 +1,6 @@
 // Test input for the structure-of-arrays fix-it of cuda-aos-layout, applied
 // through both doors with --fix-notes: a kernel reading three fields (and
-// the first element, `p->x`), one updating its particles and passing the
+// the first element, `p->x`), one updating its particles, one passing the
 // pointer to a device function, and a second struct with a view of its own.
 // The kernels the rewrite is refused for are in aos-soa-refused.cu.
 //
@@ -31,29 +31,35 @@ __global__ void update(const Particle *p, float *out) {
   // CHECK-FIXES: {{^}}  out[i] = p.x[i] + p.y[i] + p.z[i] - p.x[0];{{$}}
 }
 
-// The pointer is passed on: the device function's parameter becomes the
-// view too.
-__device__ float speed(const Particle *q, int i) {
-  // CHECK-FIXES: {{^}}__device__ float speed(ParticleSoA q, int i) {{[{]}}{{$}}
-  float vx = q[i].vx, vy = q[i].vy, vz = q[i].vz;
-  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: kernel 'integrate' reads fields vx, vy, vz of 'Particle' (24 bytes) through 'q': 72 sectors per warp, 12 as structure-of-arrays (16.7% efficiency) with block (128, 1, 1) from the launch at aos-soa-rewrite.cu:{{[0-9]+}} [cuda-aos-layout]
-  // CHECK-FIXES: {{^}}  float vx = q.vx[i], vy = q.vy[i], vz = q.vz[i];{{$}}
-  return sqrtf(vx * vx + vy * vy + vz * vz);
-}
-
-__global__ void integrate(Particle *p, float dt, float *out) {
-  // CHECK-MESSAGES: :[[@LINE-1]]:37: note: structure-of-arrays rewrite (a fix-it on this note): 'p' becomes a 'ParticleSoA' view with one array per field of 'Particle', and each 'p[i].f' becomes 'p.f[i]' in 'integrate' and the device function 'speed'; 'ParticleSoA' is declared by the fix-it offered for 'update'; the launches must then pass the view
-  // CHECK-MESSAGES: aos-soa-rewrite.cu:{{[0-9]+}}:25: note: this launch passes 'particles' for 'p': once the kernel is rewritten it passes a 'ParticleSoA' of one device array per field, 'ParticleSoA{x, y, z, vx, vy, vz}', field f of element i at f[i]
-  // CHECK-FIXES: {{^}}__global__ void integrate(ParticleSoA p, float dt, float *out) {{[{]}}{{$}}
+__global__ void integrate(Particle *p, float dt) {
+  // CHECK-FIXES: {{^}}__global__ void integrate(ParticleSoA p, float dt) {{[{]}}{{$}}
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   p[i].x += p[i].vx * dt;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel 'integrate' reads fields x, y, z, vx, vy, vz and writes fields x, y, z of 'Particle' (24 bytes) through 'p': 216 sectors per warp, 36 as structure-of-arrays (16.7% efficiency) with block (128, 1, 1) from the launch at aos-soa-rewrite.cu:{{[0-9]+}} [cuda-aos-layout]
-  // CHECK-MESSAGES: :[[@LINE-7]]:37: note: the structure-of-arrays rewrite of 'p' is the fix-it offered with the warning at line 38
+  // CHECK-MESSAGES: :[[@LINE-5]]:37: note: structure-of-arrays rewrite (a fix-it on this note): 'p' becomes a 'ParticleSoA' view with one array per field of 'Particle', and each 'p[i].f' becomes 'p.f[i]' in 'integrate'; 'ParticleSoA' is declared by the fix-it offered for 'update'; the launches must then pass the view
+  // CHECK-MESSAGES: aos-soa-rewrite.cu:{{[0-9]+}}:25: note: this launch passes 'particles' for 'p': once the kernel is rewritten it passes a 'ParticleSoA' of one device array per field, 'ParticleSoA{x, y, z, vx, vy, vz}', field f of element i at f[i]
   // CHECK-FIXES: {{^}}  p.x[i] += p.vx[i] * dt;{{$}}
   p[i].y += p[i].vy * dt;
   // CHECK-FIXES: {{^}}  p.y[i] += p.vy[i] * dt;{{$}}
   p[i].z += p[i].vz * dt;
   // CHECK-FIXES: {{^}}  p.z[i] += p.vz[i] * dt;{{$}}
+}
+
+// The pointer is passed on: the device function's parameter becomes the
+// view too.
+__device__ float speed(const Particle *q, int i) {
+  // CHECK-FIXES: {{^}}__device__ float speed(ParticleSoA q, int i) {{[{]}}{{$}}
+  float vx = q[i].vx, vy = q[i].vy, vz = q[i].vz;
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: kernel 'speeds' reads fields vx, vy, vz of 'Particle' (24 bytes) through 'q': 72 sectors per warp, 12 as structure-of-arrays (16.7% efficiency) with block (128, 1, 1) from the launch at aos-soa-rewrite.cu:{{[0-9]+}} [cuda-aos-layout]
+  // CHECK-MESSAGES: :[[@LINE+6]]:40: note: structure-of-arrays rewrite (a fix-it on this note): 'p' becomes a 'ParticleSoA' view with one array per field of 'Particle', and each 'p[i].f' becomes 'p.f[i]' in 'speeds' and the device function 'speed'; 'ParticleSoA' is declared by the fix-it offered for 'update'; the launches must then pass the view
+  // CHECK-MESSAGES: aos-soa-rewrite.cu:{{[0-9]+}}:22: note: this launch passes 'particles' for 'p': once the kernel is rewritten it passes a 'ParticleSoA' of one device array per field, 'ParticleSoA{x, y, z, vx, vy, vz}', field f of element i at f[i]
+  // CHECK-FIXES: {{^}}  float vx = q.vx[i], vy = q.vy[i], vz = q.vz[i];{{$}}
+  return sqrtf(vx * vx + vy * vy + vz * vz);
+}
+
+__global__ void speeds(const Particle *p, float *out) {
+  // CHECK-FIXES: {{^}}__global__ void speeds(ParticleSoA p, float *out) {{[{]}}{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = speed(p, i);
 }
 
@@ -107,7 +113,8 @@ int main() {
   cudaFuncAttributes attributes;
   cudaFuncGetAttributes(&attributes, update);
   update<<<8, 128>>>(particles, out);
-  integrate<<<8, 128>>>(particles, 0.01f, out);
+  integrate<<<8, 128>>>(particles, 0.01f);
+  speeds<<<8, 128>>>(particles, out);
   scalePairs<<<8, 128>>>(pairs, 2.0f);
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;

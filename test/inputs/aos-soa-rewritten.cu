@@ -21,6 +21,13 @@ __global__ void update(ParticleSoA p, float *out) {
   out[i] = p.x[i] + p.y[i] + p.z[i] - p.x[0];
 }
 
+__global__ void integrate(ParticleSoA p, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  p.x[i] += p.vx[i] * dt;
+  p.y[i] += p.vy[i] * dt;
+  p.z[i] += p.vz[i] * dt;
+}
+
 // The pointer is passed on: the device function's parameter becomes the
 // view too.
 __device__ float speed(ParticleSoA q, int i) {
@@ -28,11 +35,8 @@ __device__ float speed(ParticleSoA q, int i) {
   return sqrtf(vx * vx + vy * vy + vz * vz);
 }
 
-__global__ void integrate(ParticleSoA p, float dt, float *out) {
+__global__ void speeds(ParticleSoA p, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  p.x[i] += p.vx[i] * dt;
-  p.y[i] += p.vy[i] * dt;
-  p.z[i] += p.vz[i] * dt;
   out[i] = speed(p, i);
 }
 
@@ -80,7 +84,8 @@ int main() {
   cudaFuncAttributes attributes;
   cudaFuncGetAttributes(&attributes, update);
   update<<<8, 128>>>(particles, out);
-  integrate<<<8, 128>>>(particles, 0.01f, out);
+  integrate<<<8, 128>>>(particles, 0.01f);
+  speeds<<<8, 128>>>(particles, out);
   scalePairs<<<8, 128>>>(pairs, 2.0f);
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
