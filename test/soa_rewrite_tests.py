@@ -7,7 +7,10 @@ warnings gave as structure-of-arrays, each coalesced; the rewritten file
 compiles with nvcc (where a toolkit is found: CI has none, and says so);
 one kernel launched twice gets its fix-it once, and clang-tidy applies it;
 the option OfferSoAFix turns the offer off, and bad values of the check's
-options are reported by name through both doors.
+options are reported by name through both doors. And the figures the
+rewrite is judged by: the JSON's aos entries per field, with their status
+and assumptions, the same through a worker (-j2, two inputs), and the
+HTML report's table of them.
 
 Runs as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
 """
@@ -123,6 +126,44 @@ def test_soa_figures(wc):
           not checks & {"cuda-aos-layout", "cuda-uncoalesced-global-access"}, str(checks))
 
 
+def test_aos_entries(wc):
+    """integrate (aos-soa-rewrite.cu) reads all six fields of its particles
+    and writes x, y, z: per field, 24 sectors as laid out and 4 as
+    structure of arrays in each direction it is accessed; an exact group
+    (block and grid from main's launch). speeds assumes nothing either."""
+    doc = report(wc, INPUTS, ORIGINAL)
+    kernels = {k["name"]: k for k in doc["kernels"]}
+    groups = kernels.get("integrate", {}).get("aos", [])
+    fields = {f["name"]: f for g in groups for f in g["fields"]}
+    figures = {n: (f["loads"]["l1_sectors"], f["loads"]["soa_l1_sectors"],
+                   f["stores"]["l1_sectors"], f["stores"]["soa_l1_sectors"])
+               for n, f in fields.items()}
+    want = {"x": (24, 4, 24, 4), "y": (24, 4, 24, 4), "z": (24, 4, 24, 4),
+            "vx": (24, 4, 0, 0), "vy": (24, 4, 0, 0), "vz": (24, 4, 0, 0)}
+    check("aos per field: integrate's six fields, 24 sectors a direction against 4",
+          figures == want, str(figures))
+    check("aos per field: each field's DRAM bytes as laid out (768) and as SoA (128)",
+          fields and all(f["loads"]["dram_bytes"] == 768 and f["loads"]["soa_dram_bytes"] == 128
+                         for f in fields.values()), json.dumps(fields)[:600])
+    statuses = [(k["name"], g["status"], g["assumption_kinds"])
+                for k in doc["kernels"] for g in k["aos"]]
+    check("aos entries: exact, no assumptions (every launch evaluated)",
+          statuses and all(st == "exact" and kinds == [] for _, st, kinds in statuses),
+          str(statuses))
+    both = report(wc, INPUTS, ORIGINAL, ["-j2", "aos-soa-refused.cu"])
+    via_worker = {k["name"]: k["aos"] for k in both["kernels"]
+                  if k["file"].endswith(ORIGINAL)}
+    check("aos entries through a worker (-j2, two inputs): the same JSON",
+          via_worker == {k["name"]: k["aos"] for k in doc["kernels"]},
+          json.dumps(via_worker)[:400])
+    rc, out, err = run([wc, "--format=html", "--no-cuda", ORIGINAL], cwd=INPUTS)
+    check("html: the arrays of structures of each launch, in total and per field",
+          "Arrays of structures (per warp, as laid out and as structure of arrays):" in out and
+          "<td>72 (12 as SoA)</td><td>768 (384 as SoA)</td><td>16.7%</td>" in out and
+          "<li>vx (read): 24 (4 as SoA) sectors</li>" in out and
+          "<li>x (read, written): 48 (8 as SoA) sectors</li>" in out, out[-3000:])
+
+
 def test_nvcc(wc, tmp):
     nvcc = plugin_nvcc(wc)
     if not nvcc or not os.path.exists(nvcc):
@@ -224,6 +265,7 @@ def main():
             os.makedirs(os.path.join(tmp, name))
         test_both_doors(wc, plugin, args.clang_tidy, os.path.join(tmp, "doors"))
         test_soa_figures(wc)
+        test_aos_entries(wc)
         test_two_launches(wc, plugin, args.clang_tidy, os.path.join(tmp, "two"))
         test_options(wc, plugin, args.clang_tidy, os.path.join(tmp, "options"))
         test_nvcc(wc, os.path.join(tmp, "nvcc"))
