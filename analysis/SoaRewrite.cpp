@@ -3,13 +3,14 @@
 #include "warpcheck/analysis/SoaRewrite.h"
 #include "warpcheck/analysis/KernelAnalysis.h"
 
+#include "SoaView.h"
+
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <set>
 
@@ -70,14 +71,6 @@ std::string shortText(const Expr *E, const ASTContext &Ctx) {
   return Flat.size() > 48 ? Flat.substr(0, 45) + "..." : Flat;
 }
 
-/// "file.cu:12".
-std::string place(SourceLocation Loc, const SourceManager &SM) {
-  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-  if (P.isInvalid())
-    return "an unknown place";
-  return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine());
-}
-
 /// The node above E, past parentheses and implicit casts; E becomes the
 /// outermost of those around it.
 DynTypedNode parentPastWrappers(const Expr *&E, ASTContext &Ctx) {
@@ -92,34 +85,6 @@ DynTypedNode parentPastWrappers(const Expr *&E, ASTContext &Ctx) {
     }
     return Parents[0];
   }
-}
-
-/// Why a field cannot become one array of the view, or empty.
-std::string fieldProblem(const FieldDecl *F, const RecordDecl *RD) {
-  std::string Which = "field '" + F->getNameAsString() + "' of '" + RD->getNameAsString() + "'";
-  if (F->getName().empty())
-    return "'" + RD->getNameAsString() + "' has an unnamed member";
-  if (F->isBitField())
-    return Which + " is a bit-field";
-  QualType T = F->getType().getCanonicalType();
-  if (T->isArithmeticType() || T->isEnumeralType() ||
-      (T->isPointerType() && !T->isFunctionPointerType()))
-    return "";
-  // One array per scalar field is what makes the accesses coalesced: an
-  // array or struct field would stay an array of structs in the view.
-  std::string What = T->isArrayType()    ? "an array"
-                     : T->isRecordType() ? "a struct"
-                     : T->isReferenceType() ? "a reference"
-                                            : "not a scalar";
-  return Which + " is " + What + " (the rewrite makes one array per scalar field)";
-}
-
-std::string recordName(const RecordDecl *RD) {
-  if (!RD->getName().empty())
-    return RD->getNameAsString();
-  if (const TypedefNameDecl *T = RD->getTypedefNameForAnonDecl())
-    return T->getNameAsString();
-  return "";
 }
 
 class Planner {
@@ -161,42 +126,14 @@ private:
     return cast<FunctionDecl>(P->getDeclContext());
   }
 
-  /// A location the fix-it may edit: in a file, not in a macro, not in a
-  /// system header.
-  bool editable(SourceLocation Loc) {
-    return Loc.isValid() && Loc.isFileID() && !SM.isInSystemHeader(Loc);
-  }
+  bool editable(SourceLocation Loc) { return soaEditable(Loc, SM); }
 
   bool checkRecord() {
-    const RecordDecl *RD = Plan.Record;
-    std::string Name = recordName(RD);
-    if (Name.empty() || RD->isUnion() || isa<ClassTemplateSpecializationDecl>(RD)) {
-      block(RD->getLocation(), "'" + RD->getNameAsString() +
-                                   "' is not a named struct or class (a union, a template "
-                                   "instance or anonymous)");
+    if (std::optional<SoaBlocker> Problem = soaRecordProblem(Plan.Record, Plan.Fields)) {
+      block(Problem->Where, Problem->Why);
       return false;
     }
-    if (const auto *CXX = dyn_cast<CXXRecordDecl>(RD); CXX && CXX->getNumBases()) {
-      block(RD->getLocation(), "'" + Name + "' has base classes");
-      return false;
-    }
-    if (!isa<TranslationUnitDecl>(RD->getDeclContext()) &&
-        !isa<NamespaceDecl>(RD->getDeclContext())) {
-      block(RD->getLocation(), "'" + Name + "' is declared inside another declaration");
-      return false;
-    }
-    for (const FieldDecl *F : RD->fields()) {
-      if (std::string Why = fieldProblem(F, RD); !Why.empty()) {
-        block(F->getLocation(), Why);
-        return false;
-      }
-      Plan.Fields.push_back(F->getNameAsString());
-    }
-    if (Plan.Fields.empty()) {
-      block(RD->getLocation(), "'" + Name + "' has no fields");
-      return false;
-    }
-    Plan.ViewName = Name + "SoA";
+    Plan.ViewName = soaRecordName(Plan.Record) + "SoA";
     return true;
   }
 
@@ -213,7 +150,7 @@ private:
     for (const FunctionDecl *D : Kernel->redecls())
       if (D != Kernel) {
         block(D->getLocation(), "'" + Name + "' is declared again at " +
-                                    place(D->getLocation(), SM) +
+                                    soaPlace(D->getLocation(), SM) +
                                     " (each declaration would have to change)");
         return false;
       }
@@ -229,7 +166,7 @@ private:
       }
       if (isAttributeQuery(Outer))
         continue;
-      block(Ref->getLocation(), "'" + Name + "' is used at " + place(Ref->getLocation(), SM) +
+      block(Ref->getLocation(), "'" + Name + "' is used at " + soaPlace(Ref->getLocation(), SM) +
                                     " other than by a <<<...>>> launch (the arguments given "
                                     "there cannot be followed)");
       return false;
@@ -410,7 +347,7 @@ private:
       if (D != Def)
         return block(D->getLocation(), Quoted + ", which '" + Name +
                                            "' is passed to, is declared again at " +
-                                           place(D->getLocation(), SM) +
+                                           soaPlace(D->getLocation(), SM) +
                                            " (each declaration would have to change)");
     if (Rewritten.insert(Param).second) {
       Queue.push_back(Param);
@@ -429,7 +366,7 @@ private:
         const Expr *Outer = Ref;
         const auto *Call = parentPastWrappers(Outer, Ctx).get<CallExpr>();
         if (!Call || Call->getCallee()->IgnoreParenImpCasts() != Ref) {
-          block(Ref->getLocation(), Quoted + " is used at " + place(Ref->getLocation(), SM) +
+          block(Ref->getLocation(), Quoted + " is used at " + soaPlace(Ref->getLocation(), SM) +
                                         " other than by a call");
           return false;
         }
@@ -455,122 +392,27 @@ private:
     return true;
   }
 
-  /// Where the view is declared: after the struct when the kernel's file
-  /// defines it, else before the first declaration of the kernel's file
-  /// that follows the struct. Every rewritten function must come after it.
+  /// The view's place; every rewritten function must come after it.
   bool placeView() {
-    const RecordDecl *RD = Plan.Record;
-    DeclContext *Scope = const_cast<DeclContext *>(RD->getDeclContext());
-    SourceLocation Declared;
-    auto Existing = Ctx.Idents.find(Plan.ViewName);
-    if (Existing != Ctx.Idents.end()) {
-      if (Existing->getValue()->hasMacroDefinition()) {
-        block(RD->getLocation(), "'" + Plan.ViewName + "' is a macro");
-        return false;
-      }
-      for (const NamedDecl *D : Scope->lookup(DeclarationName(Existing->getValue()))) {
-        if (!isView(D)) {
-          block(D->getLocation(), "'" + Plan.ViewName + "' is declared already, at " +
-                                      place(D->getLocation(), SM) +
-                                      ", and is not the view of '" + recordName(RD) + "'");
-          return false;
-        }
-        Declared = D->getLocation();
-      }
+    SoaViewPlace View = placeSoaView(Plan.Record, Plan.ViewName, Kernel, Ctx);
+    if (View.Blocker) {
+      block(View.Blocker->Where, View.Blocker->Why);
+      return false;
     }
-    if (Declared.isInvalid()) {
-      Declared = viewLocation();
-      if (Declared.isInvalid())
-        return false;
-      Plan.ViewLocation = Declared;
-      std::string Text = "struct " + Plan.ViewName + " {";
-      PrintingPolicy Policy = Ctx.getPrintingPolicy();
-      for (const FieldDecl *F : RD->fields()) {
-        std::string Field;
-        llvm::raw_string_ostream OS(Field);
-        Ctx.getPointerType(F->getType()).print(OS, Policy, F->getName());
-        Text += " " + OS.str() + ";";
-      }
-      Plan.ViewDeclaration = Text + " };\n";
+    if (!View.Declaration.empty()) {
+      Plan.ViewLocation = View.Declared;
+      Plan.ViewDeclaration = View.Declaration;
     }
     for (const ParmVarDecl *P : Queue) {
       const FunctionDecl *F = functionOf(P);
-      if (!SM.isBeforeInTranslationUnit(Declared, F->getBeginLoc())) {
+      if (!SM.isBeforeInTranslationUnit(View.Declared, F->getBeginLoc())) {
         block(F->getLocation(), "'" + F->getNameAsString() + "' comes before the place '" +
                                     Plan.ViewName + "' can be declared, " +
-                                    place(Declared, SM));
+                                    soaPlace(View.Declared, SM));
         return false;
       }
     }
     return true;
-  }
-
-  /// A struct the unit declares already with the view's fields.
-  bool isView(const NamedDecl *D) {
-    const auto *View = dyn_cast<RecordDecl>(D);
-    View = View ? View->getDefinition() : nullptr;
-    if (!View)
-      return false;
-    auto VF = View->field_begin();
-    for (const FieldDecl *F : Plan.Record->fields()) {
-      if (VF == View->field_end() || VF->getName() != F->getName() ||
-          VF->getType().getCanonicalType() !=
-              Ctx.getPointerType(F->getType()).getCanonicalType())
-        return false;
-      ++VF;
-    }
-    return VF == View->field_end();
-  }
-
-  SourceLocation viewLocation() {
-    const RecordDecl *RD = Plan.Record;
-    FileID KernelFile = SM.getFileID(SM.getExpansionLoc(Kernel->getLocation()));
-    SourceLocation Brace = RD->getBraceRange().getEnd();
-    if (editable(Brace) && SM.getFileID(Brace) == KernelFile) {
-      // The `;` ending the declaration: `};`, `} Name;` (a typedef of an
-      // anonymous struct), `} a[2], b;`.
-      std::optional<Token> Semi = Lexer::findNextToken(Brace, SM, Ctx.getLangOpts());
-      for (int Depth = 0, N = 0; Semi && !(Semi->is(tok::semi) && Depth == 0) && N < 256; ++N) {
-        Depth += Semi->isOneOf(tok::l_paren, tok::l_square, tok::l_brace);
-        Depth -= Semi->isOneOf(tok::r_paren, tok::r_square, tok::r_brace);
-        Semi = Lexer::findNextToken(Semi->getLocation(), SM, Ctx.getLangOpts());
-      }
-      if (!Semi || !Semi->is(tok::semi) || !editable(Semi->getLocation())) {
-        block(RD->getLocation(), "the declaration of '" + recordName(RD) +
-                                     "' does not end at its closing brace");
-        return {};
-      }
-      return lineStart(Semi->getLocation(), /*Next=*/true);
-    }
-    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-      if (D->isImplicit())
-        continue;
-      SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
-      if (SM.getFileID(Begin) == KernelFile &&
-          SM.isBeforeInTranslationUnit(RD->getEndLoc(), Begin) && editable(Begin))
-        return lineStart(Begin, /*Next=*/false);
-    }
-    block(RD->getLocation(), "no place for the view's declaration in the kernel's file");
-    return {};
-  }
-
-  /// The start of Loc's line, or of the line after it.
-  SourceLocation lineStart(SourceLocation Loc, bool Next) {
-    auto [File, Offset] = SM.getDecomposedLoc(Loc);
-    llvm::StringRef Text = SM.getBufferData(File);
-    std::size_t At;
-    if (Next) {
-      At = Text.find('\n', Offset);
-      if (At == llvm::StringRef::npos) {
-        block(Loc, "no line follows the declaration of '" + recordName(Plan.Record) + "'");
-        return {};
-      }
-      ++At;
-    } else {
-      At = Text.rfind('\n', Offset);
-      At = At == llvm::StringRef::npos ? 0 : At + 1;
-    }
-    return SM.getLocForStartOfFile(File).getLocWithOffset(static_cast<int>(At));
   }
 
   /// `const Particle *p` -> `ParticleSoA p`, named with its namespace where
