@@ -171,9 +171,10 @@ private:
                                     "there cannot be followed)");
       return false;
     }
-    std::sort(Plan.Launches.begin(), Plan.Launches.end(), [&](const SoaLaunch &A, const SoaLaunch &B) {
-      return SM.isBeforeInTranslationUnit(A.Call->getBeginLoc(), B.Call->getBeginLoc());
-    });
+    std::sort(Plan.Launches.begin(), Plan.Launches.end(),
+              [&](const SoaLaunch &A, const SoaLaunch &B) {
+                return SM.isBeforeInTranslationUnit(A.Call->getBeginLoc(), B.Call->getBeginLoc());
+              });
     return true;
   }
 

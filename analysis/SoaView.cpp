@@ -161,10 +161,11 @@ SoaViewPlace placeSoaView(const RecordDecl *RD, llvm::StringRef ViewName,
     }
     for (const NamedDecl *D : RD->getDeclContext()->lookup(DeclarationName(Existing->getValue()))) {
       if (!isView(D, RD, Ctx)) {
-        Place.Blocker = SoaBlocker{"'" + ViewName.str() + "' is declared already, at " +
-                                       soaPlace(D->getLocation(), SM) + ", and is not the view of '" +
-                                       soaRecordName(RD) + "'",
-                                   D->getLocation()};
+        Place.Blocker =
+            SoaBlocker{"'" + ViewName.str() + "' is declared already, at " +
+                           soaPlace(D->getLocation(), SM) + ", and is not the view of '" +
+                           soaRecordName(RD) + "'",
+                       D->getLocation()};
         return Place;
       }
       Place.Declared = D->getLocation();

@@ -129,7 +129,8 @@ static std::string rewrittenFunctions(const FunctionDecl *Kernel, const SoaRewri
   std::string Out = "'" + Kernel->getNameAsString() + "'";
   if (Plan.DeviceFunctions.empty())
     return Out;
-  Out += Plan.DeviceFunctions.size() == 1 ? " and the device function " : " and the device functions ";
+  Out += Plan.DeviceFunctions.size() == 1 ? " and the device function "
+                                           : " and the device functions ";
   for (std::size_t I = 0; I < Plan.DeviceFunctions.size(); ++I)
     Out += (I ? ", '" : "'") + Plan.DeviceFunctions[I]->getNameAsString() + "'";
   return Out;

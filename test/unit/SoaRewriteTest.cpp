@@ -231,7 +231,8 @@ TEST(SoaRewrite, FunctionsThePointerIsPassedToMustChangeWithIt) {
                                         "__global__ void k(P *p) { p[1].y = f(p); }\n"),
             "3:37 'f' is used at unit.cu:3 other than by a call");
   EXPECT_EQ(refusal(std::string(Decl) + "__device__ float f(const P *q, int i) { return q[i].x; }\n"
-                                        "__global__ void k(P *p, P *o) { p[1].y = f(p, 0) + f(o, 1); }\n"),
+                                        "__global__ void k(P *p, P *o) { "
+                                        "p[1].y = f(p, 0) + f(o, 1); }\n"),
             "3:54 'f' is also called with another pointer, 'o' in 'k'");
 }
 
