@@ -202,6 +202,11 @@ std::vector<AosGroup> findAosGroups(const KernelLaunchAnalysis &Launch, const AS
     }
     P.Group.Accesses.push_back(Index);
     P.Merged |= A.MayMergeWith != nullptr;
+    P.Group.Exact &= A.Status == AccessStatus::Exact;
+    for (const Assumption &X : A.Assumptions)
+      if (std::none_of(P.Group.Assumptions.begin(), P.Group.Assumptions.end(),
+                       [&](const Assumption &Y) { return Y.Text == X.Text; }))
+        P.Group.Assumptions.push_back(X);
     std::uint64_t Bytes = Ctx.getTypeSizeInChars(A.Site.Expr->getType()).getQuantity();
     bool Whole = Path->FieldName.empty();
     P.Group.WholeCopy |= Whole;
@@ -258,6 +263,14 @@ std::vector<AosGroup> findAosGroups(const KernelLaunchAnalysis &Launch, const AS
     P.Group.SomeFieldsUnused = Unused > 0;
     std::sort(P.Group.Fields.begin(), P.Group.Fields.end(),
               [](const AosField &L, const AosField &R) { return L.Offset < R.Offset; });
+    for (AosField &F : P.Group.Fields) {
+      model::StructAccessPattern Own = Pattern;
+      Own.Instructions.clear();
+      for (const model::StructInstruction &I : P.Instructions)
+        if (I.Offset < F.Offset + F.Bytes && F.Offset < I.Offset + I.Bytes)
+          Own.Instructions.push_back(I);
+      F.Traffic = model::computeAosTraffic(Own);
+    }
     Out.push_back(std::move(P.Group));
   }
   return Out;

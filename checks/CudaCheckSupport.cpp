@@ -44,6 +44,16 @@ bool parseBoolOption(llvm::StringRef Value) {
          Value.equals_insensitive("yes") || Value.equals_insensitive("on");
 }
 
+std::optional<bool> readBoolOption(llvm::StringRef Value) {
+  Value = Value.trim();
+  if (parseBoolOption(Value))
+    return true;
+  if (Value.equals_insensitive("false") || Value == "0" || Value.equals_insensitive("no") ||
+      Value.equals_insensitive("off"))
+    return false;
+  return std::nullopt;
+}
+
 std::optional<std::uint64_t> parseDefaultDynamicShared(llvm::StringRef Value) {
   std::uint64_t Bytes = 0;
   if (Value.trim().empty() || Value.trim().getAsInteger(10, Bytes))

@@ -35,6 +35,10 @@ makeAnalysisOptions(llvm::StringRef ArchOption, llvm::StringRef DefaultBlock,
 /// OptionsView::get<bool> specialization is compiled into clang-tidy-19 and
 /// its mangled name differs between GCC and Clang builds of the plugin.
 bool parseBoolOption(llvm::StringRef Value);
+/// A boolean option's value: true/1/yes/on, false/0/no/off (any case);
+/// nullopt for anything else, which the check reports with
+/// configurationDiag.
+std::optional<bool> readBoolOption(llvm::StringRef Value);
 
 /// The DefaultDynamicShared option: bytes of dynamic shared memory assumed
 /// for launches that do not give them. Empty (unset) or not a number:

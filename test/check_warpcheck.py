@@ -33,7 +33,11 @@ Options between the first and the second -- are warpcheck's (--no-cuda,
 command line of its own, takes those that choose its clang arguments
 (--no-cuda, --cuda-path, --arch; through warpcheck --print-clang-args) and
 the check options (--config=<check>.<Option>=<value>, as clang-tidy's
-CheckOptions).
+CheckOptions). --fix-notes makes CHECK-FIXES apply the fix-its of notes
+too, as check_clang_tidy.py's `-- --fix-notes` does: the plugin door runs
+clang-tidy with -fix --fix-notes, the binary door warpcheck --fix
+--fix-notes (without it, the binary door applies the fix-its its JSON gives
+the findings).
 Clang arguments after the second -- go to both doors.
 
 As check_clang_tidy.py does, the input is analysed as a copy in the test's
@@ -54,6 +58,8 @@ from testsupport import plugin_library, plugin_nvcc, run, toolkit_nvcc, warpchec
 # The warpcheck options that choose clang arguments, which the plugin door
 # passes to warpcheck --print-clang-args.
 CLANG_ARG_OPTIONS = ("--no-cuda", "--cuda-path", "--arch")
+# Chooses which fix-its CHECK-FIXES applies, in both doors.
+FIX_NOTES = "--fix-notes"
 CHECK_LINE = re.compile(r"// *CHECK-[A-Z0-9\-]*:[^\r\n]*")
 
 
@@ -135,10 +141,11 @@ class Door:
         self.args = args
         self.warpcheck = warpcheck_binary(args.build)
         self.plugin = plugin_library(args.build)
-        self.warpcheck_options = warpcheck_options
+        self.fix_notes = FIX_NOTES in warpcheck_options
+        self.warpcheck_options = [o for o in warpcheck_options if o != FIX_NOTES]
         self.clang_args = clang_args
         if name == "plugin":
-            for o in warpcheck_options:
+            for o in self.warpcheck_options:
                 if not o.startswith(CLANG_ARG_OPTIONS + ("--config=",)):
                     fail("the plugin door takes no warpcheck option '%s' (only %s and --config); "
                          "give -door=binary" % (o, ", ".join(CLANG_ARG_OPTIONS)))
@@ -180,7 +187,7 @@ class Door:
         if self.name == "plugin":
             cmd = ([self.args.clang_tidy, "-load", self.plugin, "--checks=-*," + checks,
                     "--config=" + self.check_options_config(), "--quiet"] +
-                   (["-fix"] if fix else []) +
+                   (["-fix"] if fix else []) + (["--fix-notes"] if fix and self.fix_notes else []) +
                    [file_name, "--"] + self.printed_clang_args(cwd, file_name))
             rc, out, err = run(cmd, cwd)
             if expect_errors:
@@ -209,6 +216,14 @@ class Door:
         """Applies the door's fix-its to the files in cwd."""
         if self.name == "plugin":
             self.diagnose(cwd, file_name, checks, False, fix=True)
+            return
+        if self.fix_notes:
+            cmd = ([self.warpcheck, "--checks=" + checks, "--fix", FIX_NOTES] +
+                   self.warpcheck_options + [file_name] +
+                   (["--"] + self.clang_args if self.clang_args else []))
+            rc, out, err = run(cmd, cwd)
+            if rc not in (0, 1):
+                fail("warpcheck --fix --fix-notes exited with %s\n%s%s" % (rc, out, err))
             return
         rc, doc = self.report(cwd, file_name, checks)
         edits = {}
@@ -338,7 +353,9 @@ def check_fixes(door, args, src, files, exp):
             fail("the fixed file does not compile with nvcc:\n" + out + err)
     rc, doc = Door("binary", args, door.warpcheck_options, door.clang_args).report(
         work, name, args.check_name)
-    fixes_left = [f for f in doc["findings"] if f.get("fixes")]
+    fixes_left = [f for f in doc["findings"]
+                  if f.get("fixes") or
+                  (door.fix_notes and any(n.get("fixes") for n in f.get("notes", [])))]
     if fixes_left:
         fail("re-analysing the fixed file still offers fixes: %s" % fixes_left)
 

@@ -40,7 +40,10 @@ Object toJson(const AosEntry &E) {
                             {"offset", F.Offset},
                             {"bytes", F.Bytes},
                             {"loaded", F.Loaded},
-                            {"stored", F.Stored}});
+                            {"stored", F.Stored},
+                            {"loads", toJson(F.Loads)},
+                            {"stores", toJson(F.Stores)}});
+
   // The alternatives evaluated: structure of arrays always, one vector
   // access per element when the struct fits one.
   Array Alternatives;
@@ -53,19 +56,22 @@ Object toJson(const AosEntry &E) {
                                   {"padding_bytes", E.Vector->PaddingBytes},
                                   {"l1_sectors", E.Vector->L1Sectors},
                                   {"dram_bytes", E.Vector->DramBytes}});
-  return Object{{"file", orNull(E.File)},
-                {"line", orNull(E.Line)},
-                {"column", orNull(E.Column)},
-                {"struct", E.Struct},
-                {"struct_bytes", E.StructBytes},
-                {"pointer", E.Pointer},
-                {"fields", std::move(Fields)},
-                {"whole_copy", E.WholeCopy},
-                {"loads", toJson(E.Loads)},
-                {"stores", toJson(E.Stores)},
-                {"l1_efficiency", E.L1Efficiency},
-                {"dram_efficiency", E.DramEfficiency},
-                {"alternatives", std::move(Alternatives)}};
+  Object O{{"file", orNull(E.File)},
+           {"line", orNull(E.Line)},
+           {"column", orNull(E.Column)},
+           {"struct", E.Struct},
+           {"struct_bytes", E.StructBytes},
+           {"pointer", E.Pointer},
+           {"fields", std::move(Fields)},
+           {"whole_copy", E.WholeCopy},
+           {"loads", toJson(E.Loads)},
+           {"stores", toJson(E.Stores)},
+           {"l1_efficiency", E.L1Efficiency},
+           {"dram_efficiency", E.DramEfficiency},
+           {"alternatives", std::move(Alternatives)},
+           {"status", E.Exact ? "exact" : "assumed"}};
+  putAssumptions(O, E.Assumptions);
+  return O;
 }
 
 AosEntry aosFromJson(const Object &O) {
@@ -82,7 +88,9 @@ AosEntry aosFromJson(const Object &O) {
         E.Fields.push_back({F->getString("name").value_or("").str(),
                             F->getInteger("offset").value_or(0), F->getInteger("bytes").value_or(0),
                             F->getBoolean("loaded").value_or(false),
-                            F->getBoolean("stored").value_or(false)});
+                            F->getBoolean("stored").value_or(false),
+                            trafficFromJson(F->getObject("loads")),
+                            trafficFromJson(F->getObject("stores"))});
   E.WholeCopy = O.getBoolean("whole_copy").value_or(false);
   E.Loads = trafficFromJson(O.getObject("loads"));
   E.Stores = trafficFromJson(O.getObject("stores"));
@@ -95,6 +103,8 @@ AosEntry aosFromJson(const Object &O) {
                                   A->getInteger("padding_bytes").value_or(0),
                                   A->getInteger("l1_sectors").value_or(0),
                                   A->getInteger("dram_bytes").value_or(0)};
+  E.Exact = O.getString("status").value_or("exact") == "exact";
+  E.Assumptions = assumptionsOf(O);
   return E;
 }
 

@@ -9,6 +9,8 @@
 #ifndef WARPCHECK_TOOL_AOSENTRIES_H
 #define WARPCHECK_TOOL_AOSENTRIES_H
 
+#include "warpcheck/analysis/AccessKinds.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
@@ -18,17 +20,19 @@
 
 namespace warpcheck::tool {
 
-struct AosFieldEntry {
-  std::string Name;
-  std::int64_t Offset = 0, Bytes = 0;
-  bool Loaded = false, Stored = false;
-};
-
 /// One direction's traffic per warp (model::LayoutTraffic).
 struct AosTrafficEntry {
   std::int64_t Instructions = 0;
   std::int64_t L1Sectors = 0, SoaL1Sectors = 0;
   std::int64_t DramBytes = 0, SoaDramBytes = 0, UsefulBytes = 0;
+};
+
+struct AosFieldEntry {
+  std::string Name;
+  std::int64_t Offset = 0, Bytes = 0;
+  bool Loaded = false, Stored = false;
+  /// The traffic of the instructions that touch the field.
+  AosTrafficEntry Loads, Stores;
 };
 
 /// One element moved whole by one vector access (model::VectorAlternative).
@@ -48,6 +52,10 @@ struct AosEntry {
   /// SoA's sectors (bytes) over the layout's, rounded to four decimals.
   double L1Efficiency = 1, DramEfficiency = 1;
   std::optional<AosVectorEntry> Vector;
+  /// "exact" when every access of the struct is, else "assumed" (the
+  /// figures rest on Assumptions).
+  bool Exact = true;
+  std::vector<analysis::Assumption> Assumptions;
 };
 
 llvm::json::Object toJson(const AosEntry &E);

@@ -112,6 +112,9 @@ public:
   std::string position(const FixIt &X) const {
     return positionText(X.File, X.Line, X.Column, Base);
   }
+  std::string position(const AosEntry &A) const {
+    return positionText(A.File, A.Line, A.Column, Base);
+  }
 
   /// A list of the strings (limitations, assumptions); nothing when empty.
   void stringList(llvm::ArrayRef<std::string> Items) {
@@ -278,6 +281,51 @@ static void htmlOccupancy(const KernelEntry &K, HtmlPage &Page) {
   Page.raw("</table>\n");
 }
 
+/// The arrays of structs of a launch: each struct reached through one
+/// pointer, the sectors and DRAM bytes per warp as laid out and as
+/// structure of arrays, in total and per field.
+static void htmlAos(const KernelEntry &K, HtmlPage &Page) {
+  if (K.Aos.empty())
+    return;
+  Page.element("p", "Arrays of structures (per warp, as laid out and as structure of arrays):");
+  Page.raw("<table>\n");
+  Page.headerRow({"Location", "Struct", "Through", "L1 sectors", "DRAM bytes", "L1 efficiency",
+                  "Fields", "Status"});
+  auto Both = [](std::int64_t Layout, std::int64_t Soa) {
+    return numberText(Layout) + " (" + numberText(Soa) + " as SoA)";
+  };
+  for (const AosEntry &A : K.Aos) {
+    // Marked below the default MinEfficiency of cuda-aos-layout (60%).
+    Page.raw(A.L1Efficiency < 0.6 ? "<tr class=\"poor\">" : "<tr>");
+    Page.codeCell(Page.position(A));
+    Page.cell(A.Struct + " (" + numberText(A.StructBytes) + " bytes)");
+    Page.codeCell(A.Pointer);
+    Page.cell(Both(A.Loads.L1Sectors + A.Stores.L1Sectors,
+                   A.Loads.SoaL1Sectors + A.Stores.SoaL1Sectors));
+    Page.cell(Both(A.Loads.DramBytes + A.Stores.DramBytes,
+                   A.Loads.SoaDramBytes + A.Stores.SoaDramBytes));
+    Page.cell(percentText(A.L1Efficiency));
+    std::vector<std::string> Fields;
+    for (const AosFieldEntry &F : A.Fields)
+      Fields.push_back(F.Name + (F.Loaded && F.Stored ? " (read, written): "
+                                 : F.Stored           ? " (written): "
+                                                      : " (read): ") +
+                       Both(F.Loads.L1Sectors + F.Stores.L1Sectors,
+                            F.Loads.SoaL1Sectors + F.Stores.SoaL1Sectors) +
+                       " sectors");
+    Page.raw("<td>");
+    Page.stringList(Fields);
+    Page.raw("</td><td>");
+    Page.text(A.Exact ? "exact" : "assumed");
+    std::vector<std::string> Assumptions;
+    for (const analysis::Assumption &X : A.Assumptions)
+      Assumptions.push_back(X.Text);
+    Page.stringList(Assumptions);
+    Page.raw("</td></tr>\n");
+  }
+  Page.raw("</table>\n");
+}
+
 static void htmlKernel(const KernelEntry &K, HtmlPage &Page) {
   Page.raw("<section>\n<h3><code>");
   Page.text(K.Name);
@@ -332,7 +380,9 @@ static void htmlKernel(const KernelEntry &K, HtmlPage &Page) {
     Page.stringList(Assumptions);
     Page.raw("</td></tr>\n");
   }
-  Page.raw("</table>\n</section>\n");
+  Page.raw("</table>\n");
+  htmlAos(K, Page);
+  Page.raw("</section>\n");
 }
 
 

@@ -1,12 +1,15 @@
 //===- JsonFields.h - the fields of the typed entries' JSON ---------------===//
 //
 // What every typed entry's toJson and fromJson (ReportEntries.h,
-// KernelEntries.h, JobResult.h) needs: an absent value written as null, and
-// lists of strings. A field of the wrong type reads as absent.
+// KernelEntries.h, AosEntries.h, JobResult.h) needs: an absent value written
+// as null, lists of strings, enumerators by name, and the assumptions an
+// entry's figures rest on. A field of the wrong type reads as absent.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_TOOL_JSONFIELDS_H
 #define WARPCHECK_TOOL_JSONFIELDS_H
+
+#include "warpcheck/analysis/AccessKinds.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -50,6 +53,44 @@ inline std::vector<std::string> stringsOf(const llvm::json::Array *A) {
     for (const llvm::json::Value &V : *A)
       if (std::optional<llvm::StringRef> S = V.getAsString())
         Out.push_back(S->str());
+  return Out;
+}
+
+/// The enumerator whose name (NameOf) is Name; Default for any other text.
+template <class Enum, size_t N>
+Enum enumNamed(std::optional<llvm::StringRef> Name, const Enum (&All)[N],
+               const char *(*NameOf)(Enum), Enum Default) {
+  for (Enum E : All)
+    if (Name && *Name == NameOf(E))
+      return E;
+  return Default;
+}
+
+/// An entry's assumptions as the contract writes them: "assumptions" (the
+/// sentences) and "assumption_kinds" (their kinds, in the same order).
+inline void putAssumptions(llvm::json::Object &O,
+                           const std::vector<analysis::Assumption> &List) {
+  llvm::json::Array Texts, Kinds;
+  for (const analysis::Assumption &X : List) {
+    Texts.push_back(X.Text);
+    Kinds.push_back(analysis::assumptionKindName(X.Kind));
+  }
+  O["assumptions"] = std::move(Texts);
+  O["assumption_kinds"] = std::move(Kinds);
+}
+
+inline std::vector<analysis::Assumption> assumptionsOf(const llvm::json::Object &O) {
+  std::vector<std::string> Texts = stringsOf(O.getArray("assumptions"));
+  std::vector<std::string> Kinds = stringsOf(O.getArray("assumption_kinds"));
+  std::vector<analysis::Assumption> Out;
+  for (size_t I = 0; I < Texts.size(); ++I) {
+    std::optional<llvm::StringRef> Kind;
+    if (I < Kinds.size())
+      Kind = Kinds[I];
+    Out.push_back({enumNamed(Kind, analysis::AllAssumptionKinds, analysis::assumptionKindName,
+                             analysis::AssumptionKind::DataDependentAddress),
+                   Texts[I]});
+  }
   return Out;
 }
 

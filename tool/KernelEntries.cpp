@@ -27,16 +27,6 @@ std::optional<Dims> dimsOf(const Array *A) {
   return D;
 }
 
-/// The enumerator whose name (NameOf) is Name; Default for any other text.
-template <class Enum, size_t N>
-Enum enumNamed(std::optional<llvm::StringRef> Name, const Enum (&All)[N],
-               const char *(*NameOf)(Enum), Enum Default) {
-  for (Enum E : All)
-    if (Name && *Name == NameOf(E))
-      return E;
-  return Default;
-}
-
 /// The metric a value dependence follows: sectors per request for a
 /// global access, wavefronts for a shared one.
 const char *dependenceMetric(MemorySpace Space) {
@@ -102,11 +92,6 @@ ValueDependenceEntry dependenceFromJson(const Object &O, MemorySpace Space) {
 }
 
 Object toJson(const AccessEntry &A) {
-  Array Texts, Kinds;
-  for (const Assumption &X : A.Assumptions) {
-    Texts.push_back(X.Text);
-    Kinds.push_back(assumptionKindName(X.Kind));
-  }
   Object O{{"file", orNull(A.File)},
            {"line", orNull(A.Line)},
            {"column", orNull(A.Column)},
@@ -124,9 +109,8 @@ Object toJson(const AccessEntry &A) {
            {"wavefronts_per_request", orNull(A.WavefrontsPerRequest)},
            {"ideal_wavefronts_per_request", orNull(A.IdealWavefrontsPerRequest)},
            {"efficiency", orNull(A.Efficiency)},
-           {"aggregated", orNull(A.Aggregated)},
-           {"assumptions", std::move(Texts)},
-           {"assumption_kinds", std::move(Kinds)}};
+           {"aggregated", orNull(A.Aggregated)}};
+  putAssumptions(O, A.Assumptions);
   if (A.SharedVariable)
     O["shared_variable"] = *A.SharedVariable;
   if (A.ConflictDegree)
@@ -162,16 +146,7 @@ AccessEntry accessFromJson(const Object &O) {
   A.SharedVariable = stringField(O, "shared_variable");
   A.ConflictDegree = O.getInteger("conflict_degree");
   A.DataSource = stringField(O, "data_source");
-  std::vector<std::string> Texts = stringsOf(O.getArray("assumptions"));
-  std::vector<std::string> Kinds = stringsOf(O.getArray("assumption_kinds"));
-  for (size_t I = 0; I < Texts.size(); ++I) {
-    std::optional<llvm::StringRef> Kind;
-    if (I < Kinds.size())
-      Kind = Kinds[I];
-    A.Assumptions.push_back({enumNamed(Kind, AllAssumptionKinds, assumptionKindName,
-                                       AssumptionKind::DataDependentAddress),
-                             Texts[I]});
-  }
+  A.Assumptions = assumptionsOf(O);
   if (const Object *D = O.getObject("value_dependence"))
     A.ValueDependence = dependenceFromJson(*D, A.Space);
   return A;

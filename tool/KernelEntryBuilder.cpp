@@ -146,10 +146,6 @@ AosEntry aosEntry(const AosGroup &G, const KernelLaunchAnalysis &K, ASTContext &
   E.Struct = G.StructName;
   E.StructBytes = static_cast<std::int64_t>(G.StructBytes);
   E.Pointer = G.PointerName;
-  for (const AosField &F : G.Fields)
-    E.Fields.push_back({F.Name, static_cast<std::int64_t>(F.Offset),
-                        static_cast<std::int64_t>(F.Bytes), F.Loaded, F.Stored});
-  E.WholeCopy = G.WholeCopy;
   auto Traffic = [](const model::LayoutTraffic &T) {
     return AosTrafficEntry{T.Instructions,
                            T.L1Sectors,
@@ -158,6 +154,13 @@ AosEntry aosEntry(const AosGroup &G, const KernelLaunchAnalysis &K, ASTContext &
                            static_cast<std::int64_t>(T.SoaDramBytes),
                            static_cast<std::int64_t>(T.UsefulBytes)};
   };
+  for (const AosField &F : G.Fields)
+    E.Fields.push_back({F.Name, static_cast<std::int64_t>(F.Offset),
+                        static_cast<std::int64_t>(F.Bytes), F.Loaded, F.Stored,
+                        Traffic(F.Traffic.Loads), Traffic(F.Traffic.Stores)});
+  E.WholeCopy = G.WholeCopy;
+  E.Exact = G.Exact;
+  E.Assumptions = G.Assumptions;
   E.Loads = Traffic(G.Traffic.Loads);
   E.Stores = Traffic(G.Traffic.Stores);
   E.L1Efficiency = rounded(G.Traffic.l1Efficiency());

@@ -55,6 +55,10 @@ public:
 
   /// Sets up one warp and runs Kernel for it (WarpInterpreter.cpp).
   void runWarp(const clang::FunctionDecl *Kernel, const WarpPosition &Where);
+  /// Points every pointer field (nested structs' included) of the kernel's
+  /// struct parameter P, whose copy is at Object, to an allocation of its own.
+  void setParameterPointers(const clang::ParmVarDecl *P, const Lanes &Object,
+                            clang::QualType T, std::uint64_t Offset);
 
   // ---- what the runs found, read through WarpInterpreter ----
   std::set<std::string> SampledRead;
@@ -139,6 +143,9 @@ private:
   const clang::CallExpr *ReturnSlotCall = nullptr;
   Lanes ReturnSlotAddr;
   std::map<const void *, int> RegionOf; ///< VarDecl or ParmVarDecl -> region
+  /// The allocation each pointer field of a kernel's struct parameter
+  /// points to, by the parameter and the field's byte offset in it.
+  std::map<std::pair<const clang::ParmVarDecl *, std::uint64_t>, int> ParameterFieldRegions;
   std::set<const clang::VarDecl *> SampledParams;
   std::vector<Frame> Frames;
   Mask Active = 0;

@@ -49,6 +49,13 @@ void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
         Offset = *Bound->second.PointerOffsetBytes;
       S.Val = splat(LaneValue::pointer(regionFor(P, RegionKind::Global, nullptr),
                                        static_cast<std::uint64_t>(Offset)));
+    } else if (T->isRecordType() && isObjectType(T)) {
+      // A struct passed by value (a structure-of-arrays view, a struct of
+      // pointers and sizes): the kernel's own copy, its pointers set.
+      S.IsReference = true;
+      S.Ref.K = LValue::Mem;
+      S.Ref.Addr = newObject(P, 1, T);
+      setParameterPointers(P, S.Ref.Addr, T, 0);
     } else if (T->isIntegerType()) {
       if (Bound != Launch.Arguments.end() && Bound->second.Integer)
         S.Val = splat(LaneValue::integer(normalize(
@@ -65,6 +72,31 @@ void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
   Frames.push_back(std::move(F));
   exec(Kernel->getBody());
   LastWarpSteps = Steps;
+}
+
+void WarpInterpreter::Impl::setParameterPointers(const ParmVarDecl *P, const Lanes &Object,
+                                                 QualType T, std::uint64_t Offset) {
+  const auto *RT = T.getCanonicalType()->getAs<RecordType>();
+  const RecordDecl *RD = RT ? RT->getDecl()->getDefinition() : nullptr;
+  if (!RD || RD->isUnion())
+    return;
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->isBitField())
+      continue;
+    std::uint64_t At = Offset + Ctx.getFieldOffset(F) / Ctx.getCharWidth();
+    QualType FT = F->getType().getCanonicalType();
+    if (FT->isPointerType() && !FT->isFunctionPointerType()) {
+      // Each pointer field points to an allocation of its own, at its
+      // start, as a pointer parameter does: the view's arrays are separate
+      // cudaMalloc allocations, 256-byte aligned.
+      auto [It, New] = ParameterFieldRegions.try_emplace({P, At}, -1);
+      if (New)
+        It->second = addRegion(RegionKind::Global, nullptr);
+      storeLocal(offsetBy(Object, At), splat(LaneValue::pointer(It->second, 0)), sizeOf(FT));
+    } else if (FT->isRecordType()) {
+      setParameterPointers(P, Object, FT, At);
+    }
+  }
 }
 
 WarpInterpreter::WarpInterpreter(ASTContext &Ctx, const LaunchConfig &Launch,

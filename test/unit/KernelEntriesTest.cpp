@@ -38,15 +38,26 @@ const char *AnalysedKernel = R"json({
   "simulated_warps": 128, "total_warps": 32768, "sampled_symbols": ["size"],
   "aos": [{"file": "/w/main.cu", "line": 14, "column": 12, "struct": "Particle",
            "struct_bytes": 24, "pointer": "p",
-           "fields": [{"name": "x", "offset": 0, "bytes": 4, "loaded": true, "stored": false},
-                      {"name": "y", "offset": 4, "bytes": 4, "loaded": true, "stored": true}],
+           "fields": [{"name": "x", "offset": 0, "bytes": 4, "loaded": true, "stored": false,
+                       "loads": {"instructions": 1, "l1_sectors": 24, "soa_l1_sectors": 4,
+                                 "dram_bytes": 768, "soa_dram_bytes": 128, "useful_bytes": 128},
+                       "stores": {"instructions": 0, "l1_sectors": 0, "soa_l1_sectors": 0,
+                                  "dram_bytes": 0, "soa_dram_bytes": 0, "useful_bytes": 0}},
+                      {"name": "y", "offset": 4, "bytes": 4, "loaded": true, "stored": true,
+                       "loads": {"instructions": 1, "l1_sectors": 24, "soa_l1_sectors": 4,
+                                 "dram_bytes": 768, "soa_dram_bytes": 128, "useful_bytes": 128},
+                       "stores": {"instructions": 1, "l1_sectors": 24, "soa_l1_sectors": 4,
+                                  "dram_bytes": 768, "soa_dram_bytes": 128, "useful_bytes": 128}}],
            "whole_copy": false,
            "loads": {"instructions": 2, "l1_sectors": 48, "soa_l1_sectors": 8,
                      "dram_bytes": 768, "soa_dram_bytes": 256, "useful_bytes": 256},
            "stores": {"instructions": 1, "l1_sectors": 24, "soa_l1_sectors": 4,
                       "dram_bytes": 768, "soa_dram_bytes": 128, "useful_bytes": 128},
            "l1_efficiency": 0.1667, "dram_efficiency": 0.25,
-           "alternatives": [{"kind": "structure_of_arrays", "l1_sectors": 12, "dram_bytes": 384}]}],
+           "alternatives": [{"kind": "structure_of_arrays", "l1_sectors": 12, "dram_bytes": 384}],
+           "status": "assumed",
+           "assumptions": ["the block shape (32, 8, 1) is assumed"],
+           "assumption_kinds": ["block_shape"]}],
   "limitations": [],
   "accesses": [
     {"file": "/w/main.cu", "line": 15, "column": 3, "expression": "out[x * N + y]",
@@ -115,6 +126,13 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_EQ(K.Aos[0].Loads.L1Sectors, 48);
   EXPECT_EQ(K.Aos[0].Stores.SoaDramBytes, 128);
   EXPECT_FALSE(K.Aos[0].Vector);
+  // Per field: y's store, 24 sectors as laid out, 4 as structure of arrays.
+  EXPECT_EQ(K.Aos[0].Fields[1].Stores.L1Sectors, 24);
+  EXPECT_EQ(K.Aos[0].Fields[1].Stores.SoaL1Sectors, 4);
+  EXPECT_EQ(K.Aos[0].Fields[0].Stores.Instructions, 0);
+  EXPECT_FALSE(K.Aos[0].Exact);
+  ASSERT_EQ(K.Aos[0].Assumptions.size(), 1u);
+  EXPECT_EQ(K.Aos[0].Assumptions[0].Kind, AssumptionKind::BlockShape);
   ASSERT_EQ(K.Accesses.size(), 4u);
 
   const AccessEntry &Store = K.Accesses[0];

@@ -103,6 +103,50 @@ TEST(WarpInterpreter, CoalescedLoadAddressesFollowTheGlobalIndex) {
   EXPECT_EQ(Later[0].Addresses->address(31) - A.address(0), 1152u + 31 * 4);
 }
 
+TEST(WarpInterpreter, StructParameterPointersAreAllocationsOfTheirOwn) {
+  // A structure-of-arrays view passed by value: each pointer field, nested
+  // ones included, points to an allocation of its own, at its start.
+  const char *Code = R"(
+struct Inner { double *w; };
+struct View { float *x; float *y; int n; Inner in; };
+__global__ void fields(View v, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = v.x[i] + v.y[2 * i] + (float)v.in.w[i];
+}
+)";
+  WarpRun R(Code, "fields", Dim3{64, 1, 1}, Dim3{1, 1, 1});
+  std::vector<RecordedRequest> All = R.run(1);
+  std::vector<RecordedRequest> X = R.of(All, "v.x[i]", AccessOp::Load);
+  std::vector<RecordedRequest> Y = R.of(All, "v.y[2 * i]", AccessOp::Load);
+  std::vector<RecordedRequest> W = R.of(All, "v.in.w[i]", AccessOp::Load);
+  ASSERT_EQ(X.size(), 1u);
+  ASSERT_EQ(Y.size(), 1u);
+  ASSERT_EQ(W.size(), 1u);
+  ASSERT_TRUE(X[0].Addresses && Y[0].Addresses && W[0].Addresses);
+  EXPECT_EQ(X[0].Site.Space, MemorySpace::Global);
+  // Warp 1: i = 32 + L. x[i] is 4 bytes a lane, y[2i] 8, w[i] 8 (doubles);
+  // lane 0 at element 32 (64 of y) of an allocation starting 256-aligned.
+  for (unsigned L = 0; L < 32; ++L) {
+    EXPECT_EQ(fromLaneZero(*X[0].Addresses, L), 4 * L) << L;
+    EXPECT_EQ(fromLaneZero(*Y[0].Addresses, L), 8 * L) << L;
+    EXPECT_EQ(fromLaneZero(*W[0].Addresses, L), 8 * L) << L;
+  }
+  EXPECT_EQ(X[0].Addresses->address(0) % 256, 128u);
+  EXPECT_EQ(Y[0].Addresses->address(0) % 256, 0u);
+  EXPECT_EQ(W[0].Addresses->address(0) % 256, 0u);
+  // Three allocations: far apart, none of them the output's.
+  std::uint64_t Bases[] = {X[0].Addresses->address(0) - 128, Y[0].Addresses->address(0) - 256,
+                           W[0].Addresses->address(0) - 256};
+  EXPECT_NE(Bases[0], Bases[1]);
+  EXPECT_NE(Bases[1], Bases[2]);
+  EXPECT_NE(Bases[0], Bases[2]);
+  // The same allocations in every warp.
+  std::vector<RecordedRequest> Warp0 = R.of(R.run(0), "v.x[i]", AccessOp::Load);
+  ASSERT_EQ(Warp0.size(), 1u);
+  ASSERT_TRUE(Warp0[0].Addresses);
+  EXPECT_EQ(X[0].Addresses->address(0) - Warp0[0].Addresses->address(0), 128u);
+}
+
 TEST(WarpInterpreter, StridedAndColumnAddresses) {
   const char *Code = R"(
 struct Pair { float x, y; };

@@ -28,6 +28,10 @@ struct AosField {
   std::uint64_t Offset = 0;
   std::uint64_t Bytes = 0;
   bool Loaded = false, Stored = false;
+  /// Per warp, of the group's instructions that touch the field (a wider
+  /// one, a piece of a whole-struct copy, counts with every field it
+  /// covers): as laid out and as structure of arrays.
+  model::AosTraffic Traffic;
 };
 
 /// One struct accessed through one pointer in one launch.
@@ -49,6 +53,11 @@ struct AosGroup {
   model::AosTraffic Traffic;
   /// Fields the struct has that the kernel never touches through it.
   bool SomeFieldsUnused = false;
+  /// Every access of the group is exact; else the figures rest on
+  /// Assumptions, those of its accesses (each sentence once, in the order
+  /// of the accesses).
+  bool Exact = true;
+  std::vector<Assumption> Assumptions;
 };
 
 /// The groups of Launch, in the order of their first access. Accesses

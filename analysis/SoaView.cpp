@@ -1,0 +1,191 @@
+//===- SoaView.cpp - the structure-of-arrays view of a struct -------------===//
+
+#include "SoaView.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+bool soaEditable(SourceLocation Loc, const SourceManager &SM) {
+  return Loc.isValid() && Loc.isFileID() && !SM.isInSystemHeader(Loc);
+}
+
+std::string soaPlace(SourceLocation Loc, const SourceManager &SM) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return "an unknown place";
+  return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine());
+}
+
+std::string soaRecordName(const RecordDecl *RD) {
+  if (!RD->getName().empty())
+    return RD->getNameAsString();
+  if (const TypedefNameDecl *T = RD->getTypedefNameForAnonDecl())
+    return T->getNameAsString();
+  return "";
+}
+
+namespace {
+
+/// Why a field cannot become one array of the view, or empty.
+std::string fieldProblem(const FieldDecl *F, const RecordDecl *RD) {
+  std::string Which = "field '" + F->getNameAsString() + "' of '" + soaRecordName(RD) + "'";
+  if (F->getName().empty())
+    return "'" + soaRecordName(RD) + "' has an unnamed member";
+  if (F->isBitField())
+    return Which + " is a bit-field";
+  QualType T = F->getType().getCanonicalType();
+  if (T->isArithmeticType() || T->isEnumeralType() ||
+      (T->isPointerType() && !T->isFunctionPointerType()))
+    return "";
+  // One array per scalar field is what makes the accesses coalesced: an
+  // array or struct field would stay an array of structs in the view.
+  std::string What = T->isArrayType()       ? "an array"
+                     : T->isRecordType()    ? "a struct"
+                     : T->isReferenceType() ? "a reference"
+                                            : "not a scalar";
+  return Which + " is " + What + " (the rewrite makes one array per scalar field)";
+}
+
+/// A struct the unit declares already with exactly the view's fields.
+bool isView(const NamedDecl *D, const RecordDecl *RD, ASTContext &Ctx) {
+  const auto *View = dyn_cast<RecordDecl>(D);
+  View = View ? View->getDefinition() : nullptr;
+  if (!View)
+    return false;
+  auto VF = View->field_begin();
+  for (const FieldDecl *F : RD->fields()) {
+    if (VF == View->field_end() || VF->getName() != F->getName() ||
+        VF->getType().getCanonicalType() != Ctx.getPointerType(F->getType()).getCanonicalType())
+      return false;
+    ++VF;
+  }
+  return VF == View->field_end();
+}
+
+/// The start of Loc's line, or of the line after it (invalid when none).
+SourceLocation lineStart(SourceLocation Loc, bool Next, const SourceManager &SM) {
+  auto [File, Offset] = SM.getDecomposedLoc(Loc);
+  llvm::StringRef Text = SM.getBufferData(File);
+  std::size_t At;
+  if (Next) {
+    At = Text.find('\n', Offset);
+    if (At == llvm::StringRef::npos)
+      return {};
+    ++At;
+  } else {
+    At = Text.rfind('\n', Offset);
+    At = At == llvm::StringRef::npos ? 0 : At + 1;
+  }
+  return SM.getLocForStartOfFile(File).getLocWithOffset(static_cast<int>(At));
+}
+
+/// Where a new declaration of the view goes, or why nowhere.
+SoaViewPlace newViewPlace(const RecordDecl *RD, const FunctionDecl *Kernel, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SoaViewPlace Place;
+  FileID KernelFile = SM.getFileID(SM.getExpansionLoc(Kernel->getLocation()));
+  SourceLocation Brace = RD->getBraceRange().getEnd();
+  if (soaEditable(Brace, SM) && SM.getFileID(Brace) == KernelFile) {
+    // The `;` ending the declaration: `};`, `} Name;` (a typedef of an
+    // anonymous struct), `} a[2], b;`.
+    std::optional<Token> Semi = Lexer::findNextToken(Brace, SM, Ctx.getLangOpts());
+    for (int Depth = 0, N = 0; Semi && !(Semi->is(tok::semi) && Depth == 0) && N < 256; ++N) {
+      Depth += Semi->isOneOf(tok::l_paren, tok::l_square, tok::l_brace);
+      Depth -= Semi->isOneOf(tok::r_paren, tok::r_square, tok::r_brace);
+      Semi = Lexer::findNextToken(Semi->getLocation(), SM, Ctx.getLangOpts());
+    }
+    if (Semi && Semi->is(tok::semi) && soaEditable(Semi->getLocation(), SM))
+      Place.Declared = lineStart(Semi->getLocation(), /*Next=*/true, SM);
+    if (Place.Declared.isInvalid())
+      Place.Blocker = SoaBlocker{"the declaration of '" + soaRecordName(RD) +
+                                     "' does not end with a ';' that a line follows",
+                                 RD->getLocation()};
+    return Place;
+  }
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    if (D->isImplicit())
+      continue;
+    SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
+    if (SM.getFileID(Begin) == KernelFile && SM.isBeforeInTranslationUnit(RD->getEndLoc(), Begin) &&
+        soaEditable(Begin, SM)) {
+      Place.Declared = lineStart(Begin, /*Next=*/false, SM);
+      return Place;
+    }
+  }
+  Place.Blocker = SoaBlocker{"no place for the view's declaration in the kernel's file",
+                             RD->getLocation()};
+  return Place;
+}
+
+} // namespace
+
+std::optional<SoaBlocker> soaRecordProblem(const RecordDecl *RD,
+                                           std::vector<std::string> &Fields) {
+  std::string Name = soaRecordName(RD);
+  if (Name.empty() || RD->isUnion() || isa<ClassTemplateSpecializationDecl>(RD))
+    return SoaBlocker{"'" + RD->getNameAsString() +
+                          "' is not a named struct or class (a union, a template instance or "
+                          "anonymous)",
+                      RD->getLocation()};
+  if (const auto *CXX = dyn_cast<CXXRecordDecl>(RD); CXX && CXX->getNumBases())
+    return SoaBlocker{"'" + Name + "' has base classes", RD->getLocation()};
+  if (!isa<TranslationUnitDecl>(RD->getDeclContext()) && !isa<NamespaceDecl>(RD->getDeclContext()))
+    return SoaBlocker{"'" + Name + "' is declared inside another declaration", RD->getLocation()};
+  Fields.clear();
+  for (const FieldDecl *F : RD->fields()) {
+    if (std::string Why = fieldProblem(F, RD); !Why.empty())
+      return SoaBlocker{Why, F->getLocation()};
+    Fields.push_back(F->getNameAsString());
+  }
+  if (Fields.empty())
+    return SoaBlocker{"'" + Name + "' has no fields", RD->getLocation()};
+  return std::nullopt;
+}
+
+SoaViewPlace placeSoaView(const RecordDecl *RD, llvm::StringRef ViewName,
+                          const FunctionDecl *Kernel, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SoaViewPlace Place;
+  auto Existing = Ctx.Idents.find(ViewName);
+  if (Existing != Ctx.Idents.end()) {
+    if (Existing->getValue()->hasMacroDefinition()) {
+      Place.Blocker = SoaBlocker{"'" + ViewName.str() + "' is a macro", RD->getLocation()};
+      return Place;
+    }
+    for (const NamedDecl *D : RD->getDeclContext()->lookup(DeclarationName(Existing->getValue()))) {
+      if (!isView(D, RD, Ctx)) {
+        Place.Blocker =
+            SoaBlocker{"'" + ViewName.str() + "' is declared already, at " +
+                           soaPlace(D->getLocation(), SM) + ", and is not the view of '" +
+                           soaRecordName(RD) + "'",
+                       D->getLocation()};
+        return Place;
+      }
+      Place.Declared = D->getLocation();
+    }
+    if (Place.Declared.isValid())
+      return Place;
+  }
+  Place = newViewPlace(RD, Kernel, Ctx);
+  if (Place.Blocker)
+    return Place;
+  std::string Text = "struct " + ViewName.str() + " {";
+  PrintingPolicy Policy = Ctx.getPrintingPolicy();
+  for (const FieldDecl *F : RD->fields()) {
+    std::string Field;
+    llvm::raw_string_ostream OS(Field);
+    Ctx.getPointerType(F->getType()).print(OS, Policy, F->getName());
+    Text += " " + OS.str() + ";";
+  }
+  Place.Declaration = Text + " };\n";
+  return Place;
+}
+
+} // namespace warpcheck::analysis

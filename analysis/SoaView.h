@@ -1,0 +1,62 @@
+//===- SoaView.h - the structure-of-arrays view of a struct ----*- C++ -*-===//
+//
+// The struct the structure-of-arrays rewrite (SoaRewrite.h) declares for a
+// struct: `struct ParticleSoA { float *x; float *y; };`, one pointer per
+// field, and where in the unit it goes. Private to the analysis.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_SOAVIEW_H
+#define WARPCHECK_ANALYSIS_SOAVIEW_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+/// What prevents the rewrite, and where.
+struct SoaBlocker {
+  std::string Why;
+  clang::SourceLocation Where;
+};
+
+/// The name the view is named after: the struct's, or the typedef's of an
+/// anonymous struct; empty when it has none.
+std::string soaRecordName(const clang::RecordDecl *RD);
+
+/// Why RD cannot have a view of one array per field (a union, a template
+/// instance, base classes, a field that is not a scalar); nothing when it
+/// can, with the names of its fields in Fields.
+std::optional<SoaBlocker> soaRecordProblem(const clang::RecordDecl *RD,
+                                           std::vector<std::string> &Fields);
+
+struct SoaViewPlace {
+  /// Where the view is declared: a declaration the unit has already, or
+  /// the start of the line Declaration is inserted at.
+  clang::SourceLocation Declared;
+  /// Empty when the unit declares the view already.
+  std::string Declaration;
+  std::optional<SoaBlocker> Blocker;
+};
+
+/// The view named ViewName of RD for a rewrite of Kernel: the one the unit
+/// declares in RD's scope with exactly the view's fields, else a new
+/// declaration on the line after RD's when Kernel's file declares RD, else
+/// before the first declaration of Kernel's file that follows RD.
+SoaViewPlace placeSoaView(const clang::RecordDecl *RD, llvm::StringRef ViewName,
+                          const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
+
+/// A location a fix-it may edit: in a file, not in a macro expansion, not
+/// in a system header.
+bool soaEditable(clang::SourceLocation Loc, const clang::SourceManager &SM);
+
+/// "file.cu:12", for messages.
+std::string soaPlace(clang::SourceLocation Loc, const clang::SourceManager &SM);
+
+} // namespace warpcheck::analysis
+
+#endif
