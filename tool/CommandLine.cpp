@@ -1,6 +1,7 @@
 //===- CommandLine.cpp - warpcheck's options ------------------------------===//
 
 #include "CommandLine.h"
+#include "Shards.h"
 
 #include "warpcheck/analysis/LaunchConfig.h"
 #include "warpcheck/model/Arch.h"
@@ -30,6 +31,7 @@ void note(const llvm::Twine &Message) {
 static const char *HelpHead = R"(USAGE: warpcheck [options] <source files or folders...> [-- <compiler arguments>]
        warpcheck -p <build dir> [options] [source files or folders...]
        warpcheck occupancy --arch=sm_90 --registers=R --block=B [...]   (see warpcheck occupancy --help)
+       warpcheck merge [options] <shard results...>   (see warpcheck merge --help)
 
 Predicts, from CUDA source alone, how each kernel's global and shared memory
 accesses behave on a real GPU (32-byte sectors per warp request, bank
@@ -107,6 +109,22 @@ static const char *HelpTail = R"(
                            worker started are killed on it.
   --isolate                Analyse even a single file in a worker process (several
                            files always are: one crash never stops the others).
+  --cache-dir=<dir>        Keep each unit's result in <dir> and reuse it while the
+                           unit, every file its parse read, the .clang-tidy files
+                           above it, the options and warpcheck itself are unchanged
+                           (only units analysed without a compiler error are kept).
+  --cache                  The same in $XDG_CACHE_HOME/warpcheck/results, else
+                           $HOME/.cache/warpcheck/results.
+  --progress, --no-progress
+                           Say on standard error which unit finished, how many are
+                           left and about how long they take ("[12/340] a.cu, about
+                           3 min left"); by default only when standard error is a
+                           terminal. Never in the report.
+  --shard=<K>/<N>          Analyse only the K-th of N parts of the inputs (split by
+                           file size, the same on every machine) and write that
+                           part's results as JSON (-o or standard output) for
+                           `warpcheck merge`, which reports as one run over all the
+                           inputs would; exit code 0 once written (see docs/ci.md).
   --list-checks            List the enabled checks and exit.
   --print-clang-args       Print, one per line, the clang arguments warpcheck parses
                            the first input with (for clang-tidy's -- or ExtraArgs).
@@ -145,7 +163,8 @@ EXIT CODES:
      malformed --default-block, --header-filter, --fail-on or --line-filter,
      unreadable or malformed compile database or --baseline, --source-root
      not a folder, --diff's git failing, --write-baseline not writable,
-     -o or --export-fixes naming one of the inputs
+     -o or --export-fixes naming one of the inputs, --cache-dir not a
+     folder
   3  at least one input was analysed with errors or not analysed; the others
      were analysed and everything found is reported
   4  the report could not be written (-o names a file that cannot be created,
@@ -199,6 +218,10 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
       CL.PrintClangArgs = true;
     } else if (A == "--print-toolkit") {
       CL.PrintToolkit = true;
+    } else if (A == "--cache") {
+      CL.Cache = true;
+    } else if (A == "--progress" || A == "--no-progress") {
+      CL.Progress = A == "--progress";
     } else if (A == "--fix" || A == "-fix") {
       CL.Fix = true;
     } else if (A == "--fix-notes" || A == "-fix-notes") {
@@ -213,12 +236,14 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
                (R = Take("--warnings-as-errors", CL.WarningsAsErrors))) {
       if (R < 0)
         return false;
+      CL.FormatGiven |= A.starts_with("--format");
     } else if ((R = Take("--baseline", CL.Baseline)) ||
                (R = Take("--write-baseline", CL.WriteBaseline)) ||
                (R = Take("--source-root", CL.SourceRoot)) ||
                (R = Take("--diff", CL.DiffRevision)) ||
                (R = Take("--line-filter", CL.LineFilterJson)) ||
                (R = Take("--export-fixes", CL.ExportFixes)) ||
+               (R = Take("--cache-dir", CL.CacheDir)) ||
                (R = Take("-export-fixes", CL.ExportFixes)) ||
                (R = Take("-line-filter", CL.LineFilterJson))) {
       if (R < 0)
@@ -236,6 +261,17 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
         return false;
       }
       CL.CheckOptions.push_back(Value);
+    } else if ((R = Take("--shard", Value))) {
+      ShardSpec Shard;
+      std::string Why;
+      if (R < 0)
+        return false;
+      if (!parseShard(Value, Shard, Why)) {
+        error(Why);
+        return false;
+      }
+      CL.ShardIndex = Shard.Index;
+      CL.ShardCount = Shard.Count;
     } else if ((R = Take("--fail-on", Value))) {
       if (R < 0)
         return false;
@@ -355,6 +391,30 @@ bool validateCommandLine(CommandLine &CL, std::vector<std::string> &Enabled) {
     error("unknown --format '" + CL.Format + "' (expected text, json, sarif or html)");
     return false;
   }
+  return validateShardOptions(CL);
+}
+
+bool validateShardOptions(const CommandLine &CL) {
+  if (!CL.ShardCount)
+    return true;
+  // A part writes what it analysed for warpcheck merge; what is reported,
+  // and how, is merge's business.
+  if (CL.FormatGiven && CL.Format != "json") {
+    error("--shard writes the part's results as JSON for warpcheck merge; give --format=" +
+          CL.Format + " to warpcheck merge");
+    return false;
+  }
+  std::vector<std::pair<bool, const char *>> MergeOptions = {
+      {!CL.Baseline.empty(), "--baseline"},       {!CL.WriteBaseline.empty(), "--write-baseline"},
+      {!CL.DiffRevision.empty(), "--diff"},       {!CL.LineFilterJson.empty(), "--line-filter"},
+      {!CL.SourceRoot.empty(), "--source-root"},  {CL.Fix, "--fix"},
+      {!CL.ExportFixes.empty(), "--export-fixes"}, {CL.FailPolicy != FailOn::Error, "--fail-on"},
+      {CL.PrintClangArgs, "--print-clang-args"}};
+  for (const auto &[Given, Name] : MergeOptions)
+    if (Given) {
+      error(std::string(Name) + " is an option of warpcheck merge, not of a --shard run");
+      return false;
+    }
   return true;
 }
 

@@ -37,6 +37,9 @@ struct CommandLine {
   /// The rest of --arch's list: compared with for occupancy.
   std::vector<std::string> CompareArchs;
   std::string Format = "text";
+  /// --format was given (merge's default is json; --shard takes none but
+  /// json).
+  bool FormatGiven = false;
   std::string Output;
   unsigned Jobs = 0;
   std::string CudaPath;
@@ -74,6 +77,15 @@ struct CommandLine {
   bool PrintToolkit = false;
   /// Analyse even a single file in a worker process of its own.
   bool Isolate = false;
+  /// --cache-dir: the results cache's folder (ResultsCache.h); --cache:
+  /// the default one. Empty and false: no results cache.
+  std::string CacheDir;
+  bool Cache = false;
+  /// --progress / --no-progress; nullopt: a progress line when standard
+  /// error is a terminal.
+  std::optional<bool> Progress;
+  /// --shard K/N (Shards.h): 1-based K, and N; 0 and 0 for a whole run.
+  unsigned ShardIndex = 0, ShardCount = 0;
 };
 
 /// Parses argv (argv[0] is the program). False after printing an error.
@@ -84,6 +96,10 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL);
 /// compared with), --default-block and --format are well formed. False
 /// after printing an error. Enabled receives the enabled checks.
 bool validateCommandLine(CommandLine &CL, std::vector<std::string> &Enabled);
+
+/// With --shard: --format is json if given, and none of merge's options
+/// (the gates, the fix-its) is given. False after printing an error.
+bool validateShardOptions(const CommandLine &CL);
 
 /// The --help text.
 std::string helpText();

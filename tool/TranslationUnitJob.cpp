@@ -24,12 +24,14 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -100,7 +102,35 @@ struct ParseOutcome {
   std::vector<std::string> KernelsWithoutLaunch;
   /// What other units launch of this unit's kernels.
   const analysis::CrossUnitLaunches *OtherUnits = nullptr;
+  /// Every file the parse read, when the job records them.
+  std::vector<FileDigest> Dependencies;
 };
+
+/// Every file the parse read, absolute, with the digest of the very bytes
+/// it parsed (not of the file read again later: an edit made during the
+/// analysis must not be stored as analysed), in path order.
+std::vector<FileDigest> filesRead(const SourceManager &SM, llvm::StringRef Directory) {
+  std::vector<FileDigest> Files;
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    if (!It->second)
+      continue;
+    std::optional<llvm::StringRef> Data = It->second->getBufferDataIfLoaded();
+    if (!Data)
+      continue;
+    llvm::SmallString<256> Path(It->first.getName());
+    llvm::sys::fs::make_absolute(Directory, Path);
+    // Only "." is removed: "a/../b" is not "b" when a is a symbolic link.
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+    Files.push_back({Path.str().str(), contentDigest(*Data)});
+  }
+  llvm::sort(Files, [](const FileDigest &A, const FileDigest &B) { return A.File < B.File; });
+  Files.erase(std::unique(Files.begin(), Files.end(),
+                          [](const FileDigest &A, const FileDigest &B) {
+                            return A.File == B.File && A.Digest == B.Digest;
+                          }),
+              Files.end());
+  return Files;
+}
 
 /// Whether findings and kernels located in File are reported: the main file
 /// always; a user header when it matches the header filter (clang-tidy's
@@ -172,6 +202,8 @@ public:
         Outcome.Headers.insert(Path.str().str());
       }
     }
+    if (Job.RecordDependencies)
+      Outcome.Dependencies = filesRead(SM, Job.Directory);
     ReportedFiles Reported(SM, Job.HeaderFilter);
     analysis::AnalysisOptions Options =
         cuda::makeAnalysisOptions(Job.Arch, Job.DefaultBlock, Ctx);
@@ -469,6 +501,7 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
   Result.Headers.assign(Outcome.Headers.begin(), Outcome.Headers.end());
   Result.LaunchesOfOtherUnitsKernels = std::move(Outcome.LaunchesOfOtherUnitsKernels);
   Result.KernelsWithoutLaunch = std::move(Outcome.KernelsWithoutLaunch);
+  Result.Dependencies = std::move(Outcome.Dependencies);
   return Status == "analysed" ? 0 : 3;
 }
 
@@ -487,6 +520,8 @@ std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
     Args.push_back("--other-units=" + Job.OtherUnitsFile);
   for (const std::string &O : Job.CheckOptions)
     Args.push_back("--check-option=" + O);
+  if (Job.RecordDependencies)
+    Args.push_back("--record-dependencies");
   Args.push_back("--");
   Args.insert(Args.end(), Job.ClangArgs.begin(), Job.ClangArgs.end());
   return Args;
@@ -508,6 +543,10 @@ bool jobFromArguments(const std::vector<std::string> &Args, TranslationUnitJob &
       return true;
     };
     std::string Option;
+    if (A == "--record-dependencies") {
+      Job.RecordDependencies = true;
+      continue;
+    }
     if (Value("--worker-file=", Job.File) || Value("--worker-dir=", Job.Directory) ||
         Value("--worker-out=", OutputPath) || Value("--checks=", Job.Checks) ||
         Value("--arch=", Job.Arch) || Value("--default-block=", Job.DefaultBlock) ||

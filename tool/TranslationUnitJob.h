@@ -46,6 +46,9 @@ struct TranslationUnitJob {
   /// A JSON table of the launches other units make of this unit's kernels
   /// (CrossUnitLaunches.h); empty: none.
   std::string OtherUnitsFile;
+  /// Fill JobResult::Dependencies (for the results cache): every file the
+  /// parse read, with the digest of what it read.
+  bool RecordDependencies = false;
 };
 
 /// Runs the checks and the engine on Job and fills Result. Its input's
