@@ -46,7 +46,9 @@ OPTIONS:
   -p <dir>                 Build directory holding compile_commands.json. Without
                            source files, every CUDA file in it is analysed (.cu,
                            and any file compiled with -x cu).
-  --checks=<globs>         Checks to run, clang-tidy glob syntax (default: cuda-*).
+  --checks=<globs>         Checks to run, clang-tidy glob syntax: exactly these.
+                           Without it, each file's .clang-tidy decides (its Checks
+                           after the default cuda-*, as clang-tidy merges them).
   --arch=<sm_XX>[,<sm_YY>...]
                            Target architecture of the hardware model (default: from
                            the compile flags, else sm_90). A list compares
@@ -74,6 +76,15 @@ static const char *HelpTail = R"(
   --config=<check>.<Option>=<value>
                            Set a check option, e.g.
                            --config=cuda-uncoalesced-global-access.MinEfficiency=80
+                           (over the CheckOptions of each file's .clang-tidy, which
+                           apply as clang-tidy applies them).
+  --verify-config          Verify the configuration of the inputs (or of a file in
+                           the current folder) and exit: .clang-tidy files that
+                           cannot be read, cuda checks and options that do not
+                           exist, values the checks refuse (exit code 1 for any;
+                           "No config errors detected." otherwise). Every run
+                           verifies it first: a problem is an error, the refused
+                           value is replaced by the check's default, exit code 2.
   --warnings-as-errors=<globs>
                            Findings of these checks are errors (exit code 1).
   --fail-on=warning|error|never
@@ -164,7 +175,9 @@ EXIT CODES:
      unreadable or malformed compile database or --baseline, --source-root
      not a folder, --diff's git failing, --write-baseline not writable,
      -o or --export-fixes naming one of the inputs, --cache-dir not a
-     folder
+     folder; or a problem of the checks' configuration (a .clang-tidy that
+     cannot be read, an unknown cuda check or option, a refused value: the
+     report is still written, with the check's default for that value)
   3  at least one input was analysed with errors or not analysed; the others
      were analysed and everything found is reported
   4  the report could not be written (-o names a file that cannot be created,
@@ -218,6 +231,8 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
       CL.PrintClangArgs = true;
     } else if (A == "--print-toolkit") {
       CL.PrintToolkit = true;
+    } else if (A == "--verify-config" || A == "-verify-config") {
+      CL.VerifyConfig = true;
     } else if (A == "--cache") {
       CL.Cache = true;
     } else if (A == "--progress" || A == "--no-progress") {
@@ -237,6 +252,8 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
       if (R < 0)
         return false;
       CL.FormatGiven |= A.starts_with("--format");
+      CL.ChecksGiven |= A.starts_with("--checks") || A.starts_with("-checks");
+      CL.DefaultBlockGiven |= A.starts_with("--default-block");
     } else if ((R = Take("--baseline", CL.Baseline)) ||
                (R = Take("--write-baseline", CL.WriteBaseline)) ||
                (R = Take("--source-root", CL.SourceRoot)) ||

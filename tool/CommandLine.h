@@ -32,6 +32,11 @@ struct CommandLine {
   bool HaveDashDash = false;
   std::string BuildDir;
   std::string Checks = "cuda-*";
+  /// --checks was given: exactly its checks run, whatever a .clang-tidy
+  /// enables (JobOptions.h).
+  bool ChecksGiven = false;
+  /// --default-block was given: it wins over a .clang-tidy's DefaultBlock.
+  bool DefaultBlockGiven = false;
   /// The model's architecture: the first of --arch's list.
   std::string Arch;
   /// The rest of --arch's list: compared with for occupancy.
@@ -72,6 +77,8 @@ struct CommandLine {
   std::string HeaderFilter = ".*";
   unsigned TimeoutSeconds = 600;
   bool ListChecks = false, Help = false, Version = false, PrintClangArgs = false;
+  /// --verify-config: check the configuration of the inputs and exit.
+  bool VerifyConfig = false;
   bool NoCuda = false;
   /// Print what the toolkit search found, as JSON, and exit.
   bool PrintToolkit = false;

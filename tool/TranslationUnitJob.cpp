@@ -2,6 +2,7 @@
 
 #include "TranslationUnitJob.h"
 #include "CrossUnitLaunches.h"
+#include "JobOptions.h"
 #include "KernelEntryBuilder.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
@@ -375,33 +376,9 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
   // never one named by the analysed project (see RegisterUsage.h).
   analysis::setTrustedToolkitRoot(Job.ToolkitRoot);
 
-  ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-  Defaults.Checks = "-*," + Job.Checks;
-  ClangTidyOptions Override;
-  Override.Checks = "-*," + Job.Checks;
-  Override.WarningsAsErrors = Job.WarningsAsErrors;
-  // Findings in user headers: the same filter as the kernels of the report.
-  if (Job.HeaderFilter)
-    Override.HeaderFilterRegex = *Job.HeaderFilter;
-  // The model's target and default block reach every check as global
-  // options; a check's own option in .clang-tidy still wins.
-  if (!Job.Arch.empty())
-    Override.CheckOptions["Arch"] = ClangTidyOptions::ClangTidyValue(Job.Arch);
-  Override.CheckOptions["DefaultBlock"] = ClangTidyOptions::ClangTidyValue(Job.DefaultBlock);
-  for (const std::string &KV : Job.CheckOptions) {
-    auto [Key, Value] = llvm::StringRef(KV).split('=');
-    Override.CheckOptions[Key] = ClangTidyOptions::ClangTidyValue(Value);
-  }
-  // No toolkit located (none found, or --no-cuda): no program is started,
-  // the registers are estimated, whatever RegisterMode the options or the
-  // project's .clang-tidy ask for (with RegisterMode=ptxas the checks would
-  // otherwise search $CUDA_PATH, $CUDA_HOME and /usr/local/cuda themselves).
-  if (Job.ToolkitRoot.empty())
-    for (const char *Key : {"RegisterMode", "cuda-occupancy.RegisterMode",
-                            "cuda-shared-bank-conflict.RegisterMode"})
-      Override.CheckOptions[Key] = ClangTidyOptions::ClangTidyValue("estimate");
-  ClangTidyContext Context(std::make_unique<FileOptionsProvider>(
-      ClangTidyGlobalOptions(), Defaults, Override));
+  // The options of the checks (JobOptions.h): the .clang-tidy files of
+  // the unit under the command line's.
+  ClangTidyContext Context(jobOptionsProvider(Job));
   ClangTidyDiagnosticConsumer DiagConsumer(Context);
   // The engine takes shared ownership of its options.
   DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
@@ -425,7 +402,10 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
       llvm::errs() << "warpcheck: warning: " << Job.File
                    << ": launches of other units not used: " << Why << "\n";
   }
-  JobActionFactory Factory(Context, Job, Recorder, Result.Kernels, Outcome);
+  // The report's kernels with the architecture and default block the
+  // checks use (a .clang-tidy may set them).
+  TranslationUnitJob Configured = withConfiguredTarget(Job, Context);
+  JobActionFactory Factory(Context, Configured, Recorder, Result.Kernels, Outcome);
   int ToolStatus = Tool.run(&Factory);
 
   SourceLines Lines;
@@ -447,6 +427,11 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
       Result.Errors.push_back(std::move(Error));
       continue;
     }
+    // A value a check refuses is a problem of the configuration, said
+    // once by the verification before the jobs (ConfigVerification.h):
+    // never a finding of this unit.
+    if (E.DiagnosticName == ConfigurationDiagnostic)
+      continue;
     Finding F;
     readDiagnostic(E.Message, Lines, F);
     F.Check = E.DiagnosticName;

@@ -23,8 +23,9 @@ struct TranslationUnitJob {
   std::string Directory;
   /// clang arguments, without the program name and without the file.
   std::vector<std::string> ClangArgs;
-  /// clang-tidy glob of enabled checks.
-  std::string Checks = "cuda-*";
+  /// clang-tidy glob of the enabled checks (--checks); empty: those the
+  /// unit's .clang-tidy enables, after the default cuda-* (JobOptions.h).
+  std::string Checks;
   std::string WarningsAsErrors;
   /// Architecture the hardware model uses (may be newer than clang knows).
   std::string Arch;

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
+#include "ConfigVerification.h"
 #include "CudaEnvironment.h"
 #include "FixApplication.h"
 #include "PullRequestGates.h"
@@ -171,6 +172,27 @@ bool exportAndApplyFixes(const CommandLine &CL, const RunResult &R, const InputS
   return Written;
 }
 
+/// The configuration of each job's checks, verified (ConfigVerification.h):
+/// each problem said once, as an error. Returns how many there are.
+unsigned verifyConfigurations(const std::vector<TranslationUnitJob> &Jobs) {
+  ConfigVerifier Verifier;
+  unsigned Problems = 0;
+  for (const TranslationUnitJob &J : Jobs)
+    for (const ConfigProblem &P : Verifier.verify(J)) {
+      error(printableText(P.Source) + ": " + printableText(P.Message));
+      ++Problems;
+    }
+  return Problems;
+}
+
+/// --verify-config: clang-tidy's words and exit codes (1: problems).
+int verifyConfigOnly(const std::vector<TranslationUnitJob> &Jobs) {
+  if (verifyConfigurations(Jobs))
+    return ExitFindingsAsErrors;
+  llvm::outs() << "No config errors detected.\n";
+  return ExitOk;
+}
+
 /// --shard: the part's events to -o (or standard output) for warpcheck
 /// merge. 0 once written, whatever the inputs gave (merge decides).
 int writeShard(const CommandLine &CL, const InputSet &Set, const RunRecord &Record) {
@@ -250,6 +272,25 @@ int main(int argc, const char **argv) {
 
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
+  // --verify-config without inputs: the configuration of a file here.
+  if (CL.VerifyConfig && CL.Files.empty() && CL.BuildDir.empty()) {
+    TranslationUnitJob Here;
+    llvm::SmallString<256> File(Cwd);
+    llvm::sys::path::append(File, "-");
+    Here.File = File.str().str();
+    Here.Directory = Cwd.str().str();
+    Here.Checks = CL.ChecksGiven ? CL.Checks : "";
+    Here.WarningsAsErrors = CL.WarningsAsErrors;
+    // As planJob gives them (Inputs.h).
+    if (!CL.Arch.empty())
+      Here.CheckOptions.push_back("Arch=" + CL.Arch);
+    if (CL.DefaultBlockGiven)
+      Here.CheckOptions.push_back("DefaultBlock=" + CL.DefaultBlock);
+    Here.CheckOptions.insert(Here.CheckOptions.end(), CL.CheckOptions.begin(),
+                             CL.CheckOptions.end());
+    Here.HeaderFilter = CL.HeaderFilter;
+    return verifyConfigOnly({Here});
+  }
   // What gates the report is read before the analysis: a bad baseline or
   // filter is a usage error at once, not after an hour of analysis.
   std::optional<GateOptions> Gates = readGateOptions(CL, Cwd);
@@ -328,6 +369,13 @@ int main(int argc, const char **argv) {
     JobInput.push_back(I);
   }
 
+  if (CL.VerifyConfig)
+    return verifyConfigOnly(Jobs);
+  // A value the checks refuse is replaced by their default: said now, and
+  // the run's exit code is 2 (a misspelled option would otherwise be
+  // silently the default).
+  unsigned ConfigProblems = verifyConfigurations(Jobs);
+
   if (CL.PrintClangArgs) {
     if (!Jobs.empty())
       for (const std::string &A : Jobs.front().ClangArgs)
@@ -369,8 +417,15 @@ int main(int argc, const char **argv) {
   if (OwnsRunNotes)
     for (size_t I = 0; I < Set.Notes.size(); ++I)
       Record.note(RunPhase::Notes, I, Set.Notes[I].File, Set.Notes[I].Message);
+  auto WithConfig = [&](int RC) {
+    if (!ConfigProblems || RC == ExitReportNotWritten)
+      return RC;
+    error("the configuration has " + std::to_string(ConfigProblems) + " problem" +
+          (ConfigProblems == 1 ? "" : "s") + " (said above); exit code 2");
+    return ExitUsage;
+  };
   if (CL.ShardCount)
-    return writeShard(CL, Set, Record);
+    return WithConfig(writeShard(CL, Set, Record));
 
   RunResult Result = Record.replay();
   std::vector<std::string> RunNotes;
@@ -379,10 +434,10 @@ int main(int argc, const char **argv) {
                        std::to_string(Cache->reused()) + " result" +
                        (Cache->reused() == 1 ? "" : "s") + " reused, " +
                        std::to_string(Cache->stored()) + " stored");
-  return reportRun(CL, *Gates, Cwd, Result, RunNotes, [&](const RunResult &Reported) {
+  return WithConfig(reportRun(CL, *Gates, Cwd, Result, RunNotes, [&](const RunResult &Reported) {
     // After the report, which reads the files as they were analysed
     // (SARIF's columns of the fix-its).
     return !(CL.Fix || !CL.ExportFixes.empty()) ||
            exportAndApplyFixes(CL, Reported, Set, Cwd);
-  });
+  }));
 }
