@@ -57,11 +57,11 @@ int mergeMain(llvm::ArrayRef<const char *> Argv) {
   std::vector<std::pair<bool, const char *>> RunOptions = {
       {!CL.BuildDir.empty(), "-p"},
       {CL.HaveDashDash, "--"},
-      {CL.Checks != Defaults.Checks, "--checks"},
+      {CL.ChecksGiven, "--checks"},
       {!CL.Arch.empty(), "--arch"},
       {!CL.CudaPath.empty(), "--cuda-path"},
       {CL.NoCuda, "--no-cuda"},
-      {CL.DefaultBlock != Defaults.DefaultBlock, "--default-block"},
+      {CL.DefaultBlockGiven, "--default-block"},
       {!CL.CheckOptions.empty(), "--config"},
       {!CL.WarningsAsErrors.empty(), "--warnings-as-errors"},
       {CL.HeaderFilter != Defaults.HeaderFilter, "--header-filter"},
@@ -72,6 +72,7 @@ int mergeMain(llvm::ArrayRef<const char *> Argv) {
       {CL.Progress.has_value(), "--progress"},
       {CL.ShardCount != 0, "--shard"},
       {CL.Fix || CL.FixNotes || !CL.ExportFixes.empty(), "--fix"},
+      {CL.VerifyConfig, "--verify-config"},
       {CL.ListChecks || CL.PrintClangArgs || CL.PrintToolkit || CL.Version, "--list-checks"}};
   for (const auto &[Given, Name] : RunOptions)
     if (Given) {
