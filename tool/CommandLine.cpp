@@ -1,6 +1,7 @@
 //===- CommandLine.cpp - warpcheck's options ------------------------------===//
 
 #include "CommandLine.h"
+#include "Shards.h"
 
 #include "warpcheck/analysis/LaunchConfig.h"
 #include "warpcheck/model/Arch.h"
@@ -30,6 +31,7 @@ void note(const llvm::Twine &Message) {
 static const char *HelpHead = R"(USAGE: warpcheck [options] <source files or folders...> [-- <compiler arguments>]
        warpcheck -p <build dir> [options] [source files or folders...]
        warpcheck occupancy --arch=sm_90 --registers=R --block=B [...]   (see warpcheck occupancy --help)
+       warpcheck merge [options] <shard results...>   (see warpcheck merge --help)
 
 Predicts, from CUDA source alone, how each kernel's global and shared memory
 accesses behave on a real GPU (32-byte sectors per warp request, bank
@@ -44,7 +46,9 @@ OPTIONS:
   -p <dir>                 Build directory holding compile_commands.json. Without
                            source files, every CUDA file in it is analysed (.cu,
                            and any file compiled with -x cu).
-  --checks=<globs>         Checks to run, clang-tidy glob syntax (default: cuda-*).
+  --checks=<globs>         Checks to run, clang-tidy glob syntax: exactly these.
+                           Without it, each file's .clang-tidy decides (its Checks
+                           after the default cuda-*, as clang-tidy merges them).
   --arch=<sm_XX>[,<sm_YY>...]
                            Target architecture of the hardware model (default: from
                            the compile flags, else sm_90). A list compares
@@ -72,6 +76,15 @@ static const char *HelpTail = R"(
   --config=<check>.<Option>=<value>
                            Set a check option, e.g.
                            --config=cuda-uncoalesced-global-access.MinEfficiency=80
+                           (over the CheckOptions of each file's .clang-tidy, which
+                           apply as clang-tidy applies them).
+  --verify-config          Verify the configuration of the inputs (or of a file in
+                           the current folder) and exit: .clang-tidy files that
+                           cannot be read, cuda checks and options that do not
+                           exist, values the checks refuse (exit code 1 for any;
+                           "No config errors detected." otherwise). Every run
+                           verifies it first: a problem is an error, the refused
+                           value is replaced by the check's default, exit code 2.
   --warnings-as-errors=<globs>
                            Findings of these checks are errors (exit code 1).
   --fail-on=warning|error|never
@@ -107,6 +120,22 @@ static const char *HelpTail = R"(
                            worker started are killed on it.
   --isolate                Analyse even a single file in a worker process (several
                            files always are: one crash never stops the others).
+  --cache-dir=<dir>        Keep each unit's result in <dir> and reuse it while the
+                           unit, every file its parse read, the .clang-tidy files
+                           above it, the options and warpcheck itself are unchanged
+                           (only units analysed without a compiler error are kept).
+  --cache                  The same in $XDG_CACHE_HOME/warpcheck/results, else
+                           $HOME/.cache/warpcheck/results.
+  --progress, --no-progress
+                           Say on standard error which unit finished, how many are
+                           left and about how long they take ("[12/340] a.cu, about
+                           3 min left"); by default only when standard error is a
+                           terminal. Never in the report.
+  --shard=<K>/<N>          Analyse only the K-th of N parts of the inputs (split by
+                           file size, the same on every machine) and write that
+                           part's results as JSON (-o or standard output) for
+                           `warpcheck merge`, which reports as one run over all the
+                           inputs would; exit code 0 once written (see docs/ci.md).
   --list-checks            List the enabled checks and exit.
   --print-clang-args       Print, one per line, the clang arguments warpcheck parses
                            the first input with (for clang-tidy's -- or ExtraArgs).
@@ -145,7 +174,10 @@ EXIT CODES:
      malformed --default-block, --header-filter, --fail-on or --line-filter,
      unreadable or malformed compile database or --baseline, --source-root
      not a folder, --diff's git failing, --write-baseline not writable,
-     -o or --export-fixes naming one of the inputs
+     -o or --export-fixes naming one of the inputs, --cache-dir not a
+     folder; or a problem of the checks' configuration (a .clang-tidy that
+     cannot be read, an unknown cuda check or option, a refused value: the
+     report is still written, with the check's default for that value)
   3  at least one input was analysed with errors or not analysed; the others
      were analysed and everything found is reported
   4  the report could not be written (-o names a file that cannot be created,
@@ -199,6 +231,12 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
       CL.PrintClangArgs = true;
     } else if (A == "--print-toolkit") {
       CL.PrintToolkit = true;
+    } else if (A == "--verify-config" || A == "-verify-config") {
+      CL.VerifyConfig = true;
+    } else if (A == "--cache") {
+      CL.Cache = true;
+    } else if (A == "--progress" || A == "--no-progress") {
+      CL.Progress = A == "--progress";
     } else if (A == "--fix" || A == "-fix") {
       CL.Fix = true;
     } else if (A == "--fix-notes" || A == "-fix-notes") {
@@ -213,12 +251,16 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
                (R = Take("--warnings-as-errors", CL.WarningsAsErrors))) {
       if (R < 0)
         return false;
+      CL.FormatGiven |= A.starts_with("--format");
+      CL.ChecksGiven |= A.starts_with("--checks") || A.starts_with("-checks");
+      CL.DefaultBlockGiven |= A.starts_with("--default-block");
     } else if ((R = Take("--baseline", CL.Baseline)) ||
                (R = Take("--write-baseline", CL.WriteBaseline)) ||
                (R = Take("--source-root", CL.SourceRoot)) ||
                (R = Take("--diff", CL.DiffRevision)) ||
                (R = Take("--line-filter", CL.LineFilterJson)) ||
                (R = Take("--export-fixes", CL.ExportFixes)) ||
+               (R = Take("--cache-dir", CL.CacheDir)) ||
                (R = Take("-export-fixes", CL.ExportFixes)) ||
                (R = Take("-line-filter", CL.LineFilterJson))) {
       if (R < 0)
@@ -236,6 +278,17 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
         return false;
       }
       CL.CheckOptions.push_back(Value);
+    } else if ((R = Take("--shard", Value))) {
+      ShardSpec Shard;
+      std::string Why;
+      if (R < 0)
+        return false;
+      if (!parseShard(Value, Shard, Why)) {
+        error(Why);
+        return false;
+      }
+      CL.ShardIndex = Shard.Index;
+      CL.ShardCount = Shard.Count;
     } else if ((R = Take("--fail-on", Value))) {
       if (R < 0)
         return false;
@@ -355,6 +408,30 @@ bool validateCommandLine(CommandLine &CL, std::vector<std::string> &Enabled) {
     error("unknown --format '" + CL.Format + "' (expected text, json, sarif or html)");
     return false;
   }
+  return validateShardOptions(CL);
+}
+
+bool validateShardOptions(const CommandLine &CL) {
+  if (!CL.ShardCount)
+    return true;
+  // A part writes what it analysed for warpcheck merge; what is reported,
+  // and how, is merge's business.
+  if (CL.FormatGiven && CL.Format != "json") {
+    error("--shard writes the part's results as JSON for warpcheck merge; give --format=" +
+          CL.Format + " to warpcheck merge");
+    return false;
+  }
+  std::vector<std::pair<bool, const char *>> MergeOptions = {
+      {!CL.Baseline.empty(), "--baseline"},       {!CL.WriteBaseline.empty(), "--write-baseline"},
+      {!CL.DiffRevision.empty(), "--diff"},       {!CL.LineFilterJson.empty(), "--line-filter"},
+      {!CL.SourceRoot.empty(), "--source-root"},  {CL.Fix, "--fix"},
+      {!CL.ExportFixes.empty(), "--export-fixes"}, {CL.FailPolicy != FailOn::Error, "--fail-on"},
+      {CL.PrintClangArgs, "--print-clang-args"}};
+  for (const auto &[Given, Name] : MergeOptions)
+    if (Given) {
+      error(std::string(Name) + " is an option of warpcheck merge, not of a --shard run");
+      return false;
+    }
   return true;
 }
 

@@ -32,11 +32,19 @@ struct CommandLine {
   bool HaveDashDash = false;
   std::string BuildDir;
   std::string Checks = "cuda-*";
+  /// --checks was given: exactly its checks run, whatever a .clang-tidy
+  /// enables (JobOptions.h).
+  bool ChecksGiven = false;
+  /// --default-block was given: it wins over a .clang-tidy's DefaultBlock.
+  bool DefaultBlockGiven = false;
   /// The model's architecture: the first of --arch's list.
   std::string Arch;
   /// The rest of --arch's list: compared with for occupancy.
   std::vector<std::string> CompareArchs;
   std::string Format = "text";
+  /// --format was given (merge's default is json; --shard takes none but
+  /// json).
+  bool FormatGiven = false;
   std::string Output;
   unsigned Jobs = 0;
   std::string CudaPath;
@@ -69,11 +77,22 @@ struct CommandLine {
   std::string HeaderFilter = ".*";
   unsigned TimeoutSeconds = 600;
   bool ListChecks = false, Help = false, Version = false, PrintClangArgs = false;
+  /// --verify-config: check the configuration of the inputs and exit.
+  bool VerifyConfig = false;
   bool NoCuda = false;
   /// Print what the toolkit search found, as JSON, and exit.
   bool PrintToolkit = false;
   /// Analyse even a single file in a worker process of its own.
   bool Isolate = false;
+  /// --cache-dir: the results cache's folder (ResultsCache.h); --cache:
+  /// the default one. Empty and false: no results cache.
+  std::string CacheDir;
+  bool Cache = false;
+  /// --progress / --no-progress; nullopt: a progress line when standard
+  /// error is a terminal.
+  std::optional<bool> Progress;
+  /// --shard K/N (Shards.h): 1-based K, and N; 0 and 0 for a whole run.
+  unsigned ShardIndex = 0, ShardCount = 0;
 };
 
 /// Parses argv (argv[0] is the program). False after printing an error.
@@ -84,6 +103,10 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL);
 /// compared with), --default-block and --format are well formed. False
 /// after printing an error. Enabled receives the enabled checks.
 bool validateCommandLine(CommandLine &CL, std::vector<std::string> &Enabled);
+
+/// With --shard: --format is json if given, and none of merge's options
+/// (the gates, the fix-its) is given. False after printing an error.
+bool validateShardOptions(const CommandLine &CL);
 
 /// The --help text.
 std::string helpText();

@@ -377,7 +377,8 @@ PlannedJob planJob(const Input &In, const CommandLine &CL,
   Job.Directory = In.Directory;
   Job.ClangArgs = std::move(Final);
   Job.Arch = ModelArch;
-  Job.Checks = CL.Checks;
+  // Without --checks, the checks each unit's .clang-tidy enables.
+  Job.Checks = CL.ChecksGiven ? CL.Checks : "";
   Job.WarningsAsErrors = CL.WarningsAsErrors;
   Job.DefaultBlock = CL.DefaultBlock;
   Job.HeaderFilter = CL.HeaderFilter;
@@ -385,6 +386,11 @@ PlannedJob planJob(const Input &In, const CommandLine &CL,
   // the user's --config comes later and wins.
   if (MaxRegCount)
     Job.CheckOptions.push_back("MaxRegisterCount=" + std::to_string(*MaxRegCount));
+  // --arch and --default-block win over a .clang-tidy's global options.
+  if (!CL.Arch.empty())
+    Job.CheckOptions.push_back("Arch=" + CL.Arch);
+  if (CL.DefaultBlockGiven)
+    Job.CheckOptions.push_back("DefaultBlock=" + CL.DefaultBlock);
   Job.CheckOptions.insert(Job.CheckOptions.end(), CL.CheckOptions.begin(),
                           CL.CheckOptions.end());
   Job.ToolkitRoot = ToolkitRoot;

@@ -4,6 +4,9 @@
 #include "CrossUnitLaunches.h"
 #include "JsonFields.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BLAKE3.h"
+
 namespace warpcheck::tool {
 
 using llvm::json::Array;
@@ -12,6 +15,12 @@ using llvm::json::Value;
 
 static constexpr const char *CrossUnitLaunchesKey = "cross_unit_launches";
 static constexpr const char *KernelsWithoutLaunchKey = "kernels_without_launch";
+static constexpr const char *DependenciesKey = "dependencies";
+
+std::string contentDigest(llvm::StringRef Data) {
+  llvm::BLAKE3Result<> Digest = llvm::BLAKE3::hash(llvm::arrayRefFromStringRef(Data));
+  return llvm::toHex(Digest, /*LowerCase=*/true);
+}
 
 /// Each object of the array Key of O, read by FromJson.
 template <class Entry>
@@ -44,6 +53,12 @@ Object toJson(const JobResult &R) {
     O[CrossUnitLaunchesKey] = crossUnitLaunchesToJson(R.LaunchesOfOtherUnitsKernels);
   if (!R.KernelsWithoutLaunch.empty())
     O[KernelsWithoutLaunchKey] = strings(R.KernelsWithoutLaunch);
+  if (!R.Dependencies.empty()) {
+    Array Files;
+    for (const FileDigest &D : R.Dependencies)
+      Files.push_back(Object{{"file", D.File}, {"digest", D.Digest}});
+    O[DependenciesKey] = std::move(Files);
+  }
   return O;
 }
 
@@ -59,6 +74,11 @@ JobResult jobResultFromJson(const Object &O) {
   if (const Value *L = O.get(CrossUnitLaunchesKey))
     crossUnitLaunchesFromJson(*L, R.LaunchesOfOtherUnitsKernels);
   R.KernelsWithoutLaunch = stringsOf(O.getArray(KernelsWithoutLaunchKey));
+  if (const Array *Files = O.getArray(DependenciesKey))
+    for (const Value &V : *Files)
+      if (const Object *D = V.getAsObject())
+        R.Dependencies.push_back({stringField(*D, "file").value_or(""),
+                                  stringField(*D, "digest").value_or("")});
   return R;
 }
 

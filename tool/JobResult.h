@@ -23,6 +23,18 @@
 
 namespace warpcheck::tool {
 
+/// A file the unit's parse read, and the digest of what it read
+/// (contentDigest): what the results cache (ResultsCache.h) checks before
+/// it reuses the result.
+struct FileDigest {
+  /// Absolute.
+  std::string File;
+  std::string Digest;
+};
+
+/// The BLAKE3 digest of Data, in lower-case hex.
+std::string contentDigest(llvm::StringRef Data);
+
 struct JobResult {
   std::string File;
   /// What became of the input; nullopt when the job wrote no summary.
@@ -39,11 +51,15 @@ struct JobResult {
   /// kernels it defines but saw no launch of (analysis::crossUnitName).
   analysis::CrossUnitLaunches LaunchesOfOtherUnitsKernels;
   std::vector<std::string> KernelsWithoutLaunch;
+  /// Every file the parse read (the unit, its headers, the toolkit's),
+  /// when the job was asked to record them (TranslationUnitJob::
+  /// RecordDependencies); never reported.
+  std::vector<FileDigest> Dependencies;
 };
 
 /// {"file", "input": {...}, "headers": [...], "errors": [...], "findings":
 /// [...], "kernels": [...]} and, when not empty, "cross_unit_launches" and
-/// "kernels_without_launch".
+/// "kernels_without_launch", and "dependencies" ([{"file", "digest"}]).
 llvm::json::Object toJson(const JobResult &R);
 JobResult jobResultFromJson(const llvm::json::Object &O);
 

@@ -2,6 +2,7 @@
 
 #include "TranslationUnitJob.h"
 #include "CrossUnitLaunches.h"
+#include "JobOptions.h"
 #include "KernelEntryBuilder.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
@@ -24,12 +25,14 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -100,7 +103,35 @@ struct ParseOutcome {
   std::vector<std::string> KernelsWithoutLaunch;
   /// What other units launch of this unit's kernels.
   const analysis::CrossUnitLaunches *OtherUnits = nullptr;
+  /// Every file the parse read, when the job records them.
+  std::vector<FileDigest> Dependencies;
 };
+
+/// Every file the parse read, absolute, with the digest of the very bytes
+/// it parsed (not of the file read again later: an edit made during the
+/// analysis must not be stored as analysed), in path order.
+std::vector<FileDigest> filesRead(const SourceManager &SM, llvm::StringRef Directory) {
+  std::vector<FileDigest> Files;
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    if (!It->second)
+      continue;
+    std::optional<llvm::StringRef> Data = It->second->getBufferDataIfLoaded();
+    if (!Data)
+      continue;
+    llvm::SmallString<256> Path(It->first.getName());
+    llvm::sys::fs::make_absolute(Directory, Path);
+    // Only "." is removed: "a/../b" is not "b" when a is a symbolic link.
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+    Files.push_back({Path.str().str(), contentDigest(*Data)});
+  }
+  llvm::sort(Files, [](const FileDigest &A, const FileDigest &B) { return A.File < B.File; });
+  Files.erase(std::unique(Files.begin(), Files.end(),
+                          [](const FileDigest &A, const FileDigest &B) {
+                            return A.File == B.File && A.Digest == B.Digest;
+                          }),
+              Files.end());
+  return Files;
+}
 
 /// Whether findings and kernels located in File are reported: the main file
 /// always; a user header when it matches the header filter (clang-tidy's
@@ -172,6 +203,8 @@ public:
         Outcome.Headers.insert(Path.str().str());
       }
     }
+    if (Job.RecordDependencies)
+      Outcome.Dependencies = filesRead(SM, Job.Directory);
     ReportedFiles Reported(SM, Job.HeaderFilter);
     analysis::AnalysisOptions Options =
         cuda::makeAnalysisOptions(Job.Arch, Job.DefaultBlock, Ctx);
@@ -343,33 +376,9 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
   // never one named by the analysed project (see RegisterUsage.h).
   analysis::setTrustedToolkitRoot(Job.ToolkitRoot);
 
-  ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-  Defaults.Checks = "-*," + Job.Checks;
-  ClangTidyOptions Override;
-  Override.Checks = "-*," + Job.Checks;
-  Override.WarningsAsErrors = Job.WarningsAsErrors;
-  // Findings in user headers: the same filter as the kernels of the report.
-  if (Job.HeaderFilter)
-    Override.HeaderFilterRegex = *Job.HeaderFilter;
-  // The model's target and default block reach every check as global
-  // options; a check's own option in .clang-tidy still wins.
-  if (!Job.Arch.empty())
-    Override.CheckOptions["Arch"] = ClangTidyOptions::ClangTidyValue(Job.Arch);
-  Override.CheckOptions["DefaultBlock"] = ClangTidyOptions::ClangTidyValue(Job.DefaultBlock);
-  for (const std::string &KV : Job.CheckOptions) {
-    auto [Key, Value] = llvm::StringRef(KV).split('=');
-    Override.CheckOptions[Key] = ClangTidyOptions::ClangTidyValue(Value);
-  }
-  // No toolkit located (none found, or --no-cuda): no program is started,
-  // the registers are estimated, whatever RegisterMode the options or the
-  // project's .clang-tidy ask for (with RegisterMode=ptxas the checks would
-  // otherwise search $CUDA_PATH, $CUDA_HOME and /usr/local/cuda themselves).
-  if (Job.ToolkitRoot.empty())
-    for (const char *Key : {"RegisterMode", "cuda-occupancy.RegisterMode",
-                            "cuda-shared-bank-conflict.RegisterMode"})
-      Override.CheckOptions[Key] = ClangTidyOptions::ClangTidyValue("estimate");
-  ClangTidyContext Context(std::make_unique<FileOptionsProvider>(
-      ClangTidyGlobalOptions(), Defaults, Override));
+  // The options of the checks (JobOptions.h): the .clang-tidy files of
+  // the unit under the command line's.
+  ClangTidyContext Context(jobOptionsProvider(Job));
   ClangTidyDiagnosticConsumer DiagConsumer(Context);
   // The engine takes shared ownership of its options.
   DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
@@ -393,7 +402,10 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
       llvm::errs() << "warpcheck: warning: " << Job.File
                    << ": launches of other units not used: " << Why << "\n";
   }
-  JobActionFactory Factory(Context, Job, Recorder, Result.Kernels, Outcome);
+  // The report's kernels with the architecture and default block the
+  // checks use (a .clang-tidy may set them).
+  TranslationUnitJob Configured = withConfiguredTarget(Job, Context);
+  JobActionFactory Factory(Context, Configured, Recorder, Result.Kernels, Outcome);
   int ToolStatus = Tool.run(&Factory);
 
   SourceLines Lines;
@@ -415,6 +427,11 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
       Result.Errors.push_back(std::move(Error));
       continue;
     }
+    // A value a check refuses is a problem of the configuration, said
+    // once by the verification before the jobs (ConfigVerification.h):
+    // never a finding of this unit.
+    if (E.DiagnosticName == ConfigurationDiagnostic)
+      continue;
     Finding F;
     readDiagnostic(E.Message, Lines, F);
     F.Check = E.DiagnosticName;
@@ -469,6 +486,7 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
   Result.Headers.assign(Outcome.Headers.begin(), Outcome.Headers.end());
   Result.LaunchesOfOtherUnitsKernels = std::move(Outcome.LaunchesOfOtherUnitsKernels);
   Result.KernelsWithoutLaunch = std::move(Outcome.KernelsWithoutLaunch);
+  Result.Dependencies = std::move(Outcome.Dependencies);
   return Status == "analysed" ? 0 : 3;
 }
 
@@ -487,6 +505,8 @@ std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
     Args.push_back("--other-units=" + Job.OtherUnitsFile);
   for (const std::string &O : Job.CheckOptions)
     Args.push_back("--check-option=" + O);
+  if (Job.RecordDependencies)
+    Args.push_back("--record-dependencies");
   Args.push_back("--");
   Args.insert(Args.end(), Job.ClangArgs.begin(), Job.ClangArgs.end());
   return Args;
@@ -508,6 +528,10 @@ bool jobFromArguments(const std::vector<std::string> &Args, TranslationUnitJob &
       return true;
     };
     std::string Option;
+    if (A == "--record-dependencies") {
+      Job.RecordDependencies = true;
+      continue;
+    }
     if (Value("--worker-file=", Job.File) || Value("--worker-dir=", Job.Directory) ||
         Value("--worker-out=", OutputPath) || Value("--checks=", Job.Checks) ||
         Value("--arch=", Job.Arch) || Value("--default-block=", Job.DefaultBlock) ||

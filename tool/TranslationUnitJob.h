@@ -23,8 +23,9 @@ struct TranslationUnitJob {
   std::string Directory;
   /// clang arguments, without the program name and without the file.
   std::vector<std::string> ClangArgs;
-  /// clang-tidy glob of enabled checks.
-  std::string Checks = "cuda-*";
+  /// clang-tidy glob of the enabled checks (--checks); empty: those the
+  /// unit's .clang-tidy enables, after the default cuda-* (JobOptions.h).
+  std::string Checks;
   std::string WarningsAsErrors;
   /// Architecture the hardware model uses (may be newer than clang knows).
   std::string Arch;
@@ -46,6 +47,9 @@ struct TranslationUnitJob {
   /// A JSON table of the launches other units make of this unit's kernels
   /// (CrossUnitLaunches.h); empty: none.
   std::string OtherUnitsFile;
+  /// Fill JobResult::Dependencies (for the results cache): every file the
+  /// parse read, with the digest of what it read.
+  bool RecordDependencies = false;
 };
 
 /// Runs the checks and the engine on Job and fills Result. Its input's

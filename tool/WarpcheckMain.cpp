@@ -10,15 +10,21 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
+#include "ConfigVerification.h"
 #include "CudaEnvironment.h"
 #include "FixApplication.h"
 #include "PullRequestGates.h"
 #include "Inputs.h"
 #include "PrintToolkit.h"
+#include "ProgressLine.h"
 #include "ReportSupport.h"
 #include "Reporters.h"
+#include "ResultsCache.h"
+#include "RunRecord.h"
+#include "RunReport.h"
 #include "RunResult.h"
 #include "CrossUnitLaunches.h"
+#include "Shards.h"
 #include "Workers.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -120,50 +126,6 @@ std::string outputNamingAnInput(const std::string &Output, const CommandLine &CL
   return "";
 }
 
-/// \p Text with its control characters escaped (printableText), line by
-/// line: a worker's log keeps its lines, a file name or a source excerpt
-/// cannot forge one or send escape sequences to the terminal.
-std::string printableLines(llvm::StringRef Text) {
-  llvm::SmallVector<llvm::StringRef, 4> Lines;
-  Text.split(Lines, '\n');
-  std::string Out;
-  for (size_t I = 0; I < Lines.size(); ++I)
-    Out += (I ? "\n" : "") + printableText(Lines[I]);
-  return Out;
-}
-
-/// The errors on standard error: each input's compiler errors (the first
-/// ten of an input, then how many more) and each input not analysed, by
-/// file name and cause; then the notes. File names and messages are
-/// escaped as the text report's are.
-void printErrorsAndNotes(const RunResult &R) {
-  constexpr unsigned PerInput = 10;
-  std::map<std::string, unsigned> Printed, Left;
-  for (const ReportedError &E : R.Errors) {
-    std::string File = E.File.value_or("");
-    if (Printed[File] >= PerInput) {
-      ++Left[File];
-      continue;
-    }
-    ++Printed[File];
-    std::string Where = printableText(File);
-    if (E.Line)
-      Where += ":" + std::to_string(*E.Line) + ":" + std::to_string(E.Column.value_or(0));
-    error(Where + ": " + printableLines(E.Message));
-  }
-  for (const auto &[File, N] : Left)
-    error(printableText(File) + ": " + std::to_string(N) + " more error" + (N == 1 ? "" : "s") +
-          " (--format=json lists them all)");
-  for (const InputOutcome &I : R.Inputs) {
-    std::string File = printableText(I.File);
-    if (I.Status == "analysed_with_errors")
-      note(File + ": analysed with errors: the kernels that compile were analysed" +
-           (I.Cause ? "; " + printableLines(*I.Cause) : std::string()));
-    for (const std::string &N : I.Notes)
-      note(File + ": " + printableLines(N));
-  }
-}
-
 /// --export-fixes and --fix on the reported findings (FixApplication.h);
 /// what is left out, and why, on standard error. False after printing an
 /// error: a file could not be written.
@@ -210,9 +172,64 @@ bool exportAndApplyFixes(const CommandLine &CL, const RunResult &R, const InputS
   return Written;
 }
 
+/// The configuration of each job's checks, verified (ConfigVerification.h):
+/// each problem said once, as an error. Returns how many there are.
+unsigned verifyConfigurations(const std::vector<TranslationUnitJob> &Jobs) {
+  ConfigVerifier Verifier;
+  unsigned Problems = 0;
+  for (const TranslationUnitJob &J : Jobs)
+    for (const ConfigProblem &P : Verifier.verify(J)) {
+      error(printableText(P.Source) + ": " + printableText(P.Message));
+      ++Problems;
+    }
+  return Problems;
+}
+
+/// --verify-config: clang-tidy's words and exit codes (1: problems).
+int verifyConfigOnly(const std::vector<TranslationUnitJob> &Jobs) {
+  if (verifyConfigurations(Jobs))
+    return ExitFindingsAsErrors;
+  llvm::outs() << "No config errors detected.\n";
+  return ExitOk;
+}
+
+/// --shard: the part's events to -o (or standard output) for warpcheck
+/// merge. 0 once written, whatever the inputs gave (merge decides).
+int writeShard(const CommandLine &CL, const InputSet &Set, const RunRecord &Record) {
+  std::string Text = shardFileText(WARPCHECK_VERSION,
+                                   runIdentity(WARPCHECK_VERSION, Set.Inputs, CL),
+                                   {CL.ShardIndex, CL.ShardCount}, Record);
+  std::error_code EC;
+  std::unique_ptr<llvm::raw_fd_ostream> File;
+  if (!CL.Output.empty() && CL.Output != "-")
+    File = std::make_unique<llvm::raw_fd_ostream>(CL.Output, EC);
+  if (!EC) {
+    llvm::raw_fd_ostream &OS = File ? *File : llvm::outs();
+    OS << Text;
+    OS.flush();
+    EC = OS.error();
+    // A stream left in error makes LLVM abort when it is destroyed.
+    OS.clear_error();
+  }
+  if (EC) {
+    error("cannot write shard " + std::to_string(CL.ShardIndex) + "/" +
+          std::to_string(CL.ShardCount) + " to '" +
+          (CL.Output.empty() ? std::string("standard output") : CL.Output) + "': " + EC.message());
+    return ExitReportNotWritten;
+  }
+  size_t Units = llvm::count_if(Record.events(), [](const RunEvent &E) {
+    return E.Phase == RunPhase::Jobs || E.Phase == RunPhase::Planning;
+  });
+  note("shard " + std::to_string(CL.ShardIndex) + "/" + std::to_string(CL.ShardCount) + ": " +
+       std::to_string(Units) + " of " + std::to_string(Set.Inputs.size()) +
+       " inputs; merge the shards with warpcheck merge");
+  return ExitOk;
+}
+
 } // namespace
 
 int occupancyMain(llvm::ArrayRef<const char *> Argv);
+int mergeMain(llvm::ArrayRef<const char *> Argv);
 
 int main(int argc, const char **argv) {
   // LLVM's crash handler would otherwise start an llvm-symbolizer found on
@@ -225,6 +242,8 @@ int main(int argc, const char **argv) {
     return workerMain(Argv);
   if (argc > 1 && llvm::StringRef(argv[1]) == "occupancy")
     return occupancyMain(Argv.drop_front());
+  if (argc > 1 && llvm::StringRef(argv[1]) == "merge")
+    return mergeMain(Argv.drop_front());
 
   CommandLine CL;
   if (!parseCommandLine(Argv, CL))
@@ -253,6 +272,25 @@ int main(int argc, const char **argv) {
 
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
+  // --verify-config without inputs: the configuration of a file here.
+  if (CL.VerifyConfig && CL.Files.empty() && CL.BuildDir.empty()) {
+    TranslationUnitJob Here;
+    llvm::SmallString<256> File(Cwd);
+    llvm::sys::path::append(File, "-");
+    Here.File = File.str().str();
+    Here.Directory = Cwd.str().str();
+    Here.Checks = CL.ChecksGiven ? CL.Checks : "";
+    Here.WarningsAsErrors = CL.WarningsAsErrors;
+    // As planJob gives them (Inputs.h).
+    if (!CL.Arch.empty())
+      Here.CheckOptions.push_back("Arch=" + CL.Arch);
+    if (CL.DefaultBlockGiven)
+      Here.CheckOptions.push_back("DefaultBlock=" + CL.DefaultBlock);
+    Here.CheckOptions.insert(Here.CheckOptions.end(), CL.CheckOptions.begin(),
+                             CL.CheckOptions.end());
+    Here.HeaderFilter = CL.HeaderFilter;
+    return verifyConfigOnly({Here});
+  }
   // What gates the report is read before the analysis: a bad baseline or
   // filter is a usage error at once, not after an hour of analysis.
   std::optional<GateOptions> Gates = readGateOptions(CL, Cwd);
@@ -272,6 +310,18 @@ int main(int argc, const char **argv) {
     return ExitUsage;
   }
 
+  // The results cache's folder: one that cannot be a folder is a usage
+  // error now, not a warning after the analysis.
+  std::string CacheDir = CL.CacheDir.empty() && CL.Cache ? defaultResultsCacheDir() : CL.CacheDir;
+  if (CL.Cache && CacheDir.empty())
+    warning("--cache: neither $XDG_CACHE_HOME nor $HOME is set; no results are stored "
+            "(--cache-dir names a folder)");
+  if (!CacheDir.empty() && llvm::sys::fs::exists(CacheDir) &&
+      !llvm::sys::fs::is_directory(CacheDir)) {
+    error("--cache-dir '" + CacheDir + "' is not a folder");
+    return ExitUsage;
+  }
+
   // The CUDA headers to parse with.
   std::string EnvDiagnostic;
   std::optional<toolchain::CudaToolkit> Toolkit;
@@ -284,98 +334,110 @@ int main(int argc, const char **argv) {
   std::vector<std::string> CudaArgs =
       cudaParseArguments(Toolkit, bundledIncludeRoot(argv[0], (void *)&main));
 
+  // --shard K/N: this run's part of the inputs (Shards.h); the inputs that
+  // could not be collected and the notes belong to part 1.
+  std::vector<bool> Mine(Set.Inputs.size(), true);
+  if (CL.ShardCount)
+    Mine = inputsOfShard(inputSizes(Set.Inputs), {CL.ShardIndex, CL.ShardCount});
+  bool OwnsRunNotes = CL.ShardIndex <= 1;
+
   // One job per input; an input that cannot become one is a problem of its
-  // own, and the others go on.
-  RunResult Result;
-  for (const InputMessage &P : Set.Problems)
-    Result.addNotAnalysed(P.File, P.Message);
+  // own, and the others go on. What the run learns is recorded in the order
+  // of a whole run (RunRecord.h).
+  RunRecord Record;
+  if (OwnsRunNotes)
+    for (size_t I = 0; I < Set.Problems.size(); ++I)
+      Record.notAnalysed(RunPhase::Problems, I, Set.Problems[I].File, Set.Problems[I].Message);
   std::vector<TranslationUnitJob> Jobs;
   std::vector<std::vector<std::string>> JobNotes;
-  for (const Input &In : Set.Inputs) {
+  std::vector<size_t> JobInput;
+  for (size_t I = 0; I < Set.Inputs.size(); ++I) {
+    const Input &In = Set.Inputs[I];
+    if (!Mine[I])
+      continue;
     if (std::string Why = unreadable(In); !Why.empty()) {
-      Result.addNotAnalysed(In.File, Why);
+      Record.notAnalysed(RunPhase::Planning, I, In.File, Why);
       continue;
     }
     PlannedJob P = planJob(In, CL, CudaArgs, Toolkit ? Toolkit->Root : "");
     if (!P.Problem.empty()) {
-      Result.addNotAnalysed(In.File, P.Problem);
+      Record.notAnalysed(RunPhase::Planning, I, In.File, P.Problem);
       continue;
     }
     Jobs.push_back(std::move(P.Job));
     JobNotes.push_back(std::move(P.Notes));
+    JobInput.push_back(I);
   }
+
+  if (CL.VerifyConfig)
+    return verifyConfigOnly(Jobs);
+  // A value the checks refuse is replaced by their default: said now, and
+  // the run's exit code is 2 (a misspelled option would otherwise be
+  // silently the default).
+  unsigned ConfigProblems = verifyConfigurations(Jobs);
 
   if (CL.PrintClangArgs) {
     if (!Jobs.empty())
       for (const std::string &A : Jobs.front().ClangArgs)
         llvm::outs() << A << "\n";
     else
-      printErrorsAndNotes(Result);
+      printErrorsAndNotes(Record.replay());
     return Jobs.empty() ? ExitInputErrors : ExitOk;
   }
 
   std::string Self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&main);
   unsigned Parallel = CL.Jobs ? CL.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  std::unique_ptr<ResultsCache> Cache;
+  if (!CacheDir.empty()) {
+    Cache = std::make_unique<ResultsCache>(
+        CacheDir, warpcheckBuildIdentity(WARPCHECK_VERSION " LLVM " LLVM_VERSION_STRING, Self));
+    for (TranslationUnitJob &J : Jobs)
+      J.RecordDependencies = true;
+  }
+  std::unique_ptr<ProgressLine> Progress;
+  bool Terminal = llvm::sys::Process::StandardErrIsDisplayed();
+  if (CL.Progress.value_or(Terminal && Jobs.size() > 1))
+    Progress = std::make_unique<ProgressLine>(llvm::errs(), Terminal,
+                                              llvm::sys::Process::StandardErrColumns());
+  JobHooks Hooks{Cache.get(), Progress.get()};
   std::vector<JobOutcome> Outcomes =
-      runJobs(Self, Jobs, Parallel, CL.TimeoutSeconds, /*InProcess=*/!CL.Isolate);
+      runJobs(Self, Jobs, Parallel, CL.TimeoutSeconds, /*InProcess=*/!CL.Isolate, Hooks);
   // A kernel launched in one unit and defined in another: the defining
   // units run again with those launches.
   bindLaunchesAcrossUnits(Jobs, Outcomes, [&](const std::vector<TranslationUnitJob> &Again) {
-    return runJobs(Self, Again, Parallel, CL.TimeoutSeconds, /*InProcess=*/false);
+    return runJobs(Self, Again, Parallel, CL.TimeoutSeconds, /*InProcess=*/false, Hooks);
   });
   for (size_t I = 0; I < Jobs.size(); ++I) {
-    if (Outcomes[I].Output) {
-      Result.UserFiles.insert(canonicalFile(Jobs[I].File, Jobs[I].Directory));
-      Result.addJobOutput(std::move(*Outcomes[I].Output), JobNotes[I]);
-    } else {
-      Result.addNotAnalysed(Jobs[I].File, Outcomes[I].Failure);
-    }
+    if (Outcomes[I].Output)
+      Record.job(JobInput[I], std::move(*Outcomes[I].Output), JobNotes[I],
+                 canonicalFile(Jobs[I].File, Jobs[I].Directory));
+    else
+      Record.notAnalysed(RunPhase::Jobs, JobInput[I], Jobs[I].File, Outcomes[I].Failure);
   }
-  for (const InputMessage &N : Set.Notes)
-    Result.addNote(N.File, N.Message);
-  if (!applyGates(CL, *Gates, Cwd, Result))
+  if (OwnsRunNotes)
+    for (size_t I = 0; I < Set.Notes.size(); ++I)
+      Record.note(RunPhase::Notes, I, Set.Notes[I].File, Set.Notes[I].Message);
+  auto WithConfig = [&](int RC) {
+    if (!ConfigProblems || RC == ExitReportNotWritten)
+      return RC;
+    error("the configuration has " + std::to_string(ConfigProblems) + " problem" +
+          (ConfigProblems == 1 ? "" : "s") + " (said above); exit code 2");
     return ExitUsage;
+  };
+  if (CL.ShardCount)
+    return WithConfig(writeShard(CL, Set, Record));
 
-  // Report.
-  std::unique_ptr<llvm::raw_fd_ostream> File;
-  llvm::raw_fd_ostream *OS = &llvm::outs();
-  if (!CL.Output.empty() && CL.Output != "-") {
-    std::error_code EC;
-    File = std::make_unique<llvm::raw_fd_ostream>(CL.Output, EC);
-    if (EC) {
-      error("cannot write the report to '" + CL.Output + "': " + EC.message());
-      return ExitReportNotWritten;
-    }
-    OS = File.get();
-  }
-  RunCounts Counts = countRun(Result);
-  ReportContext Context{WARPCHECK_VERSION, Gates->SourceRoot, summaryLine(Counts),
-                        Cwd.str().str()};
-  if (CL.Format == "json")
-    renderJson(Result, Context, *OS);
-  else if (CL.Format == "sarif")
-    renderSarif(Result, Context, *OS);
-  else if (CL.Format == "html")
-    renderHtml(Result, Context, *OS);
-  else
-    renderText(Result, *OS, File == nullptr && llvm::sys::Process::StandardOutHasColors());
-  OS->flush();
-  // A failed write (a full disk, /dev/full) is said, and cleared: a stream
-  // left in error makes LLVM abort when it is destroyed.
-  std::error_code WriteError = OS->error();
-  OS->clear_error();
-
-  printErrorsAndNotes(Result);
-  llvm::errs() << Context.Summary << "\n";
-  if (WriteError) {
-    error("cannot write the report to '" +
-          (File ? CL.Output : std::string("standard output")) + "': " + WriteError.message());
-    return ExitReportNotWritten;
-  }
-  // After the report, which reads the files as they were analysed (SARIF's
-  // columns of the fix-its).
-  if ((CL.Fix || !CL.ExportFixes.empty()) &&
-      !exportAndApplyFixes(CL, Result, Set, Cwd))
-    return ExitReportNotWritten;
-  return exitCodeFor(Counts, CL.FailPolicy);
+  RunResult Result = Record.replay();
+  std::vector<std::string> RunNotes;
+  if (Cache)
+    RunNotes.push_back("results cache '" + Cache->directory() + "': " +
+                       std::to_string(Cache->reused()) + " result" +
+                       (Cache->reused() == 1 ? "" : "s") + " reused, " +
+                       std::to_string(Cache->stored()) + " stored");
+  return WithConfig(reportRun(CL, *Gates, Cwd, Result, RunNotes, [&](const RunResult &Reported) {
+    // After the report, which reads the files as they were analysed
+    // (SARIF's columns of the fix-its).
+    return !(CL.Fix || !CL.ExportFixes.empty()) ||
+           exportAndApplyFixes(CL, Reported, Set, Cwd);
+  }));
 }

@@ -2,7 +2,9 @@
 
 #include "Workers.h"
 #include "CommandLine.h"
+#include "ProgressLine.h"
 #include "ReportSupport.h"
+#include "ResultsCache.h"
 
 #include "warpcheck/toolchain/ProcessRunner.h"
 
@@ -14,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <mutex>
 #include <cstdlib>
 #include <optional>
 #include <csignal>
@@ -139,23 +142,66 @@ JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
 } // namespace
 
 std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<TranslationUnitJob> &Jobs,
-                                unsigned Parallel, unsigned TimeoutSeconds, bool InProcess) {
+                                unsigned Parallel, unsigned TimeoutSeconds, bool InProcess,
+                                const JobHooks &Hooks) {
   std::vector<JobOutcome> Outcomes(Jobs.size());
-  if (Jobs.size() == 1 && InProcess) {
-    Outcomes[0] = runInProcess(Jobs.front(), TimeoutSeconds);
-    return Outcomes;
+  if (Hooks.Progress)
+    Hooks.Progress->begin(Jobs.size());
+  // The jobs whose stored results are reused are not run.
+  std::vector<size_t> ToRun;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    if (Hooks.Cache) {
+      std::string Note;
+      if (std::optional<JobResult> Stored = Hooks.Cache->lookup(Jobs[I], Note)) {
+        Outcomes[I] = {std::move(Stored), ""};
+        if (Hooks.Progress)
+          Hooks.Progress->finished(Jobs[I].File, /*Reused=*/true);
+        continue;
+      }
+      if (!Note.empty()) {
+        if (Hooks.Progress)
+          Hooks.Progress->clear();
+        note(Note);
+      }
+    }
+    ToRun.push_back(I);
   }
-  // Each thread writes only its own slots: the outcomes keep job order,
-  // whatever order the workers finish in.
-  std::atomic<size_t> Next{0};
-  std::vector<std::thread> Threads;
-  for (unsigned T = 0; T < std::min<size_t>(std::max(1u, Parallel), Jobs.size()); ++T)
-    Threads.emplace_back([&] {
-      for (size_t I = Next++; I < Jobs.size(); I = Next++)
-        Outcomes[I] = runWorker(Self, Jobs[I], TimeoutSeconds);
-    });
-  for (std::thread &T : Threads)
-    T.join();
+  // Each finished job is stored and said at once, one at a time: a run
+  // stopped halfway keeps what it finished.
+  std::mutex Finishing;
+  std::string StoreProblem;
+  auto Finished = [&](size_t I) {
+    std::string Problem;
+    if (Hooks.Cache && Outcomes[I].Output)
+      Hooks.Cache->store(Jobs[I], *Outcomes[I].Output, Problem);
+    std::lock_guard<std::mutex> Guard(Finishing);
+    if (StoreProblem.empty())
+      StoreProblem = Problem;
+    if (Hooks.Progress)
+      Hooks.Progress->finished(Jobs[I].File, /*Reused=*/false);
+  };
+  if (ToRun.size() == 1 && Jobs.size() == 1 && InProcess) {
+    Outcomes[0] = runInProcess(Jobs.front(), TimeoutSeconds);
+    Finished(0);
+  } else {
+    // Each thread writes only its own slots: the outcomes keep job order,
+    // whatever order the workers finish in.
+    std::atomic<size_t> Next{0};
+    std::vector<std::thread> Threads;
+    for (unsigned T = 0; T < std::min<size_t>(std::max(1u, Parallel), ToRun.size()); ++T)
+      Threads.emplace_back([&] {
+        for (size_t N = Next++; N < ToRun.size(); N = Next++) {
+          Outcomes[ToRun[N]] = runWorker(Self, Jobs[ToRun[N]], TimeoutSeconds);
+          Finished(ToRun[N]);
+        }
+      });
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  if (Hooks.Progress)
+    Hooks.Progress->end();
+  if (!StoreProblem.empty())
+    warning(StoreProblem + " (the results are reported; they are not stored)");
   return Outcomes;
 }
 

@@ -25,10 +25,23 @@ struct JobOutcome {
   std::string Failure;
 };
 
+class ProgressLine;
+class ResultsCache;
+
+/// What runJobs does beside running the jobs.
+struct JobHooks {
+  /// Reuse the stored result of a job whose inputs did not change, and
+  /// store the results of the others (--cache-dir).
+  ResultsCache *Cache = nullptr;
+  /// Say each job as it finishes (--progress).
+  ProgressLine *Progress = nullptr;
+};
+
 /// Runs the jobs, at most Parallel at a time, and returns their outcomes in
 /// job order. Self is this executable. InProcess: run a single job here.
 std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<TranslationUnitJob> &Jobs,
-                                unsigned Parallel, unsigned TimeoutSeconds, bool InProcess);
+                                unsigned Parallel, unsigned TimeoutSeconds, bool InProcess,
+                                const JobHooks &Hooks = {});
 
 /// `warpcheck --worker ...`: the worker side (Argv as main got it).
 int workerMain(llvm::ArrayRef<const char *> Argv);

@@ -78,6 +78,21 @@ std::string cudaToolkitProgram(StringRef Root, StringRef Program) {
   return joinPath(Root, "bin", Program);
 }
 
+std::string cudaCompilerIdentity(StringRef Root) {
+  std::string Identity;
+  for (const std::string &Program : {cudaToolkitProgram(Root, "nvcc"),
+                                     cudaToolkitProgram(Root, "ptxas"),
+                                     joinPath(Root, "nvvm", "bin", "cicc")}) {
+    Identity += Program;
+    fs::file_status S;
+    if (!fs::status(Program, S))
+      Identity += " " + std::to_string(S.getSize()) + " " +
+                  std::to_string(S.getLastModificationTime().time_since_epoch().count());
+    Identity += '\n';
+  }
+  return Identity;
+}
+
 std::string cudaToolkitLibdevice(StringRef Root) {
   return joinPath(Root, "nvvm", "libdevice", "libdevice.10.bc");
 }

@@ -59,17 +59,6 @@ namespace {
 // with -rdc=true, where version 1 kept their failure).
 constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 2";
 
-void hashFileIdentity(llvm::SHA256 &Hash, const llvm::Twine &Path) {
-  llvm::sys::fs::file_status S;
-  std::string P = Path.str();
-  Hash.update(P);
-  if (!llvm::sys::fs::status(P, S)) {
-    Hash.update(std::to_string(S.getSize()));
-    Hash.update(std::to_string(S.getLastModificationTime().time_since_epoch().count()));
-  }
-  Hash.update(llvm::StringRef("\0", 1));
-}
-
 } // namespace
 
 std::string hexDigest(llvm::SHA256 &Hash) {
@@ -85,9 +74,7 @@ std::string ptxasCacheKey(llvm::StringRef ToolkitRoot, llvm::StringRef Arch,
   llvm::SHA256 Hash;
   Hash.update(CacheHeader);
   Hash.update(ToolkitRoot);
-  hashFileIdentity(Hash, toolchain::cudaToolkitProgram(ToolkitRoot, "nvcc"));
-  hashFileIdentity(Hash, toolchain::cudaToolkitProgram(ToolkitRoot, "ptxas"));
-  hashFileIdentity(Hash, ToolkitRoot + "/nvvm/bin/cicc");
+  Hash.update(toolchain::cudaCompilerIdentity(ToolkitRoot));
   Hash.update(Arch);
   Hash.update(std::to_string(MaxRegisterCount.value_or(0)));
   for (const std::string &F : Flags.Kept) {

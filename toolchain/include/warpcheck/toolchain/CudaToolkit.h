@@ -131,6 +131,13 @@ bool isCudaToolkitIncludeDir(llvm::StringRef Dir, std::string &Root);
 /// <Root>/bin/<Program> (nvcc, ptxas), whether or not it exists.
 std::string cudaToolkitProgram(llvm::StringRef Root, llvm::StringRef Program);
 
+/// What identifies the programs of the toolkit at Root that compile device
+/// code (bin/nvcc, bin/ptxas, nvvm/bin/cicc): each one's path, size and
+/// modification time, as text. A result cached from their output (register
+/// counts) is stale when this changes: a toolkit updated in place keeps its
+/// path.
+std::string cudaCompilerIdentity(llvm::StringRef Root);
+
 /// Path names something that exists and is not a folder.
 bool fileExists(const llvm::Twine &Path);
 
