@@ -177,7 +177,9 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
   std::uint64_t LocalWritesBefore = LocalWrites;
   if (Init)
     exec(Init);
-  frame().Loops.push_back(LoopState{});
+  LoopState Fresh;
+  Fresh.Loop = Loop;
+  frame().Loops.push_back(Fresh);
   Mask Running = Active;
   Mask UncertainExit = 0;
   unsigned Iteration = 0;
@@ -207,7 +209,9 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
     // Past half the warp's step budget, loops stop at their next
     // iteration, so that what follows a deep loop nest is still simulated.
     bool OverBudget = Iteration > 0 && Steps > Limits.MaxSteps / 2;
-    if (Iteration >= Limits.MaxLoopIterations || OverBudget) {
+    bool UncertainTooLong =
+        (UncertainExit & Running) != 0 && Iteration >= Limits.MaxUncertainLoopIterations;
+    if (Iteration >= Limits.MaxLoopIterations || OverBudget || UncertainTooLong) {
       // Long loops are sampled: accesses repeat with the same pattern in
       // most kernels; the lanes still inside leave with unknown values.
       if (TruncatedSeen.insert(Loop).second)

@@ -60,6 +60,15 @@ enum class AssumptionKind {
   /// with nothing a launch leaves open): the numbers are those of the
   /// stated value (value_dependence.representative_value).
   MemoryValue,
+  /// A launch's FLOP count leaves out operations that compile to an
+  /// instruction sequence (a division, a square root, a math function).
+  UncountedOperation,
+  /// A launch's counts take the blocks of a class (interior, last along an
+  /// axis) to do what the one simulated did, and two simulated blocks
+  /// showed otherwise.
+  IrregularBlocks,
+  /// The simulation of a launch met a construct it does not run (goto).
+  IncompleteSimulation,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -87,7 +96,9 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::TruncatedSweep,       AssumptionKind::GridShape,
     AssumptionKind::DataDependentBranch,  AssumptionKind::StructCopy,
     AssumptionKind::LoopBudget,           AssumptionKind::LoopIterations,
-    AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue};
+    AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue,
+    AssumptionKind::UncountedOperation,   AssumptionKind::IrregularBlocks,
+    AssumptionKind::IncompleteSimulation};
 
 } // namespace warpcheck::analysis
 
