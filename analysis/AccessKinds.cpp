@@ -18,7 +18,8 @@ constexpr const char *AssumptionKindNames[] = {
     "unbound_value",          "truncated_sweep", "grid_shape",
     "data_dependent_branch",  "struct_copy",     "loop_budget",
     "loop_iterations",        "merged_instruction", "memory_value",
-    "retry_loop"};
+    "retry_loop",
+    "uncounted_operation",    "irregular_blocks",   "incomplete_simulation"};
 
 static_assert(std::size(SpaceNames) == std::size(AllMemorySpaces));
 static_assert(std::size(OpNames) == std::size(AllAccessOps));

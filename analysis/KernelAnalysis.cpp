@@ -235,6 +235,26 @@ std::string findSpreadingTerm(
 
 } // namespace
 
+std::vector<Assumption> launchShapeAssumptions(const LaunchConfig &Launch) {
+  std::vector<Assumption> Out;
+  if (Launch.Source == LaunchSource::Default || Launch.Source == LaunchSource::LaunchBounds ||
+      Launch.Source == LaunchSource::Inferred)
+    Out.push_back({AssumptionKind::BlockShape,
+                   "the block shape " + Launch.Block.str() + " is assumed from " +
+                       Launch.Description});
+  // Launches not evaluated are listed beside evaluated ones too; only a
+  // shape that stands in for them (no launch evaluated) rests on them.
+  if (!Launch.Unevaluated.empty() && Launch.Source != LaunchSource::LaunchSite) {
+    std::string Why;
+    for (const std::string &U : Launch.Unevaluated)
+      Why += (Why.empty() ? "" : "; ") + U;
+    Out.push_back({AssumptionKind::UnevaluatedLaunch,
+                   "no launch of the kernel could be evaluated, so " + Launch.Description +
+                       " stands for them: " + Why});
+  }
+  return Out;
+}
+
 std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                                                 const std::vector<LaunchConfig> &Launches,
                                                 const AnalysisOptions &Options) {
@@ -288,6 +308,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     R.TotalWarps = Primary.TotalWarps;
     R.SampledSymbols = Primary.SampledSymbols;
     R.Limitations = Primary.Limitations;
+    R.SampledInteger = PrimarySamples.UnboundInteger;
+    R.LoopFlops = Primary.LoopFlops;
 
     // What the source leaves open is swept: every unbound integer takes
     // each value of the sweep, on the primary's warps; an unknown grid is
@@ -420,6 +442,9 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       A.WorstShared = T.WorstShared;
       A.WorstRequest = T.Worst;
       A.AggregatedRequests = T.AggregatedRequests;
+      A.LaneAccesses = T.LaneAccesses;
+      A.FirstBlockReuse = T.FirstBlockReuse;
+      A.FirstBlockElementsPerThread = T.FirstBlockElementsPerThread;
       if (T.Worst)
         A.LaneStrideBytes = laneStride(*T.Worst);
       if (T.UnknownRequests > 0 || T.Requests == 0) {
@@ -429,21 +454,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         if (const Expr *Read = memoryReadInAddress(T.Site.Expr))
           A.DataSource = sourceText(Read, Ctx);
       } else {
-        if (Launch.Source == LaunchSource::Default ||
-            Launch.Source == LaunchSource::LaunchBounds ||
-            Launch.Source == LaunchSource::Inferred)
-          A.Assumptions.push_back({AssumptionKind::BlockShape, "the block shape " + Launch.Block.str() +
-                                  " is assumed from " + Launch.Description});
-        // Launches not evaluated are listed beside evaluated ones too; only
-        // a shape that stands in for them (no launch evaluated) rests on them.
-        if (!Launch.Unevaluated.empty() && Launch.Source != LaunchSource::LaunchSite) {
-          std::string Why;
-          for (const std::string &U : Launch.Unevaluated)
-            Why += (Why.empty() ? "" : "; ") + U;
-          A.Assumptions.push_back({AssumptionKind::UnevaluatedLaunch,
-                                  "no launch of the kernel could be evaluated, so " +
-                                  Launch.Description + " stands for them: " + Why});
-        }
+        A.Assumptions = launchShapeAssumptions(Launch);
         if (Dependence)
           A.Assumptions.push_back({Dependence->RepresentativeValue ? AssumptionKind::MemoryValue
                                                                    : AssumptionKind::UnboundValue,

@@ -6,6 +6,7 @@
 #include "warpcheck/model/SharedMemory.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 using namespace clang;
 
@@ -17,8 +18,14 @@ class Aggregator {
 public:
   explicit Aggregator(const model::SharedMemoryGeometry &G) : Geometry(G) {}
 
+  /// The warp being simulated, and whether its block is the first one.
+  unsigned Warp = 0;
+  bool InFirstBlock = false;
+
   void add(const RecordedRequest &R) {
     SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
+    if (R.Addresses)
+      T.LaneAccesses += R.Addresses->activeLanes();
     if (T.Requests == 0 && T.UnknownRequests == 0)
       T.Site = R.Site;
     T.Site.BytesPerLane = std::max(T.Site.BytesPerLane, R.Site.BytesPerLane);
@@ -58,6 +65,8 @@ public:
       bool Aggregated = R.Site.Op == AccessOp::Atomic &&
                         model::isAggregatedRequest(*R.Addresses, R.Site.Atomic);
       T.AggregatedRequests += Aggregated;
+      if (InFirstBlock && R.Site.Op == AccessOp::Load)
+        noteBlockReads(R.Site.Expr, *R.Addresses);
       const model::GlobalRequestCost &C =
           Aggregated ? (OneLane = model::computeAtomicRequestCost(*R.Addresses, R.Site.Atomic))
                      : globalCost(*R.Addresses, R.Site.Op == AccessOp::Atomic
@@ -74,7 +83,42 @@ public:
 
   std::map<SiteKey, SiteTotals> Sites;
 
+  /// Sets each global load's FirstBlockReuse from the reads noted.
+  void finishReuse() {
+    for (auto &[Key, T] : Sites) {
+      auto It = BlockReads.find(Key.E);
+      if (It == BlockReads.end() || Key.Op != AccessOp::Load || It->second.Elements.empty())
+        continue;
+      T.FirstBlockReuse =
+          double(It->second.ElementThreads.size()) / double(It->second.Elements.size());
+      T.FirstBlockElementsPerThread =
+          double(It->second.ElementThreads.size()) / double(It->second.Threads.size());
+    }
+  }
+
 private:
+  /// Which elements the threads of the first block read through a site.
+  struct BlockReadSet {
+    std::unordered_set<std::uint64_t> Elements;
+    /// Element address x 1024 + the thread's index in the block (< 1024).
+    std::unordered_set<std::uint64_t> ElementThreads;
+    std::unordered_set<unsigned> Threads;
+  };
+  std::map<const clang::Expr *, BlockReadSet> BlockReads;
+
+  void noteBlockReads(const clang::Expr *Site, const model::WarpAddressSet &A) {
+    BlockReadSet &Set = BlockReads[Site];
+    for (unsigned L = 0; L < model::WarpSize; ++L) {
+      if (!A.isActive(L))
+        continue;
+      std::uint64_t Address = A.address(L);
+      unsigned Thread = (Warp * model::WarpSize + L) % 1024;
+      Set.Elements.insert(Address);
+      Set.ElementThreads.insert(Address * 1024 + Thread);
+      Set.Threads.insert(Thread);
+    }
+  }
+
   /// Keeps the request as the site's worst (for messages: its lanes, banks
   /// and sectors) when it wastes more than any before it.
   static bool keepIfWorst(SiteTotals &T, double Waste, const model::WarpAddressSet &A) {
@@ -258,7 +302,10 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
         std::min<std::uint64_t>(B / (std::uint64_t(Grid.X) * Grid.Y), Grid.Z - 1));
     for (unsigned W : Warps) {
       Where.WarpInBlock = W;
+      Agg.Warp = W;
+      Agg.InFirstBlock = I == 0;
       Interp.runWarp(Kernel, Where);
+      Out.Flops += Interp.flopsOfLastWarp();
       Steps += Interp.stepsOfLastWarp();
       ++Out.SimulatedWarps;
       if (Steps > LaunchStepLimit) {
@@ -280,7 +327,9 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
       }
     }
   }
+  Agg.finishReuse();
   Out.Sites = std::move(Agg.Sites);
+  Out.LoopFlops = Interp.flopsPerLoop();
   Out.Steps = Steps;
   Out.TotalWarps = TotalBlocks * WarpsPerBlock;
   Out.SampledSymbols.assign(Interp.sampledSymbolsRead().begin(),

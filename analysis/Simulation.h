@@ -53,6 +53,14 @@ struct SiteTotals {
   /// when the site saw the same addresses (a test of whether its addresses
   /// depend on a value that differed between them).
   std::uint64_t AddressDigest = 0;
+  /// Lanes that made the site's requests (one element each, or one copy
+  /// chunk), over the simulated warps.
+  double LaneAccesses = 0;
+  /// Global loads: in the first simulated block, the number of distinct
+  /// threads that read each element, on average (0: no known address),
+  /// and the number of distinct elements each thread reads (1 for an
+  /// address the loop does not change).
+  double FirstBlockReuse = 0, FirstBlockElementsPerThread = 0;
 };
 
 /// Per-request averages of a site's totals.
@@ -84,6 +92,10 @@ struct Simulation {
   /// Values the program cannot take: undefined arithmetic or an access
   /// outside a __shared__ array.
   bool infeasible() const { return UndefinedArithmetic || OutOfBoundsShared; }
+  /// The floating-point instructions of the simulated warps, per lane.
+  model::FlopCounts Flops;
+  /// FLOPs per lane inside each loop statement, over the simulated warps.
+  std::map<const clang::Stmt *, double> LoopFlops;
 };
 
 /// Simulates Launch of Kernel. With FixedPlan, exactly those blocks and

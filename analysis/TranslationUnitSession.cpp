@@ -37,6 +37,18 @@ TranslationUnitSession::analyze(const clang::FunctionDecl *Kernel,
   return Analyses[Key] = analyzeUncached(Kernel, Options);
 }
 
+const std::vector<LaunchWork> &TranslationUnitSession::work(const clang::FunctionDecl *Kernel,
+                                                           const AnalysisOptions &Options) {
+  auto Key = std::make_pair(Kernel, Options.fingerprint());
+  auto It = Works.find(Key);
+  if (It != Works.end())
+    return It->second;
+  std::vector<LaunchWork> Out;
+  for (const KernelLaunchAnalysis &K : analyze(Kernel, Options))
+    Out.push_back(analyzeLaunchWork(K));
+  return Works[Key] = std::move(Out);
+}
+
 std::vector<KernelLaunchAnalysis>
 TranslationUnitSession::analyzeUncached(const clang::FunctionDecl *Kernel,
                                         const AnalysisOptions &Options) {

@@ -5,6 +5,7 @@
 
 #include "AosLayoutCheck.h"
 #include "CheckSessions.h"
+#include "MissedDataReuseCheck.h"
 #include "OccupancyCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "UncoalescedGlobalAccessCheck.h"
@@ -26,6 +27,7 @@ public:
         CheckFactories, "cuda-uncoalesced-global-access", Sessions);
     registerSharing<OccupancyCheck>(CheckFactories, "cuda-occupancy", Sessions);
     registerSharing<AosLayoutCheck>(CheckFactories, "cuda-aos-layout", Sessions);
+    registerSharing<MissedDataReuseCheck>(CheckFactories, "cuda-missed-data-reuse", Sessions);
   }
 
 private:

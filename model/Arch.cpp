@@ -9,6 +9,12 @@
 //  [XLS]  CUDA Occupancy Calculator spreadsheet, GPU Data sheet, cc 1.0.
 //  [H200] read on the project's H200 with cudaGetDeviceProperties.
 //
+// Peak FLOP rates: the vendor's figure where the part's datasheet or
+// whitepaper gives one (Part.VendorPeakGflops, each marked "vendor figure"
+// below); otherwise derived as SMs x boost clock x [PG]'s results per clock
+// per SM x 2, which reproduces every vendor figure here within 2%
+// (test/unit/ArchTest.cpp).
+//
 //===----------------------------------------------------------------------===//
 #include "warpcheck/model/Arch.h"
 
@@ -136,6 +142,9 @@ std::vector<ArchSpec> buildTable() {
     // 86.4 GB/s (384-bit GDDR3 at 1800 MT/s).
     A.Part = part("GeForce 8800 GTX", 16, 1350, 86.4,
                   "NVIDIA GeForce 8800 GTX product specifications");
+    // [PG] (CUDA 2.x editions) cc 1.x: 8 single-precision multiply-adds per
+    // clock per SM; no double or half arithmetic.
+    A.FmaResultsPerClockPerSM = {0, 8, 0};
     Table.push_back(std::move(A));
   }
 
@@ -149,6 +158,8 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] GeForce GTX 750 Ti (GM107): 5 SMs, 1085 MHz boost, 86.4 GB/s.
     A.Part = part("GeForce GTX 750 Ti", 5, 1085, 86.4,
                   "NVIDIA GeForce GTX 750 Ti specifications");
+    // [PG] throughput table, cc 5.0: fp32 128, fp64 4, no fp16 arithmetic.
+    A.FmaResultsPerClockPerSM = {0, 128, 4};
     Table.push_back(std::move(A));
   }
   {
@@ -159,6 +170,8 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] GeForce GTX 980 (GM204): 16 SMs, 1216 MHz boost, 224 GB/s.
     A.Part = part("GeForce GTX 980", 16, 1216, 224,
                   "NVIDIA GeForce GTX 980 specifications");
+    // [PG] throughput table, cc 5.2: fp32 128, fp64 4, no fp16 arithmetic.
+    A.FmaResultsPerClockPerSM = {0, 128, 4};
     Table.push_back(std::move(A));
   }
   {
@@ -171,6 +184,8 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] Jetson Nano (GM20B): 1 SM (128 cores), 921.6 MHz, 25.6 GB/s.
     A.Part = part("Jetson Nano", 1, 921, 25.6,
                   "NVIDIA Jetson Nano module datasheet");
+    // [PG] throughput table, cc 5.3: fp16 256, fp32 128, fp64 4.
+    A.FmaResultsPerClockPerSM = {256, 128, 4};
     Table.push_back(std::move(A));
   }
 
@@ -185,6 +200,12 @@ std::vector<ArchSpec> buildTable() {
     // (datasheet; the Pascal whitepaper rounds to 720 GB/s).
     A.Part =
         part("Tesla P100 SXM2", 56, 1480, 732, "NVIDIA Tesla P100 datasheet");
+    // [PG] throughput table, cc 6.0: fp16 128, fp32 64, fp64 32.
+    A.FmaResultsPerClockPerSM = {128, 64, 32};
+    // [SPEC] Tesla P100 SXM2 datasheet: 21.2 TFLOPS half, 10.6 single, 5.3
+    // double (vendor figures; derived: 21.2, 10.6, 5.30).
+    A.Part.VendorPeakGflops = {21200, 10600, 5300};
+    A.Part.PeakSource = "NVIDIA Tesla P100 datasheet";
     Table.push_back(std::move(A));
   }
   {
@@ -195,6 +216,8 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] GeForce GTX 1080 (GP104): 20 SMs, 1733 MHz boost, 320 GB/s.
     A.Part = part("GeForce GTX 1080", 20, 1733, 320,
                   "NVIDIA GeForce GTX 1080 specifications");
+    // [PG] throughput table, cc 6.1: fp16 2, fp32 128, fp64 4.
+    A.FmaResultsPerClockPerSM = {2, 128, 4};
     Table.push_back(std::move(A));
   }
   {
@@ -207,6 +230,8 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] Jetson TX2 (GP10B): 2 SMs, 1300 MHz, 59.7 GB/s.
     A.Part =
         part("Jetson TX2", 2, 1300, 59.7, "NVIDIA Jetson TX2 module datasheet");
+    // [PG] throughput table, cc 6.2: fp16 256, fp32 128, fp64 4.
+    A.FmaResultsPerClockPerSM = {256, 128, 4};
     Table.push_back(std::move(A));
   }
 
@@ -220,6 +245,12 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] Tesla V100 SXM2: 80 SMs, 1530 MHz boost, 900 GB/s.
     A.Part =
         part("Tesla V100 SXM2", 80, 1530, 900, "NVIDIA Tesla V100 datasheet");
+    // [PG] throughput table, cc 7.0: fp16 128, fp32 64, fp64 32.
+    A.FmaResultsPerClockPerSM = {128, 64, 32};
+    // [SPEC] Tesla V100 SXM2 datasheet: 15.7 TFLOPS single, 7.8 double
+    // (vendor figures; derived: 15.67, 7.83).
+    A.Part.VendorPeakGflops = {0, 15700, 7800};
+    A.Part.PeakSource = "NVIDIA Tesla V100 datasheet";
     Table.push_back(std::move(A));
   }
   {
@@ -231,6 +262,8 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] Jetson AGX Xavier: 8 SMs (512 cores), 1377 MHz, 136.5 GB/s.
     A.Part = part("Jetson AGX Xavier", 8, 1377, 136.5,
                   "NVIDIA Jetson AGX Xavier module datasheet");
+    // [PG] throughput table, cc 7.2: fp16 128, fp32 64; fp64 not known here.
+    A.FmaResultsPerClockPerSM = {128, 64, 0};
     Table.push_back(std::move(A));
   }
   {
@@ -241,6 +274,12 @@ std::vector<ArchSpec> buildTable() {
     A.SharedMemoryPerBlockOptin = 64 * KiB;  // [PG] 64 KB per block (opt-in)
     // [SPEC] Tesla T4: 40 SMs, 1590 MHz boost, 320 GB/s.
     A.Part = part("Tesla T4", 40, 1590, 320, "NVIDIA T4 datasheet");
+    // [PG] throughput table, cc 7.5: fp16 128, fp32 64, fp64 2.
+    A.FmaResultsPerClockPerSM = {128, 64, 2};
+    // [SPEC] T4 datasheet: 8.1 TFLOPS single precision (vendor figure;
+    // derived: 8.14).
+    A.Part.VendorPeakGflops = {0, 8100, 0};
+    A.Part.PeakSource = "NVIDIA T4 datasheet";
     Table.push_back(std::move(A));
   }
 
@@ -255,6 +294,12 @@ std::vector<ArchSpec> buildTable() {
     A.SharedAllocationUnit = 128;             // [OCC] 128 bytes from cc 8
     // [SPEC] A100 SXM4 40 GB: 108 SMs, 1410 MHz boost, 1555 GB/s.
     A.Part = part("A100 SXM4 40GB", 108, 1410, 1555, "NVIDIA A100 datasheet");
+    // [PG] throughput table, cc 8.0: fp16 256, fp32 64, fp64 32.
+    A.FmaResultsPerClockPerSM = {256, 64, 32};
+    // [SPEC] A100 datasheet: 19.5 TFLOPS fp32, 9.7 fp64; A100 whitepaper:
+    // 78 TFLOPS fp16 non-tensor (vendor figures; derived: 19.49, 9.75, 77.97).
+    A.Part.VendorPeakGflops = {78000, 19500, 9700};
+    A.Part.PeakSource = "NVIDIA A100 datasheet and Ampere (GA100) whitepaper";
     Table.push_back(std::move(A));
   }
   {
@@ -268,6 +313,12 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] GeForce RTX 3090: 82 SMs, 1695 MHz boost, 936 GB/s.
     A.Part = part("GeForce RTX 3090", 82, 1695, 936,
                   "NVIDIA GeForce RTX 3090 specifications");
+    // [PG] throughput table, cc 8.6: fp32 128, fp64 2 (fp16 not known here).
+    A.FmaResultsPerClockPerSM = {0, 128, 2};
+    // [SPEC] GA102 whitepaper: 35.6 TFLOPS fp32 for the RTX 3090 (vendor
+    // figure; derived: 35.58).
+    A.Part.VendorPeakGflops = {0, 35600, 0};
+    A.Part.PeakSource = "NVIDIA Ampere GA102 whitepaper";
     Table.push_back(std::move(A));
   }
   {
@@ -284,6 +335,8 @@ std::vector<ArchSpec> buildTable() {
     // 204.8 GB/s.
     A.Part = part("Jetson AGX Orin 64GB", 16, 1300, 204.8,
                   "NVIDIA Jetson AGX Orin series datasheet");
+    // [PG] throughput table, cc 8.7: fp32 128 (fp16 and fp64 not known here).
+    A.FmaResultsPerClockPerSM = {0, 128, 0};
     Table.push_back(std::move(A));
   }
   {
@@ -297,6 +350,12 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] GeForce RTX 4090: 128 SMs, 2520 MHz boost, 1008 GB/s.
     A.Part = part("GeForce RTX 4090", 128, 2520, 1008,
                   "NVIDIA GeForce RTX 4090 specifications");
+    // [PG] throughput table, cc 8.9: fp32 128, fp64 2 (fp16 not known here).
+    A.FmaResultsPerClockPerSM = {0, 128, 2};
+    // [SPEC] Ada Lovelace whitepaper: 82.6 TFLOPS fp32 non-tensor for the
+    // RTX 4090 (vendor figure; derived: 82.58).
+    A.Part.VendorPeakGflops = {0, 82600, 0};
+    A.Part.PeakSource = "NVIDIA Ada Lovelace architecture whitepaper";
     Table.push_back(std::move(A));
   }
 
@@ -320,6 +379,14 @@ std::vector<ArchSpec> buildTable() {
     A.Part = part("H200 SXM", 132, 1980, 4800,
                   "NVIDIA H200 datasheet (bandwidth); SM count and clock read "
                   "on the project's H200");
+    // [PG] throughput table, cc 9.0: fp16 256, fp32 128, fp64 64.
+    A.FmaResultsPerClockPerSM = {256, 128, 64};
+    // [SPEC] H200 datasheet: 67 TFLOPS fp32, 34 fp64 (vendor figures;
+    // derived from 132 SMs at 1980 MHz: 66.9, 33.5). fp16 non-tensor is not
+    // in the datasheet: derived, 133.8 (the H100 whitepaper's figure for the
+    // same SM count and clock).
+    A.Part.VendorPeakGflops = {0, 67000, 34000};
+    A.Part.PeakSource = "NVIDIA H200 datasheet";
     Table.push_back(std::move(A));
   }
 
@@ -338,6 +405,9 @@ std::vector<ArchSpec> buildTable() {
     A.Part = part("B200", 148, 0, 8000,
                   "NVIDIA DGX B200 datasheet (bandwidth); SM count from "
                   "published deviceQuery output; clock not published");
+    // [PG] throughput table, cc 10.0: fp32 128 (no clock published: no
+    // derived peak).
+    A.FmaResultsPerClockPerSM = {0, 128, 0};
     Table.push_back(std::move(A));
   }
   {
@@ -354,6 +424,9 @@ std::vector<ArchSpec> buildTable() {
     // published: 0 = unknown.
     A.Part = part("B300", 0, 0, 8000,
                   "NVIDIA Blackwell Ultra announcement (bandwidth only)");
+    // [PG] throughput table, cc 10.3: fp32 128 (no SM count or clock
+    // published: no derived peak).
+    A.FmaResultsPerClockPerSM = {0, 128, 0};
     Table.push_back(std::move(A));
   }
   {
@@ -368,6 +441,8 @@ std::vector<ArchSpec> buildTable() {
     // [SPEC] GeForce RTX 5090: 170 SMs, 2407 MHz boost, 1792 GB/s.
     A.Part = part("GeForce RTX 5090", 170, 2407, 1792,
                   "NVIDIA GeForce RTX 5090 specifications");
+    // [PG] throughput table, cc 12.0: fp32 128, fp64 2 (fp16 not known here).
+    A.FmaResultsPerClockPerSM = {0, 128, 2};
     Table.push_back(std::move(A));
   }
   return Table;
@@ -452,6 +527,23 @@ const ArchSpec *findArch(std::string_view Name) {
     if (A.ComputeMajor == Major && A.ComputeMinor == Minor)
       return &A;
   return nullptr;
+}
+
+double peakFlopsPerSecond(const ArchSpec &A, FloatPrecision P, bool *FromVendor) {
+  int I = static_cast<int>(P);
+  if (FromVendor)
+    *FromVendor = false;
+  if (A.Part.VendorPeakGflops[I] > 0) {
+    if (FromVendor)
+      *FromVendor = true;
+    return A.Part.VendorPeakGflops[I] * 1e9;
+  }
+  // A multiply-add is two operations: the peak counts every result as one.
+  return 2.0 * A.FmaResultsPerClockPerSM[I] * A.Part.SMCount * A.Part.BoostClockMHz * 1e6;
+}
+
+RooflineMachine rooflineMachine(const ArchSpec &A, FloatPrecision P) {
+  return {peakFlopsPerSecond(A, P), A.Part.MemoryBandwidthGBps * 1e9};
 }
 
 ArchSpec makeTextbookArch(const TextbookArchParams &Params) {

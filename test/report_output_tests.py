@@ -15,7 +15,10 @@ binary, and through clang-tidy with the plugin where it can see it:
   be invalid, by name, through --config and .clang-tidy;
 - nvcc runs with an environment of its own: no NVCC_* variable of the
   user's, a fixed PATH;
-- a worker killed from outside is not reported as a crash.
+- a worker killed from outside is not reported as a crash;
+- every launch has its FLOPs, DRAM bytes and roofline verdict in the JSON,
+  and the summary line counts the verdicts;
+- cuda-missed-data-reuse's options out of range are said, by name.
 
 Runs as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
 """
@@ -364,6 +367,64 @@ def killed_worker_is_no_crash(wc, tmp):
           "worker %s, exit %s: %s %s" % (pid, proc.returncode, out[-800:], err[-1500:]))
 
 
+# A streaming kernel (memory-bound) and one that does 4096 FMAs per element
+# it loads (compute-bound on any part).
+ROOFLINE = textwrap.dedent("""\
+    __global__ void saxpy(int n, float a, const float *x, float *y) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) y[i] = a * x[i] + y[i];
+    }
+    __global__ void polynomial(const float *in, float *out) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      float v = in[i];
+      for (int k = 0; k < 4096; ++k) v = v * 1.0001f + 0.5f;
+      out[i] = v;
+    }
+    int main() {
+      saxpy<<<16, 256>>>(4096, 2.0f, nullptr, nullptr);
+      polynomial<<<2, 128>>>(nullptr, nullptr);
+    }
+    """)
+
+
+def roofline_in_the_report(wc, tmp):
+    """Each launch's FLOPs and DRAM bytes as counted by hand, its verdict on
+    the H200, and the summary line's count of them."""
+    write(tmp, "roofline.cu", ROOFLINE)
+    rc, out, err = run([wc, "--no-cuda", "--format=json", "roofline.cu"], cwd=tmp, timeout=300)
+    doc = json_report(out)
+    kernels = {k["name"]: k for k in doc.get("kernels", [])}
+    saxpy, poly = kernels.get("saxpy", {}), kernels.get("polynomial", {})
+    check("json: saxpy does 4096 FFMAs and moves 32 KiB in, 16 KiB out: memory-bound",
+          saxpy.get("flops", {}).get("fp32") == {"add": 0, "mul": 0, "fma": 4096, "flops": 8192}
+          and saxpy["flops"]["status"] == "exact"
+          and saxpy.get("dram_bytes", {}).get("read") == 32768
+          and saxpy["dram_bytes"]["write"] == 16384 and saxpy.get("intensity") == 0.1667
+          and saxpy["roofline"][0]["bound"] == "memory"
+          and saxpy["roofline"][0]["part"] == "H200 SXM", json.dumps(saxpy)[-1500:])
+    check("json: 256 threads x 4096 FFMAs over 2 KiB: intensity 1024, compute-bound",
+          poly.get("flops", {}).get("total") == 2 * 256 * 4096
+          and poly.get("dram_bytes", {}).get("total") == 2048 and poly.get("intensity") == 1024
+          and poly["roofline"][0]["bound"] == "compute", json.dumps(poly)[-1500:])
+    summary = doc.get("summary", {})
+    check("summary: 1 launch shape memory-bound, 1 compute-bound, in the text too",
+          summary.get("memory_bound") == 1 and summary.get("compute_bound") == 1 and
+          "roofline on sm_90: 1 launch shape memory-bound, 1 compute-bound" in err,
+          json.dumps(summary) + err[-500:])
+
+
+def missed_reuse_option_values(wc, tmp):
+    """MinReuse below 2 and TileSize 1 or over 32 are said, by name."""
+    for option, value, want in (("MinReuse", "1", "MinReuse 1 is below 2"),
+                                ("TileSize", "64", "TileSize 64 is not 0"),
+                                ("TileSize", "1", "TileSize 1 is not 0")):
+        rc, out, err = run([wc, "--no-cuda", "--config=cuda-missed-data-reuse.%s=%s" % (option, value),
+                            "good.cu"], cwd=tmp, timeout=300)
+        check("--config cuda-missed-data-reuse.%s=%s: said, by name" % (option, value),
+              "cuda-missed-data-reuse" in out + err and want in out + err,
+              out[-1000:] + err[-800:])
+
+
 def main():
     args, wc, plugin = door_arguments()
     with scratch_dir("warpcheck-report-output-") as tmp:
@@ -376,6 +437,8 @@ def main():
         invalid_option_values(wc, plugin, args.clang_tidy, tmp)
         nvcc_environment(wc, tmp)
         killed_worker_is_no_crash(wc, tmp)
+        roofline_in_the_report(wc, tmp)
+        missed_reuse_option_values(wc, tmp)
     return RESULTS.summary()
 
 

@@ -30,6 +30,9 @@ void renderJson(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream 
                              {"findings", C.Findings},
                              {"suppressed_by_baseline", C.SuppressedByBaseline},
                              {"outside_line_filter", C.OutsideLineFilter},
+                             {"memory_bound", C.MemoryBound},
+                             {"compute_bound", C.ComputeBound},
+                             {"roofline_not_known", C.RooflineNotKnown},
                              {"text", Ctx.Summary}};
   llvm::json::Object Root{{"version", 1},
                           {"kernels", std::move(Kernels)},

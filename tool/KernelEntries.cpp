@@ -260,6 +260,8 @@ Object toJson(const KernelEntry &K) {
       ByArch.push_back(toJson(A));
     O["occupancy_by_arch"] = std::move(ByArch);
   }
+  if (K.Work)
+    addWorkFields(*K.Work, O);
   return O;
 }
 
@@ -299,6 +301,7 @@ KernelEntry kernelFromJson(const Object &O) {
       if (const Object *A = V.getAsObject())
         K.OccupancyByArch->push_back(archOccupancyFromJson(*A));
   }
+  K.Work = workFromJson(O);
   return K;
 }
 

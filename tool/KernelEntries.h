@@ -13,6 +13,7 @@
 #define WARPCHECK_TOOL_KERNELENTRIES_H
 
 #include "AosEntries.h"
+#include "WorkEntries.h"
 
 #include "warpcheck/analysis/AccessKinds.h"
 
@@ -160,6 +161,9 @@ struct KernelEntry {
   std::optional<LaunchResourcesEntry> Resources;
   /// Only with an --arch list: the target first.
   std::optional<std::vector<ArchOccupancyEntry>> OccupancyByArch;
+  /// FLOPs, DRAM bytes and the roofline verdict of the launch
+  /// (WorkEntries.h); nullopt for a kernel that does not compile.
+  std::optional<WorkEntry> Work;
 };
 
 /// The contract's object; kernelFromJson(toJson(K)) gives K back, and a

@@ -6,6 +6,7 @@
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/analysis/KernelResources.h"
 #include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/model/Arch.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
@@ -181,6 +182,73 @@ OccupancyEntry occupancyEntry(const KernelOccupancyReport &R) {
           R.Occupancy.Limiter};
 }
 
+/// The roofline verdict of a launch on one architecture's part; nullopt
+/// when the part's peak or bandwidth is not known.
+std::optional<RooflineEntry> rooflineOn(const std::string &ArchName,
+                                        const model::FlopCounts &Flops, double Bytes,
+                                        AccessStatus Status) {
+  const model::ArchSpec *Arch = model::findArch(ArchName);
+  if (!Arch)
+    return std::nullopt;
+  model::FloatPrecision P = Flops.dominantPrecision();
+  bool Vendor = false;
+  double Peak = model::peakFlopsPerSecond(*Arch, P, &Vendor);
+  model::RooflineMachine M{Peak, Arch->Part.MemoryBandwidthGBps * 1e9};
+  if (M.PeakFlopsPerSecond <= 0 || M.BandwidthBytesPerSecond <= 0)
+    return std::nullopt;
+  model::RooflineVerdict V =
+      model::rooflineVerdict(M, static_cast<double>(Flops.totalFlops()), Bytes);
+  RooflineEntry E;
+  E.Arch = Arch->Name;
+  E.Part = Arch->Part.Name;
+  E.Precision = model::precisionName(P);
+  E.PeakFlopsPerSecond = M.PeakFlopsPerSecond;
+  E.PeakSource = Vendor ? "vendor" : "derived";
+  E.BandwidthBytesPerSecond = M.BandwidthBytesPerSecond;
+  E.Ridge = rounded(V.Ridge);
+  E.Bound = model::boundName(V.Bound);
+  E.AttainableFlopsPerSecond = V.AttainableFlopsPerSecond;
+  E.TimeBoundSeconds = V.TimeBoundSeconds;
+  E.Status = Status;
+  return E;
+}
+
+WorkEntry workEntry(const LaunchWork &W, llvm::ArrayRef<std::string> Archs) {
+  WorkEntry E;
+  E.BlocksSimulated = W.SimulatedBlocks;
+  E.TotalBlocks = static_cast<std::int64_t>(W.TotalBlocks);
+  E.Flops.Status = W.FlopsStatus;
+  E.Flops.Assumptions = W.FlopsAssumptions;
+  E.Flops.NotCounted = W.FlopsNotCounted;
+  if (W.Flops) {
+    for (model::FloatPrecision P : model::AllFloatPrecisions) {
+      const model::PrecisionOps &O = (*W.Flops)[P];
+      E.Flops.ByPrecision[static_cast<int>(P)] = {
+          static_cast<std::int64_t>(O.Add), static_cast<std::int64_t>(O.Mul),
+          static_cast<std::int64_t>(O.Fma), static_cast<std::int64_t>(O.Flops)};
+    }
+    E.Flops.Total = static_cast<std::int64_t>(W.Flops->totalFlops());
+  }
+  E.Dram.Status = W.DramStatus;
+  E.Dram.Assumptions = W.DramAssumptions;
+  E.Dram.NotCounted = W.DramNotCounted;
+  if (W.DramReadBytes && W.DramWriteBytes) {
+    E.Dram.Read = static_cast<std::int64_t>(*W.DramReadBytes);
+    E.Dram.Write = static_cast<std::int64_t>(*W.DramWriteBytes);
+  }
+  if (!W.Flops || !E.Dram.Read || *E.Dram.Read + *E.Dram.Write == 0)
+    return E;
+  double Bytes = static_cast<double>(*E.Dram.Read + *E.Dram.Write);
+  E.Intensity = rounded(model::arithmeticIntensity(static_cast<double>(W.Flops->totalFlops()), Bytes));
+  AccessStatus Status = W.FlopsStatus == AccessStatus::Exact && W.DramStatus == AccessStatus::Exact
+                            ? AccessStatus::Exact
+                            : AccessStatus::Assumed;
+  for (const std::string &A : Archs)
+    if (std::optional<RooflineEntry> R = rooflineOn(A, *W.Flops, Bytes, Status))
+      E.Roofline.push_back(std::move(*R));
+  return E;
+}
+
 std::string kernelErrorSentence(const FunctionDecl *K, const KernelError &E,
                                 const SourceManager &SM) {
   std::string Where = shortLocation(SM, E.Loc);
@@ -206,7 +274,7 @@ KernelEntry kernelErrorEntry(const FunctionDecl *K, const KernelError &E, ASTCon
 KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSession &Session,
                               llvm::StringRef Arch, const Preprocessor *PP,
                               const clang::tidy::cuda::RegisterCountOptions &Registers,
-                              llvm::ArrayRef<std::string> CompareArchs) {
+                              const LaunchWork &Work, llvm::ArrayRef<std::string> CompareArchs) {
   ASTContext &Ctx = Session.context();
   KernelEntry Kernel = kernelIdentity(K.Kernel, Ctx);
   Kernel.Launch = launchEntry(K.Launch);
@@ -218,6 +286,9 @@ KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSess
     Kernel.Accesses.push_back(accessEntry(A, Ctx));
   for (const AosGroup &G : findAosGroups(K, Ctx))
     Kernel.Aos.push_back(aosEntry(G, K, Ctx));
+  std::vector<std::string> RooflineArchs = {Arch.str()};
+  RooflineArchs.insert(RooflineArchs.end(), CompareArchs.begin(), CompareArchs.end());
+  Kernel.Work = workEntry(Work, RooflineArchs);
 
   // Registers, shared memory and theoretical occupancy of this launch.
   std::string WhyNot;

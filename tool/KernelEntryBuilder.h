@@ -28,11 +28,14 @@ namespace warpcheck::tool {
 /// estimate). Registers: the options cuda-occupancy is configured with, so
 /// that the report and the check give the same registers from the same
 /// nvcc run. CompareArchs (the rest of an --arch list): when not empty,
-/// OccupancyByArch holds Arch and each of them.
+/// OccupancyByArch holds Arch and each of them. Work: the launch's FLOPs
+/// and DRAM bytes (the session's work() for K), whose roofline verdict is
+/// given on Arch and each of CompareArchs.
 KernelEntry kernelLaunchEntry(const analysis::KernelLaunchAnalysis &K,
                               analysis::TranslationUnitSession &Session, llvm::StringRef Arch,
                               const clang::Preprocessor *PP,
                               const clang::tidy::cuda::RegisterCountOptions &Registers,
+                              const analysis::LaunchWork &Work,
                               llvm::ArrayRef<std::string> CompareArchs = {});
 
 /// A kernel that does not compile (its body, or a function it calls, holds

@@ -30,6 +30,9 @@ llvm::StringRef checkSummary(llvm::StringRef Check) {
            "sectors than structure-of-arrays would";
   if (Check == "cuda-occupancy")
     return "Kernel launch whose theoretical occupancy is below the threshold";
+  if (Check == "cuda-missed-data-reuse")
+    return "Global load in a loop whose elements many threads of a block read, which a "
+           "shared-memory tile would read once";
   if (Check.starts_with("clang-diagnostic-"))
     return "Compiler warning";
   return "";

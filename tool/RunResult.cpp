@@ -131,6 +131,13 @@ RunCounts countRun(const RunResult &R) {
     } else {
       Analysed.insert(Id);
       ++C.LaunchShapes;
+      if (K.Work && !K.Work->Roofline.empty()) {
+        const RooflineEntry &Verdict = K.Work->Roofline.front();
+        ++(Verdict.Bound == "compute" ? C.ComputeBound : C.MemoryBound);
+        C.RooflineArch = Verdict.Arch;
+      } else {
+        ++C.RooflineNotKnown;
+      }
     }
   }
   C.KernelsAnalysed = Analysed.size();
@@ -167,6 +174,14 @@ std::string summaryLine(const RunCounts &C) {
   if (C.OutsideLineFilter)
     S += "; " + counted(C.OutsideLineFilter, "finding", "findings") +
          " outside the lines checked";
+  // The roofline verdicts of the launch shapes, when any has one.
+  if (C.MemoryBound + C.ComputeBound > 0) {
+    S += "; roofline on " + C.RooflineArch + ": " +
+         counted(C.MemoryBound, "launch shape", "launch shapes") + " memory-bound, " +
+         std::to_string(C.ComputeBound) + " compute-bound";
+    if (C.RooflineNotKnown)
+      S += ", " + std::to_string(C.RooflineNotKnown) + " not known";
+  }
   return S;
 }
 

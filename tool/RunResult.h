@@ -65,11 +65,18 @@ struct RunCounts {
   unsigned KernelsAnalysed = 0, KernelsWithErrors = 0, LaunchShapes = 0;
   unsigned Findings = 0, FindingsAsErrors = 0;
   unsigned SuppressedByBaseline = 0, OutsideLineFilter = 0;
+  /// Launch shapes by their roofline verdict on the target architecture
+  /// (the first of each kernel's "roofline"), and those without one.
+  unsigned MemoryBound = 0, ComputeBound = 0, RooflineNotKnown = 0;
+  /// The target architecture of the verdicts ("sm_90"); empty when none.
+  std::string RooflineArch;
 };
 RunCounts countRun(const RunResult &R);
 
 /// "3 findings; 5 kernels analysed (7 launch shapes), 1 kernel does not
-/// compile; 4 inputs: 2 analysed, 1 analysed with errors, 1 not analysed".
+/// compile; 4 inputs: 2 analysed, 1 analysed with errors, 1 not analysed;
+/// roofline on sm_90: 5 launch shapes memory-bound, 1 compute-bound, 1 not
+/// known".
 std::string summaryLine(const RunCounts &C);
 
 /// 3 when an input was not analysed cleanly, else 1 when a reported finding

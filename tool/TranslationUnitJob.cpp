@@ -226,9 +226,10 @@ public:
       const auto &Launches = Session.analyze(K, Options);
       if (!Launches.empty() && Launches.front().Launch.Source != analysis::LaunchSource::LaunchSite)
         Outcome.KernelsWithoutLaunch.push_back(analysis::crossUnitName(K));
-      for (const analysis::KernelLaunchAnalysis &L : Launches)
-        Kernels.push_back(kernelLaunchEntry(L, Session, cuda::resolveArch(Job.Arch, Ctx), PP,
-                                            Registers, Job.CompareArchs));
+      const auto &Work = Session.work(K, Options);
+      for (std::size_t I = 0; I < Launches.size(); ++I)
+        Kernels.push_back(kernelLaunchEntry(Launches[I], Session, cuda::resolveArch(Job.Arch, Ctx),
+                                            PP, Registers, Work[I], Job.CompareArchs));
     }
   }
 

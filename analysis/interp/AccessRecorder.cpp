@@ -24,6 +24,10 @@ std::uint64_t allocationOffset(std::uint64_t SimulatedAddress) {
   return SimulatedAddress & ((std::uint64_t(1) << RegionAddressBits) - 1);
 }
 
+std::uint64_t allocationOf(std::uint64_t SimulatedAddress) {
+  return SimulatedAddress >> RegionAddressBits;
+}
+
 int WarpInterpreter::Impl::regionFor(const void *Key, RegionKind Kind,
                                      const VarDecl *Var) {
   auto It = RegionOf.find(Key);

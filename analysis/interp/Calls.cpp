@@ -28,6 +28,11 @@ Lanes WarpInterpreter::Impl::evalCall(const CallExpr *CE) {
   bool FromSystemOrBuiltin =
       FD->getBuiltinID() != 0 || SM.isInSystemHeader(FD->getLocation()) ||
       FD->getLocation().isInvalid();
+  // A library function is one instruction (fmaf, __hadd2) or a sequence
+  // (sqrtf): counted here, as its body is not run. A user function's
+  // operations are counted as its body runs.
+  if (FromSystemOrBuiltin || !FD->hasBody())
+    countFloatOperation(CE);
   if (!FD->getIdentifier()) {
     // Operators and conversions: a user one with a body is run, a library
     // one (__half, __nv_bfloat16) reads or writes its operands.
@@ -194,6 +199,7 @@ Lanes WarpInterpreter::Impl::inlineCall(const FunctionDecl *FD, const CallExpr *
   Callee.ReturnsReference = Def->getReturnType()->isReferenceType();
   Callee.ReturnSlot = ReturnSlot;
   Callee.Call = {CE, ArgOffset};
+  FloatContractions.analyse(Def);
   bindParameters(Def, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), ArgOffset, Callee);
   Mask Saved = Active;
   Frames.push_back(std::move(Callee));

@@ -178,7 +178,9 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
   const std::uint64_t StepsAtEntry = Steps;
   if (Init)
     exec(Init);
-  frame().Loops.push_back(LoopState{});
+  LoopState Fresh;
+  Fresh.Loop = Loop;
+  frame().Loops.push_back(Fresh);
   Mask Running = Active;
   Mask UncertainExit = 0;
   unsigned Iteration = 0;
@@ -215,7 +217,9 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
     bool EnteredPastHalf = StepsAtEntry > Half;
     bool OverBudget = Iteration > 0 && Steps > Half &&
                       (!EnteredPastHalf || Steps > Half + Half / 2);
-    if (Iteration >= Limits.MaxLoopIterations || OverBudget) {
+    bool UncertainTooLong =
+        (UncertainExit & Running) != 0 && Iteration >= Limits.MaxUncertainLoopIterations;
+    if (Iteration >= Limits.MaxLoopIterations || OverBudget || UncertainTooLong) {
       // Long loops are sampled: accesses repeat with the same pattern in
       // most kernels; the lanes still inside leave with unknown values.
       if (TruncatedSeen.insert(Loop).second)

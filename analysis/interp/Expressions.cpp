@@ -128,8 +128,12 @@ Lanes WarpInterpreter::Impl::evalUncaptured(const Expr *E) {
     return evalCall(CE);
   if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
     // A trivially copied struct read from memory: `float4 v = in4[i];`.
+    // A library type's copy (the __half2 a by-value parameter of __hfma2
+    // takes) copies its bytes as well: its constructor is not trivial only
+    // because the header spells the copy out.
     const CXXConstructorDecl *Ctor = CC->getConstructor();
-    if (Ctor && Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial() &&
+    if (Ctor && Ctor->isCopyOrMoveConstructor() &&
+        (Ctor->isTrivial() || SM.isInSystemHeader(Ctor->getLocation())) &&
         CC->getNumArgs() == 1) {
       LValue Src = evalLValue(CC->getArg(0));
       if (Src.K == LValue::Mem)

@@ -10,6 +10,7 @@
 #ifndef WARPCHECK_ANALYSIS_INTERP_INTERPRETERIMPL_H
 #define WARPCHECK_ANALYSIS_INTERP_INTERPRETERIMPL_H
 
+#include "FloatOperations.h"
 #include "LaneValue.h"
 #include "WarpInterpreter.h"
 
@@ -75,6 +76,16 @@ public:
   std::set<const clang::Stmt *> TruncatedSeen, BudgetCutSeen;
   std::set<std::string> Limitations;
   std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>> Captured;
+  /// The floating-point instructions of the last warp, per active lane.
+  model::FlopCounts WarpFlops;
+  /// Floating-point operations whose instructions are not counted (their
+  /// source text), in any warp.
+  std::set<std::string> UncountedFloatOps;
+  /// A floating-point operation was counted for lanes under a
+  /// data-dependent condition, in any warp.
+  bool FlopsUnderUncertainMask = false;
+  /// FLOPs (per lane) executed inside each loop statement, over all warps.
+  std::map<const clang::Stmt *, double> LoopFlops;
 
 private:
   // ---- state ----
@@ -84,6 +95,8 @@ private:
     LValue Ref;
   };
   struct LoopState {
+    /// The loop statement; null for a switch (whose `break` leaves it).
+    const clang::Stmt *Loop = nullptr;
     Mask Broken = 0, Continued = 0;
     /// Lanes that may have left the loop (a break or continue under a
     /// data-dependent condition, a data-dependent loop condition) and go on
@@ -157,6 +170,8 @@ private:
   WarpPosition Where;
   std::array<std::uint32_t, WarpSize> Tx{}, Ty{}, Tz{};
   std::map<const clang::Expr *, std::vector<std::int64_t>> *CaptureInto = nullptr;
+  /// The multiplies nvcc fuses into adds, per function run.
+  Contractions FloatContractions;
   /// What the compiler proves warp-uniform (for atomics), made on first use.
   std::unique_ptr<WarpUniformity> Uniformity;
 
@@ -279,6 +294,10 @@ private:
                ? Frames[LV.Frame]
                : frame();
   }
+
+  /// Counts E's floating-point instruction for the active lanes, if it is
+  /// one (FloatOperations.h); a fused multiply is counted with its add.
+  void countFloatOperation(const clang::Expr *E);
 
   // ---- operators, casts and arithmetic (Operators.cpp) ----
   Lanes evalBinary(const clang::BinaryOperator *BO);

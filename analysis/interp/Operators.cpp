@@ -9,6 +9,8 @@
 
 #include "InterpreterImpl.h"
 
+#include "warpcheck/analysis/KernelAnalysis.h"
+
 using namespace clang;
 
 namespace warpcheck::analysis {
@@ -61,6 +63,36 @@ Lanes WarpInterpreter::Impl::arith(BinaryOperatorKind Op, const Lanes &A,
       R[L] = LaneValue::integer(*V.Bits);
   }
   return R;
+}
+
+void WarpInterpreter::Impl::countFloatOperation(const Expr *E) {
+  if (!Active || Aborted)
+    return;
+  std::optional<FloatOp> Op = floatOperationOf(E);
+  if (!Op)
+    return;
+  const Expr *Node = E->IgnoreParens();
+  FloatOpKind Kind = Op->Kind;
+  if (Kind == FloatOpKind::Mul && FloatContractions.isFusedMultiply(Node))
+    return; // counted as the FMA of the add it feeds
+  if (Kind == FloatOpKind::Add && FloatContractions.isFusedAdd(Node))
+    Kind = FloatOpKind::Fma;
+  if (Kind == FloatOpKind::Uncounted) {
+    if (UncountedFloatOps.size() < 8)
+      UncountedFloatOps.insert(sourceText(E, Ctx));
+    return;
+  }
+  std::uint64_t Lanes = std::bitset<32>(Active).count();
+  model::PrecisionOps &P = WarpFlops[Op->Precision];
+  (Kind == FloatOpKind::Add ? P.Add : Kind == FloatOpKind::Mul ? P.Mul : P.Fma) += Lanes;
+  std::uint64_t Flops = Lanes * Op->Elements * (Kind == FloatOpKind::Fma ? 2 : 1);
+  P.Flops += Flops;
+  if (Uncertain > 0 || (Active & uncertainLiveLanes()) != 0)
+    FlopsUnderUncertainMask = true;
+  for (const Frame &F : Frames)
+    for (const LoopState &L : F.Loops)
+      if (L.Loop)
+        LoopFlops[L.Loop] += static_cast<double>(Flops);
 }
 
 void WarpInterpreter::Impl::noteUndefined(values::Undefined UB) {
@@ -121,6 +153,7 @@ Lanes WarpInterpreter::Impl::evalBinary(const BinaryOperator *BO) {
   }
   Lanes L = eval(BO->getLHS());
   Lanes R = eval(BO->getRHS());
+  countFloatOperation(BO);
   QualType LT = BO->getLHS()->getType(), RT = BO->getRHS()->getType();
   if ((Op == BO_Add || Op == BO_Sub) && LT->isPointerType() && RT->isIntegerType())
     return pointerOffset(L, R, sizeOf(LT->getPointeeType()), Op == BO_Sub, RT);
@@ -151,6 +184,7 @@ Lanes WarpInterpreter::Impl::evalCompoundAssign(const CompoundAssignOperator *CA
   const Expr *Site = CA->getLHS()->IgnoreParenImpCasts();
   QualType T = CA->getLHS()->getType();
   Lanes Old = readLValue(LV, Site, T);
+  countFloatOperation(CA);
   BinaryOperatorKind Op = BinaryOperator::getOpForCompoundAssignment(CA->getOpcode());
   Lanes New;
   if ((Op == BO_Add || Op == BO_Sub) && T->isPointerType())
@@ -179,6 +213,7 @@ Lanes WarpInterpreter::Impl::evalUnary(const UnaryOperator *UO) {
     const Expr *Site = UO->getSubExpr()->IgnoreParenImpCasts();
     QualType T = UO->getSubExpr()->getType();
     Lanes Old = readLValue(LV, Site, T);
+    countFloatOperation(UO);
     Lanes New;
     bool Inc = UO->isIncrementOp();
     if (T->isPointerType()) {

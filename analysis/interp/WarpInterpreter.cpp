@@ -23,6 +23,8 @@ void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
   LocalMemory.clear();
   LocalWrites = 0;
   ReturnSlotCall = nullptr;
+  WarpFlops = model::FlopCounts{};
+  FloatContractions.analyse(Kernel);
   Grid = Launch.GridKnown ? Launch.Grid : Samples.AssumedGrid;
   GridSampled = !Launch.GridKnown;
   // Linear thread id -> (x, y, z): x fastest (CUDA C++ Programming Guide,
@@ -125,6 +127,14 @@ const std::vector<SourceRange> &WarpInterpreter::truncatedLoops() const {
 }
 const std::vector<SourceRange> &WarpInterpreter::budgetTruncatedLoops() const {
   return P->BudgetCut;
+}
+const model::FlopCounts &WarpInterpreter::flopsOfLastWarp() const { return P->WarpFlops; }
+const std::set<std::string> &WarpInterpreter::uncountedFloatOperations() const {
+  return P->UncountedFloatOps;
+}
+bool WarpInterpreter::flopsUnderUncertainMask() const { return P->FlopsUnderUncertainMask; }
+const std::map<const Stmt *, double> &WarpInterpreter::flopsPerLoop() const {
+  return P->LoopFlops;
 }
 const std::set<std::string> &WarpInterpreter::limitations() const {
   return P->Limitations;

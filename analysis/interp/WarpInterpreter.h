@@ -15,6 +15,7 @@
 #include "warpcheck/analysis/AccessReport.h"
 #include "warpcheck/analysis/ArrayLayout.h"
 #include "warpcheck/analysis/LaunchConfig.h"
+#include "warpcheck/model/Roofline.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -31,6 +32,11 @@ namespace warpcheck::analysis {
 
 struct InterpreterLimits {
   unsigned MaxLoopIterations = 64;
+  /// Iterations after which a loop some of whose lanes stay on a
+  /// data-dependent condition is cut (as MaxLoopIterations cuts): a loop
+  /// run to the end (a large MaxLoopIterations) would otherwise run to the
+  /// step budget when its exit depends on data.
+  unsigned MaxUncertainLoopIterations = ~0u;
   unsigned MaxCallDepth = 12;
   std::uint64_t MaxSteps = 4'000'000; ///< lane-steps per warp
 };
@@ -105,6 +111,18 @@ public:
   /// Loops among those that were cut earlier, when the warp had used half
   /// of MaxSteps.
   const std::vector<clang::SourceRange> &budgetTruncatedLoops() const;
+  /// The floating-point instructions the last runWarp executed, one per
+  /// active lane (FloatOperations.h).
+  const model::FlopCounts &flopsOfLastWarp() const;
+  /// Floating-point operations met whose instructions are not counted
+  /// (divisions, square roots, math functions): their source text.
+  const std::set<std::string> &uncountedFloatOperations() const;
+  /// Whether any counted operation ran for lanes under a data-dependent
+  /// condition (so the counts assume every lane took it).
+  bool flopsUnderUncertainMask() const;
+  /// The FLOPs executed inside each loop statement, per lane, summed over
+  /// every warp run (for the loop's arithmetic intensity).
+  const std::map<const clang::Stmt *, double> &flopsPerLoop() const;
   /// Unsupported constructs met (goto, ...).
   const std::set<std::string> &limitations() const;
   /// Per access site: the values of the index sub-expressions the first time

@@ -105,7 +105,22 @@ const char *AnalysedKernel = R"json({
      "active_warps_per_sm": 64, "theoretical": 1, "limiter": "warps"},
     {"arch": "sm_75", "registers": null, "registers_source": null, "active_blocks_per_sm": null,
      "active_warps_per_sm": null, "theoretical": null, "limiter": null,
-     "unavailable": "ptxas failed"}]
+     "unavailable": "ptxas failed"}],
+  "flops": {"status": "assumed", "total": 524288,
+            "fp16": {"add": 0, "mul": 0, "fma": 0, "flops": 0},
+            "fp32": {"add": 0, "mul": 0, "fma": 262144, "flops": 524288},
+            "fp64": {"add": 0, "mul": 0, "fma": 0, "flops": 0},
+            "assumptions": ["'a / b' compiles to a sequence of instructions that is not counted"],
+            "assumption_kinds": ["uncounted_operation"]},
+  "dram_bytes": {"status": "exact", "read": 32768, "write": 16384, "total": 49152,
+                 "assumptions": [], "assumption_kinds": []},
+  "intensity": 10.6667,
+  "roofline": [{"arch": "sm_90", "part": "H200 SXM", "precision": "fp32",
+                "peak_flops_per_second": 6.7e13, "peak_source": "vendor",
+                "bandwidth_bytes_per_second": 4.8e12, "ridge": 13.9583, "bound": "memory",
+                "attainable_flops_per_second": 5.12e13, "time_bound_seconds": 1.024e-08,
+                "status": "assumed"}],
+  "work_blocks_simulated": 11, "total_blocks": 4096
 })json";
 
 TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
@@ -179,6 +194,47 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_TRUE((*K.OccupancyByArch)[0].Occupancy);
   EXPECT_FALSE((*K.OccupancyByArch)[1].Occupancy);
   EXPECT_EQ((*K.OccupancyByArch)[1].Unavailable, "ptxas failed");
+
+  ASSERT_TRUE(K.Work);
+  EXPECT_EQ(K.Work->Flops.Status, AccessStatus::Assumed);
+  EXPECT_EQ(K.Work->Flops.Total, 524288);
+  EXPECT_EQ(K.Work->Flops.ByPrecision[1].Fma, 262144);
+  ASSERT_EQ(K.Work->Flops.Assumptions.size(), 1u);
+  EXPECT_EQ(K.Work->Flops.Assumptions[0].Kind, AssumptionKind::UncountedOperation);
+  EXPECT_EQ(K.Work->Dram.Read, 32768);
+  EXPECT_EQ(K.Work->Dram.Write, 16384);
+  EXPECT_EQ(K.Work->Intensity, 10.6667);
+  ASSERT_EQ(K.Work->Roofline.size(), 1u);
+  EXPECT_EQ(K.Work->Roofline[0].Bound, "memory");
+  EXPECT_EQ(K.Work->Roofline[0].PeakSource, "vendor");
+  EXPECT_DOUBLE_EQ(K.Work->Roofline[0].TimeBoundSeconds, 1.024e-08);
+  EXPECT_EQ(K.Work->BlocksSimulated, 11);
+}
+
+TEST(KernelEntries, WorkNotCountedRoundTrips) {
+  const char *Json =
+      R"json({"accesses":[],"aos":[],"dram_bytes":{"assumption_kinds":[],"assumptions":[],)json"
+      R"json("not_counted":"the address of 'in[idx[i]]' depends on values read from memory",)json"
+      R"json("read":null,"status":"unknown","total":null,"write":null},"file":"/w/k.cu",)json"
+      R"json("flops":{"assumption_kinds":[],"assumptions":[],"fp16":{"add":0,"flops":0,"fma":0,)json"
+      R"json("mul":0},"fp32":{"add":0,"flops":0,"fma":0,"mul":0},"fp64":{"add":0,"flops":0,)json"
+      R"json("fma":0,"mul":0},"not_counted":"a loop of the launch runs longer than the )json"
+      R"json(simulation budget allows to count every iteration, or its exit depends on values )json"
+      R"json(read from memory","status":"unknown","total":null},)json"
+      R"json("intensity":null,"launch":{"block":[256,1,1],"context":[],)json"
+      R"json("description":"the default block (256, 1, 1)","grid":null,"source":"default",)json"
+      R"json("unevaluated_launches":[]},"limitations":[],"line":3,"name":"lone",)json"
+      R"json("occupancy":null,"registers":null,"registers_source":null,"roofline":[],)json"
+      R"json("sampled_symbols":[],"shared_bytes_dynamic":null,"shared_bytes_static":null,)json"
+      R"json("simulated_warps":8,"status":"analysed","total_blocks":4096,"total_warps":8,)json"
+      R"json("work_blocks_simulated":0})json";
+  KernelEntry K = kernelFromJson(parseObject(Json));
+  ASSERT_TRUE(K.Work);
+  EXPECT_EQ(K.Work->Flops.Status, AccessStatus::Unknown);
+  EXPECT_FALSE(K.Work->Flops.Total);
+  EXPECT_FALSE(K.Work->Dram.Read);
+  EXPECT_FALSE(K.Work->Intensity);
+  EXPECT_EQ(text(toJson(K)), Json);
 }
 
 TEST(KernelEntries, AnalysedKernelRoundTrips) {

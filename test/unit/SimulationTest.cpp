@@ -250,4 +250,34 @@ TEST(Simulation, CostOfAveragesPerRequest) {
   EXPECT_DOUBLE_EQ(Z.WavefrontsPerRequest, 0);
 }
 
+TEST(Simulation, FirstBlockReuseCountsTheThreadsPerElement) {
+  const char *Code = R"(
+__global__ void naive(const float *A, const float *B, float *C, int n) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  for (int k = 0; k < 64; ++k)
+    sum += A[row * 64 + k] * B[k * 64 + col];
+  C[row * 64 + col] = sum;
+}
+)";
+  // (16, 16) blocks: each element of A is read by the 16 threads of its
+  // row, each of B by the 16 of its column; C is written, not read.
+  Launched L(Code, "naive", Dim3{16, 16, 1}, Dim3{4, 4, 1});
+  EXPECT_DOUBLE_EQ(L.site("A[row * 64 + k]", AccessOp::Load).FirstBlockReuse, 16);
+  EXPECT_DOUBLE_EQ(L.site("B[k * 64 + col]", AccessOp::Load).FirstBlockReuse, 16);
+  EXPECT_DOUBLE_EQ(L.site("C[row * 64 + col]", AccessOp::Store).FirstBlockReuse, 0);
+  // Each thread walks its 64 elements of a row of A and a column of B.
+  EXPECT_DOUBLE_EQ(L.site("A[row * 64 + k]", AccessOp::Load).FirstBlockElementsPerThread, 64);
+  // 64 iterations of every lane of the simulated warps (the launch's step
+  // budget allows a few of the 16 blocks).
+  double Lanes = 32.0 * L.Sim.SimulatedWarps;
+  EXPECT_LT(L.Sim.SimulatedWarps, L.Sim.TotalWarps);
+  EXPECT_DOUBLE_EQ(L.site("A[row * 64 + k]", AccessOp::Load).LaneAccesses, 64 * Lanes);
+  // One FFMA per lane and iteration: 2 FLOPs, all inside the loop.
+  EXPECT_EQ(L.Sim.Flops[warpcheck::model::FloatPrecision::Single].Fma, 64 * Lanes);
+  ASSERT_EQ(L.Sim.LoopFlops.size(), 1u);
+  EXPECT_DOUBLE_EQ(L.Sim.LoopFlops.begin()->second, 2 * 64 * Lanes);
+}
+
 } // namespace

@@ -64,6 +64,15 @@ enum class AssumptionKind {
   /// (floating point, 64-bit): its rounds depend on how the lanes race;
   /// the numbers are those of one round.
   RetryLoop,
+  /// A launch's FLOP count leaves out operations that compile to an
+  /// instruction sequence (a division, a square root, a math function).
+  UncountedOperation,
+  /// A launch's counts take the blocks of a class (interior, last along an
+  /// axis) to do what the one simulated did, and two simulated blocks
+  /// showed otherwise.
+  IrregularBlocks,
+  /// The simulation of a launch met a construct it does not run (goto).
+  IncompleteSimulation,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -92,7 +101,9 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::DataDependentBranch,  AssumptionKind::StructCopy,
     AssumptionKind::LoopBudget,           AssumptionKind::LoopIterations,
     AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue,
-    AssumptionKind::RetryLoop};
+    AssumptionKind::RetryLoop,
+    AssumptionKind::UncountedOperation,   AssumptionKind::IrregularBlocks,
+    AssumptionKind::IncompleteSimulation};
 
 } // namespace warpcheck::analysis
 

@@ -11,6 +11,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -109,6 +110,13 @@ struct AccessResult {
   /// (MemoryInstructions.h): its numbers are those of separate
   /// instructions, so the checks report nothing on it.
   const clang::Expr *MayMergeWith = nullptr;
+  /// Lane accesses in the simulated warps (each lane's element or chunk).
+  double LaneAccesses = 0;
+  /// Global loads: how many distinct threads of the first simulated block
+  /// read each element the access reads, on average (0 when not known),
+  /// and how many distinct elements each of them reads (1 when the address
+  /// does not change in a loop around it).
+  double FirstBlockReuse = 0, FirstBlockElementsPerThread = 0;
 };
 
 struct KernelLaunchAnalysis {
@@ -122,6 +130,11 @@ struct KernelLaunchAnalysis {
   std::vector<std::string> SampledSymbols;
   /// Anything that stopped the analysis early, e.g. an unsupported statement.
   std::vector<std::string> Limitations;
+  /// The value every unbound integer parameter took (SampledSymbols).
+  std::int64_t SampledInteger = 4096;
+  /// FLOPs per lane executed inside each loop statement, summed over the
+  /// simulated warps (loops cut short count their simulated iterations).
+  std::map<const clang::Stmt *, double> LoopFlops;
 };
 
 } // namespace warpcheck::analysis

@@ -69,6 +69,9 @@ std::vector<AosGroup> findAosGroups(const KernelLaunchAnalysis &Launch, const cl
 /// interpreter gives every allocation its own far-apart, 256-byte aligned
 /// base: interp/AccessRecorder.cpp).
 std::uint64_t allocationOffset(std::uint64_t SimulatedAddress);
+/// Which allocation a simulated address is in: equal for two addresses
+/// exactly when they are in the same one.
+std::uint64_t allocationOf(std::uint64_t SimulatedAddress);
 
 } // namespace warpcheck::analysis
 

@@ -44,6 +44,11 @@ bool isAnalysableKernel(const clang::FunctionDecl *FD);
 /// user's spelling location).
 std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
 
+/// What every number of a launch rests on because of its shape: a block
+/// shape assumed from the kernel's code, __launch_bounds__ or the default
+/// block, and a shape standing for launches that could not be evaluated.
+std::vector<Assumption> launchShapeAssumptions(const LaunchConfig &Launch);
+
 /// One result per launch configuration of Kernel (Launches, in their
 /// order), simulated afresh. Whoever asks often asks a
 /// TranslationUnitSession, which keeps the results and checks that the

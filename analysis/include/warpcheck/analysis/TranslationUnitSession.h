@@ -20,6 +20,7 @@
 
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/analysis/LaunchConfig.h"
+#include "warpcheck/analysis/LaunchWork.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 #include "warpcheck/analysis/SourceErrors.h"
 
@@ -61,6 +62,11 @@ public:
   /// options. None for a kernel whose body holds an error (errorIn).
   const std::vector<KernelLaunchAnalysis> &analyze(const clang::FunctionDecl *Kernel,
                                                    const AnalysisOptions &Options);
+  /// The FLOPs and DRAM bytes of each of those launches (LaunchWork.h), in
+  /// the same order, computed once per options (the roofline of the
+  /// reports; a few blocks of each launch run whole).
+  const std::vector<LaunchWork> &work(const clang::FunctionDecl *Kernel,
+                                      const AnalysisOptions &Options);
   /// The same, computed afresh and not kept: for trying layouts.
   std::vector<KernelLaunchAnalysis> analyzeUncached(const clang::FunctionDecl *Kernel,
                                                     const AnalysisOptions &Options);
@@ -74,6 +80,7 @@ private:
   std::map<std::pair<const clang::FunctionDecl *, std::string>,
            std::vector<KernelLaunchAnalysis>>
       Analyses;
+  std::map<std::pair<const clang::FunctionDecl *, std::string>, std::vector<LaunchWork>> Works;
   std::vector<CompilerError> CompilerErrors;
   std::map<const clang::FunctionDecl *, std::optional<KernelError>> Errors;
   RegisterUsage Registers;

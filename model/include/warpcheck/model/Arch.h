@@ -27,6 +27,7 @@
 #ifndef WARPCHECK_MODEL_ARCH_H
 #define WARPCHECK_MODEL_ARCH_H
 
+#include "warpcheck/model/Roofline.h"
 #include "warpcheck/model/SharedMemory.h"
 
 #include <array>
@@ -59,6 +60,12 @@ struct PartSpec {
   /// Peak DRAM bandwidth by the vendor.
   double MemoryBandwidthGBps = 0;
   std::string Source;
+  /// Peak non-tensor FLOP rates of the part as its vendor publishes them,
+  /// in GFLOP/s, by precision (fp16, fp32, fp64); 0 where the vendor
+  /// publishes none (peakFlopsPerSecond then derives one).
+  std::array<double, 3> VendorPeakGflops{};
+  /// Where the vendor figures come from; empty when there are none.
+  std::string PeakSource;
 };
 
 struct ArchSpec {
@@ -127,6 +134,12 @@ struct ArchSpec {
   unsigned BlockBarriersPerSM = 0;
 
   SharedMemoryGeometry SharedBanks;
+  /// Floating-point results per clock cycle per SM of the add, multiply
+  /// and multiply-add instructions, by precision (fp16 counting both
+  /// halves of a half2 instruction, fp32, fp64): [PG] "Arithmetic
+  /// Instructions", throughput of native arithmetic instructions. 0 where
+  /// the table gives none or it is not known here.
+  std::array<unsigned, 3> FmaResultsPerClockPerSM{};
   PartSpec Part;
 
   /// "9.0".
@@ -178,6 +191,16 @@ ArchSpec makeTextbookArch(const TextbookArchParams &Params);
 /// half-warp. findArch("g80") is the G80 with its real (per-block,
 /// 256-register) allocation rule instead.
 ArchSpec makeTextbookG80();
+
+/// The peak FLOP rate of Arch's part in one precision: the vendor's figure
+/// where the part has one (FromVendor set), else SMs x boost clock x
+/// results per clock per SM x 2 (a multiply-add is two operations); 0 when
+/// neither is known.
+double peakFlopsPerSecond(const ArchSpec &Arch, FloatPrecision P, bool *FromVendor = nullptr);
+
+/// Arch's part as the roofline sees it in precision P: that peak and the
+/// vendor's DRAM bandwidth.
+RooflineMachine rooflineMachine(const ArchSpec &Arch, FloatPrecision P);
 
 /// Empty if Arch is usable by the occupancy calculator, else what is wrong
 /// (a zero limit, a zero allocation unit, inconsistent warps and threads).

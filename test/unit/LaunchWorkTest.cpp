@@ -1,0 +1,331 @@
+//===- LaunchWorkTest.cpp - a launch's FLOPs and DRAM bytes, by hand -------===//
+//
+// analyzeLaunchWork on small kernels whose counts are worked out by hand:
+// floating-point instructions per active lane (an FMA is 2 FLOPs; nvcc
+// fuses a multiply into the add it feeds; lanes a guard turns off do
+// nothing), and DRAM bytes as the distinct 32-byte sectors the launch reads
+// and writes (docs/hardware-model.md, "DRAM traffic of a launch").
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpcheck/analysis/LaunchWork.h"
+
+#include "CudaTestUnit.h"
+
+#include <gtest/gtest.h>
+
+using namespace warpcheck::analysis;
+using warpcheck::model::FloatPrecision;
+
+namespace {
+
+struct Worked {
+  std::unique_ptr<clang::ASTUnit> AST;
+  std::vector<KernelLaunchAnalysis> Analyses;
+  LaunchWork Work;
+
+  /// Kernel Name launched with Block and Grid, its integer parameters
+  /// bound to Values (in order; the others left unbound).
+  Worked(const std::string &Code, llvm::StringRef Name, Dim3 Block, Dim3 Grid,
+         std::map<std::string, std::int64_t> Values = {})
+      : AST(warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Device)) {
+    const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(AST->getASTContext(), Name);
+    EXPECT_TRUE(K) << Name.str();
+    if (!K)
+      return;
+    LaunchConfig Launch;
+    Launch.Block = Block;
+    Launch.Grid = Grid;
+    Launch.GridKnown = true;
+    Launch.Source = LaunchSource::LaunchSite;
+    Launch.Description = "the test's launch";
+    for (const clang::ParmVarDecl *P : K->parameters()) {
+      auto It = Values.find(P->getNameAsString());
+      if (It != Values.end())
+        Launch.Arguments[P].Integer = It->second;
+    }
+    AnalysisOptions Options;
+    Analyses = analyzeKernel(K, {Launch}, Options);
+    EXPECT_EQ(Analyses.size(), 1u);
+    if (!Analyses.empty())
+      Work = analyzeLaunchWork(Analyses.front());
+  }
+
+  const warpcheck::model::PrecisionOps &ops(FloatPrecision P) const {
+    static const warpcheck::model::PrecisionOps None;
+    return Work.Flops ? (*Work.Flops)[P] : None;
+  }
+};
+
+TEST(LaunchWork, SaxpyCountsOnlyTheActiveLanes) {
+  const char *Code = R"(
+__global__ void saxpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
+)";
+  // 16 blocks of 256 threads, 4000 of them active: one FFMA each.
+  Worked W(Code, "saxpy", Dim3{256, 1, 1}, Dim3{16, 1, 1}, {{"n", 4000}});
+  ASSERT_TRUE(W.Work.Flops);
+  EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Exact);
+  EXPECT_EQ(W.ops(FloatPrecision::Single).Fma, 4000u);
+  EXPECT_EQ(W.ops(FloatPrecision::Single).Add, 0u);
+  EXPECT_EQ(W.ops(FloatPrecision::Single).Mul, 0u);
+  EXPECT_EQ(W.Work.Flops->totalFlops(), 8000u);
+  // x and y read (4000 floats each: 500 sectors), y written: 16000 bytes.
+  ASSERT_TRUE(W.Work.DramReadBytes);
+  EXPECT_EQ(*W.Work.DramReadBytes, 32000u);
+  EXPECT_EQ(*W.Work.DramWriteBytes, 16000u);
+  EXPECT_EQ(W.Work.DramStatus, AccessStatus::Exact);
+  // The first, the second (the interior), the third (the step between
+  // interior blocks) and the last block were run whole.
+  EXPECT_EQ(W.Work.SimulatedBlocks, 4u);
+  EXPECT_EQ(W.Work.TotalBlocks, 16u);
+}
+
+const char *Matmuls = R"(
+#define T 16
+__global__ void naive(const float *A, const float *B, float *C, int n) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k)
+    sum += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = sum;
+}
+__global__ void tiled(const float *A, const float *B, float *C, int n) {
+  __shared__ float As[T][T], Bs[T][T];
+  int row = blockIdx.y * T + threadIdx.y;
+  int col = blockIdx.x * T + threadIdx.x;
+  float sum = 0.0f;
+  for (int t = 0; t < n; t += T) {
+    As[threadIdx.y][threadIdx.x] = A[row * n + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * n + col];
+    __syncthreads();
+    for (int k = 0; k < T; ++k)
+      sum += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+    __syncthreads();
+  }
+  C[row * n + col] = sum;
+}
+)";
+
+TEST(LaunchWork, MatrixMultipliesDoTwoNCubedFlops) {
+  // N = 64: N^3 = 262144 FMAs, 2N^3 FLOPs, whatever the tiling; A and B
+  // read once each from DRAM (2 x 16 KiB), C written once (16 KiB).
+  for (const char *Name : {"naive", "tiled"}) {
+    SCOPED_TRACE(Name);
+    Worked W(Matmuls, Name, Dim3{16, 16, 1}, Dim3{4, 4, 1}, {{"n", 64}});
+    ASSERT_TRUE(W.Work.Flops);
+    EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Exact);
+    EXPECT_EQ(W.ops(FloatPrecision::Single).Fma, 262144u);
+    EXPECT_EQ(W.ops(FloatPrecision::Single).Add + W.ops(FloatPrecision::Single).Mul, 0u);
+    EXPECT_EQ(W.Work.Flops->totalFlops(), 524288u);
+    ASSERT_TRUE(W.Work.DramReadBytes);
+    EXPECT_EQ(*W.Work.DramReadBytes, 2u * 64 * 64 * 4);
+    EXPECT_EQ(*W.Work.DramWriteBytes, 64u * 64 * 4);
+    EXPECT_EQ(W.Work.DramStatus, AccessStatus::Exact);
+    // Nine classes (first, interior or last along x and along y) and the
+    // next interior block along each axis.
+    EXPECT_EQ(W.Work.SimulatedBlocks, 11u);
+  }
+}
+
+TEST(LaunchWork, ContractionAsNvccDoesIt) {
+  const char *Code = R"(
+__global__ void ops(const float *a, const float *b, const float *c, const float *d,
+                    float *out, const double *da, double *dout) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[i] * b[i] + c[i] * d[i];            // FFMA + FMUL
+  out[i + 32] = __fmul_rn(a[i], b[i]) + c[i];    // FMUL + FADD: never fused
+  out[i + 64] = fmaf(a[i], b[i], c[i]) - d[i];   // FFMA + FADD
+  out[i + 96] = c[i] - a[i] * b[i];              // FFMA
+  float s = a[i];
+  s *= b[i];                                     // FMUL
+  s++;                                           // FADD
+  out[i + 128] = s;
+  dout[i] = da[i] * da[i] + 1.0;                 // DFMA
+  dout[i + 32] = (double)a[i] * b[i];            // DMUL (b promoted)
+}
+)";
+  Worked W(Code, "ops", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  ASSERT_TRUE(W.Work.Flops);
+  EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Exact);
+  const auto &S = W.ops(FloatPrecision::Single);
+  EXPECT_EQ(S.Fma, 3u * 32);
+  EXPECT_EQ(S.Mul, 3u * 32);
+  EXPECT_EQ(S.Add, 3u * 32);
+  EXPECT_EQ(S.Flops, (3u * 2 + 3 + 3) * 32);
+  const auto &D = W.ops(FloatPrecision::Double);
+  EXPECT_EQ(D.Fma, 32u);
+  EXPECT_EQ(D.Mul, 32u);
+  EXPECT_EQ(D.Add, 0u);
+  EXPECT_EQ(D.Flops, 3u * 32);
+}
+
+TEST(LaunchWork, DivisionsAndMathFunctionsAreNotCounted) {
+  const char *Code = R"(
+__global__ void divide(const float *a, float *out) {
+  int i = threadIdx.x;
+  out[i] = a[i] / a[i + 32] + sqrtf(a[i]);
+}
+)";
+  Worked W(Code, "divide", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  ASSERT_TRUE(W.Work.Flops);
+  // The add is counted; the division and the square root are not.
+  EXPECT_EQ(W.ops(FloatPrecision::Single).Add, 32u);
+  EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Assumed);
+  unsigned Uncounted = 0;
+  for (const Assumption &A : W.Work.FlopsAssumptions)
+    Uncounted += A.Kind == AssumptionKind::UncountedOperation;
+  EXPECT_EQ(Uncounted, 2u);
+  // The DRAM bytes do not depend on them: 64 floats read, 32 written.
+  EXPECT_EQ(W.Work.DramStatus, AccessStatus::Exact);
+  EXPECT_EQ(*W.Work.DramReadBytes, 256u);
+  EXPECT_EQ(*W.Work.DramWriteBytes, 128u);
+}
+
+TEST(LaunchWork, HalosAndStridesCountDistinctSectors) {
+  const char *Code = R"(
+__global__ void stencil(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > 0 && i < n - 1)
+    out[i] = 0.25f * (in[i - 1] + in[i + 1]) + 0.5f * in[i];
+}
+__global__ void column(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i * 16];
+}
+)";
+  // n = 4096 over 16 blocks of 256: every element of in read (512
+  // sectors), out written but its first and last element (the sectors
+  // still all touched: 512).
+  Worked S(Code, "stencil", Dim3{256, 1, 1}, Dim3{16, 1, 1}, {{"n", 4096}});
+  ASSERT_TRUE(S.Work.Flops);
+  // Per active lane (4094): FADD, FMUL, FFMA.
+  EXPECT_EQ(S.ops(FloatPrecision::Single).Add, 4094u);
+  EXPECT_EQ(S.ops(FloatPrecision::Single).Mul, 4094u);
+  EXPECT_EQ(S.ops(FloatPrecision::Single).Fma, 4094u);
+  EXPECT_EQ(*S.Work.DramReadBytes, 4096u * 4);
+  EXPECT_EQ(*S.Work.DramWriteBytes, 4096u * 4);
+  // Every 16th float: one sector per element read, 4096 of them.
+  Worked C(Code, "column", Dim3{256, 1, 1}, Dim3{16, 1, 1});
+  EXPECT_EQ(*C.Work.DramReadBytes, 4096u * 32);
+  EXPECT_EQ(*C.Work.DramWriteBytes, 4096u * 4);
+}
+
+TEST(LaunchWork, EdgesOfATwoDimensionalGrid) {
+  const char *Code = R"(
+__global__ void blur(const float *in, float *out, int w, int h) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < 1 || y < 1 || x >= w - 1 || y >= h - 1)
+    return;
+  int c = y * w + x;
+  out[c] = 0.5f * in[c] + 0.125f * (in[c - 1] + in[c + 1] + in[c - w] + in[c + w]);
+}
+)";
+  // 100 x 50 floats over (32, 8) blocks: a partial last block along x
+  // (100 = 3 x 32 + 4) and along y (50 = 6 x 8 + 2); 98 x 48 points
+  // computed, each 3 FADD, 1 FMUL, 1 FFMA.
+  Worked W(Code, "blur", Dim3{32, 8, 1}, Dim3{4, 7, 1}, {{"w", 100}, {"h", 50}});
+  ASSERT_TRUE(W.Work.Flops);
+  EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Exact);
+  const auto &S = W.ops(FloatPrecision::Single);
+  EXPECT_EQ(S.Add, 3u * 98 * 48);
+  EXPECT_EQ(S.Mul, 98u * 48);
+  EXPECT_EQ(S.Fma, 98u * 48);
+  // in: 5000 floats, 20000 bytes; every float is read but the four
+  // corners, whose sectors hold read floats too: sectors 0 to 624.
+  EXPECT_EQ(*W.Work.DramReadBytes, 625u * 32);
+  // out: rows 1 to 48, floats 1 to 98: bytes 404 to 19595, sectors 12 to
+  // 612, none skipped (two floats between rows).
+  EXPECT_EQ(*W.Work.DramWriteBytes, 601u * 32);
+  EXPECT_EQ(W.Work.DramStatus, AccessStatus::Exact);
+  // 3 x 3 classes, and the next interior block along x and along y.
+  EXPECT_EQ(W.Work.SimulatedBlocks, 11u);
+}
+
+TEST(LaunchWork, BlocksThatAreNotShiftedAlikeAreCountedApart) {
+  const char *Code = R"(
+__global__ void scatter(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[(i * 97) % 4096] = in[i];
+}
+)";
+  Worked W(Code, "scatter", Dim3{256, 1, 1}, Dim3{16, 1, 1});
+  EXPECT_EQ(*W.Work.DramReadBytes, 4096u * 4);
+  // Each block's 256 floats, 388 bytes apart, are 256 sectors of their
+  // own: 16 x 256 sectors counted, an upper bound (the launch writes all
+  // 512 sectors of out), and said so.
+  EXPECT_EQ(*W.Work.DramWriteBytes, 16u * 256 * 32);
+  EXPECT_EQ(W.Work.DramStatus, AccessStatus::Assumed);
+  bool Said = false;
+  for (const Assumption &A : W.Work.DramAssumptions)
+    Said |= A.Kind == AssumptionKind::IrregularBlocks && A.Text.find("out[") != std::string::npos;
+  EXPECT_TRUE(Said);
+}
+
+TEST(LaunchWork, WhatTheSourceLeavesOpenIsAssumedOrUnknown) {
+  const char *Code = R"(
+__global__ void sum_rows(const float *in, float *out, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int k = 0; k < n; ++k)
+    s += in[row * n + k];
+  out[row] = s;
+}
+__global__ void gather(const float *in, const int *idx, float *out) {
+  int i = threadIdx.x;
+  out[i] = in[idx[i]] * 2.0f;
+}
+)";
+  // n unbound: taken as 4096, said so.
+  Worked R(Code, "sum_rows", Dim3{32, 1, 1}, Dim3{2, 1, 1});
+  ASSERT_TRUE(R.Work.Flops);
+  EXPECT_EQ(R.ops(FloatPrecision::Single).Add, 64u * 4096);
+  EXPECT_EQ(R.Work.FlopsStatus, AccessStatus::Assumed);
+  ASSERT_FALSE(R.Work.FlopsAssumptions.empty());
+  EXPECT_EQ(R.Work.FlopsAssumptions.front().Kind, AssumptionKind::UnboundValue);
+  EXPECT_EQ(*R.Work.DramReadBytes, 64u * 4096 * 4);
+  // An address read from memory: no DRAM count, the reason given.
+  Worked G(Code, "gather", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  ASSERT_TRUE(G.Work.Flops);
+  EXPECT_EQ(G.ops(FloatPrecision::Single).Mul, 32u);
+  EXPECT_FALSE(G.Work.DramReadBytes);
+  EXPECT_EQ(G.Work.DramStatus, AccessStatus::Unknown);
+  EXPECT_NE(G.Work.DramNotCounted.find("in[idx[i]]"), std::string::npos);
+}
+
+TEST(LaunchWork, LoopsTooLongForTheBudgetAreNotCounted) {
+  const char *Code = R"(
+__global__ void spin(float *out, int n) {
+  float s = 0;
+  for (int k = 0; k < n; ++k)
+    s += 1.0f;
+  out[threadIdx.x] = s;
+}
+)";
+  Worked W(Code, "spin", Dim3{1024, 1, 1}, Dim3{1, 1, 1}, {{"n", 1 << 30}});
+  EXPECT_FALSE(W.Work.Flops);
+  EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Unknown);
+  EXPECT_NE(W.Work.FlopsNotCounted.find("simulation budget"), std::string::npos);
+  // A loop whose exit depends on data has no trip count: cut at once.
+  const char *Chase = R"(
+__global__ void chase(const int *next, float *out) {
+  int i = threadIdx.x;
+  float s = 0;
+  while (next[i] >= 0) {
+    s += 1.0f;
+    i = next[i];
+  }
+  out[threadIdx.x] = s;
+}
+)";
+  Worked C(Chase, "chase", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  EXPECT_FALSE(C.Work.Flops);
+  EXPECT_NE(C.Work.FlopsNotCounted.find("values read from memory"), std::string::npos);
+}
+
+} // namespace
