@@ -8,7 +8,7 @@
 // real traffic; no kernel's count depends on the values (the arrays are
 // zeroed with cudaMemset, and no branch reads them).
 //
-// HW-ROOFLINE: pending
+// HW-ROOFLINE: measured
 //
 // saxpy, daxpy and a half2 axpy (2^28 elements each), a 5-point stencil
 // and a tiled transpose over 8192 x 8192 floats, a shared-memory sum
