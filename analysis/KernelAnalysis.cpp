@@ -349,6 +349,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       // access is outside whatever the values (a flattened index past an
       // inner extent), and bounds tell nothing.
       bool BoundsBind = !Primary.OutOfBoundsShared;
+      std::vector<SweepRun> LeftOut;
       std::uint64_t Steps = 0;
       std::vector<std::int64_t> Order = {PrimarySamples.UnboundInteger};
       for (std::int64_t V : sweepValues())
@@ -371,8 +372,37 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         for (const std::string &Read : Run.SweptReads)
           if (std::find(Values.Reads.begin(), Values.Reads.end(), Read) == Values.Reads.end())
             Values.Reads.push_back(Read);
-        if (!Run.UndefinedArithmetic && !(BoundsBind && Run.OutOfBoundsShared))
+        if (Run.UndefinedArithmetic)
+          continue;
+        if (BoundsBind && Run.OutOfBoundsShared)
+          LeftOut.push_back({V, std::move(Run)});
+        else
           Values.Runs.push_back({V, std::move(Run)});
+      }
+      // A value left out for leaving a shared array may be the only one to
+      // reach some access (a branch on a flag parameter whose other side
+      // indexes a shared array by a block wider than it): the out-of-bounds
+      // access then need not depend on the value at all. Such a run is
+      // simulated again to its end and kept, so that no access any value
+      // reaches is dropped.
+      std::set<SiteKey> Reached;
+      for (const auto &[Key, T] : Primary.Sites)
+        Reached.insert(Key);
+      for (const SweepRun &Run : Values.Runs)
+        for (const auto &[Key, T] : Run.Sim.Sites)
+          Reached.insert(Key);
+      for (const SweepRun &Out : LeftOut) {
+        bool ReachesMore = std::any_of(Out.Sim.Sites.begin(), Out.Sim.Sites.end(),
+                                       [&](const auto &Site) { return !Reached.count(Site.first); });
+        if (!ReachesMore)
+          continue;
+        SampleValues Try;
+        Try.UnboundInteger = Out.Value;
+        Simulation Whole =
+            simulateLaunch(Kernel, Launch, Try, SweepLimits, Layouts, Options, &SweepPlan);
+        for (const auto &[Key, T] : Whole.Sites)
+          Reached.insert(Key);
+        Values.Runs.push_back({Out.Value, std::move(Whole)});
       }
       if (Values.Truncated)
         R.Limitations.push_back("the sweep over the values of the unbound parameters stopped "
