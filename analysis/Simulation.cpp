@@ -54,7 +54,7 @@ public:
                                      : R.Site.Op == AccessOp::Store ? model::SharedAccessKind::Store
                                                                     : model::sharedAtomicKind(R.Site.Atomic);
       const model::SharedRequestCost &C =
-          sharedCost(Aggregated ? leaderOnly(*R.Addresses) : *R.Addresses, Kind);
+          sharedCost(Aggregated ? model::leaderLaneRequest(*R.Addresses) : *R.Addresses, Kind);
       T.Wavefronts += C.Wavefronts;
       T.IdealWavefronts += C.IdealWavefronts;
       if (keepIfWorst(T, double(C.Wavefronts) - C.IdealWavefronts, *R.Addresses))
@@ -163,17 +163,6 @@ private:
     return Key;
   }
   static constexpr std::size_t MaxCachedShapes = 1 << 16;
-
-  /// The request of the one lane that issues an aggregated atomic.
-  static model::WarpAddressSet leaderOnly(const model::WarpAddressSet &S) {
-    model::WarpAddressSet Leader(S.bytesPerLane());
-    for (unsigned L = model::WarpSize; L-- > 0;)
-      if (S.isActive(L)) {
-        Leader.setLane(L, S.address(L));
-        break;
-      }
-    return Leader;
-  }
 
   const model::SharedRequestCost &sharedCost(const model::WarpAddressSet &S,
                                              model::SharedAccessKind Kind) {

@@ -145,14 +145,17 @@ GlobalRequestCost computeAtomicRequestCost(const WarpAddressSet &Request, const 
                                            const GlobalMemoryGeometry &Geometry) {
   if (!isAggregatedRequest(Request, T))
     return computeGlobalRequestCost(Request, Geometry, GlobalAccessKind::Atomic);
-  // One lane (the elected leader; which one does not change the cost).
+  return computeGlobalRequestCost(leaderLaneRequest(Request), Geometry);
+}
+
+WarpAddressSet leaderLaneRequest(const WarpAddressSet &Request) {
   WarpAddressSet Leader(Request.bytesPerLane());
   for (unsigned Lane = WarpSize; Lane-- > 0;)
     if (Request.isActive(Lane)) {
       Leader.setLane(Lane, Request.address(Lane));
       break;
     }
-  return computeGlobalRequestCost(Leader, Geometry);
+  return Leader;
 }
 
 } // namespace warpcheck::model

@@ -8,6 +8,8 @@
 
 #include "ResultsCache.h"
 
+#include "warpcheck/toolchain/CacheDirectory.h"
+
 #include "warpcheck/toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -55,21 +57,7 @@ std::string absolutePath(llvm::StringRef File, llvm::StringRef Directory) {
 
 } // namespace
 
-std::string defaultResultsCacheDir() {
-  llvm::SmallString<256> Dir;
-  if (auto X = llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
-      X && !X->empty() && llvm::sys::path::is_absolute(*X)) {
-    Dir = *X;
-    llvm::sys::path::append(Dir, "warpcheck");
-  } else if (auto H = llvm::sys::Process::GetEnv("HOME"); H && !H->empty()) {
-    Dir = *H;
-    llvm::sys::path::append(Dir, ".cache", "warpcheck");
-  } else {
-    return "";
-  }
-  llvm::sys::path::append(Dir, "results");
-  return Dir.str().str();
-}
+std::string defaultResultsCacheDir() { return toolchain::userCacheDirectory("results"); }
 
 std::string warpcheckBuildIdentity(llvm::StringRef Version, llvm::StringRef Executable) {
   std::string Identity = Version.str() + "\n" + Executable.str();

@@ -12,6 +12,8 @@
 
 #include "warpcheck/toolchain/CudaToolkit.h"
 
+#include "warpcheck/toolchain/CacheDirectory.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -28,20 +30,14 @@ namespace warpcheck::analysis {
 std::string registerCacheDirectory(const RegisterOptions &Options) {
   if (Options.CacheDir == "none")
     return "";
-  llvm::SmallString<256> Dir;
-  if (!Options.CacheDir.empty()) {
-    Dir = Options.CacheDir;
-  } else if (auto X = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); X && !X->empty() &&
-                                                                      llvm::sys::path::is_absolute(*X)) {
-    Dir = *X;
-    llvm::sys::path::append(Dir, "warpcheck");
-  } else if (auto H = llvm::sys::Process::GetEnv("HOME"); H && !H->empty()) {
-    Dir = *H;
-    llvm::sys::path::append(Dir, ".cache", "warpcheck");
-  } else {
+  // --register-cache-dir DIR holds its own ptxas/ folder, as the default does.
+  llvm::SmallString<256> Dir(Options.CacheDir);
+  if (Dir.empty())
+    Dir = toolchain::userCacheDirectory("ptxas");
+  else
+    llvm::sys::path::append(Dir, "ptxas");
+  if (Dir.empty())
     return "";
-  }
-  llvm::sys::path::append(Dir, "ptxas");
   if (llvm::sys::fs::create_directories(Dir))
     return "";
   // Unwritable: no cache.

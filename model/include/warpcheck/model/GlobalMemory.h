@@ -126,6 +126,10 @@ const char *whyNotAggregated(const AtomicTraits &Traits);
 /// the whole warp (its active lanes then name one address).
 bool isAggregatedRequest(const WarpAddressSet &Request, const AtomicTraits &Traits);
 
+/// The request of the one lane that issues an aggregated atomic (the last
+/// active lane; which one the vote elects does not change the cost).
+WarpAddressSet leaderLaneRequest(const WarpAddressSet &Request);
+
 /// The cost of a warp request of a global atomic: one lane's request when
 /// it is aggregated (1 sector), else the lanes served per address in rounds
 /// (GlobalAccessKind::Atomic).
