@@ -17,7 +17,8 @@ constexpr const char *AssumptionKindNames[] = {
     "data_dependent_address", "block_shape",     "unevaluated_launch",
     "unbound_value",          "truncated_sweep", "grid_shape",
     "data_dependent_branch",  "struct_copy",     "loop_budget",
-    "loop_iterations",        "merged_instruction", "memory_value"};
+    "loop_iterations",        "merged_instruction", "memory_value",
+    "unmatched_instructions"};
 
 static_assert(std::size(SpaceNames) == std::size(AllMemorySpaces));
 static_assert(std::size(OpNames) == std::size(AllAccessOps));

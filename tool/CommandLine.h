@@ -74,6 +74,10 @@ struct CommandLine {
   bool PrintToolkit = false;
   /// Analyse even a single file in a worker process of its own.
   bool Isolate = false;
+  /// --sass-listing: an `nvdisasm -gi` listing of the build's cubin, whose
+  /// memory instructions the kernels are costed with (instead of those of
+  /// the located toolkit's nvcc and nvdisasm).
+  std::string SassListing;
 };
 
 /// Parses argv (argv[0] is the program). False after printing an error.

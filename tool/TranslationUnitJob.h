@@ -46,6 +46,9 @@ struct TranslationUnitJob {
   /// A JSON table of the launches other units make of this unit's kernels
   /// (CrossUnitLaunches.h); empty: none.
   std::string OtherUnitsFile;
+  /// An `nvdisasm -gi` listing the kernels' memory instructions are read
+  /// from (--sass-listing, an absolute path); empty: the toolkit's.
+  std::string SassListing;
 };
 
 /// Runs the checks and the engine on Job and fills Result. Its input's

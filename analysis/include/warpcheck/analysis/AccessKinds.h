@@ -60,6 +60,9 @@ enum class AssumptionKind {
   /// with nothing a launch leaves open): the numbers are those of the
   /// stated value (value_dependence.representative_value).
   MemoryValue,
+  /// The compiled kernel's memory instructions were read, and the ones on
+  /// the access's line could not be matched with it.
+  UnmatchedInstructions,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -87,7 +90,8 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::TruncatedSweep,       AssumptionKind::GridShape,
     AssumptionKind::DataDependentBranch,  AssumptionKind::StructCopy,
     AssumptionKind::LoopBudget,           AssumptionKind::LoopIterations,
-    AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue};
+    AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue,
+    AssumptionKind::UnmatchedInstructions};
 
 } // namespace warpcheck::analysis
 
