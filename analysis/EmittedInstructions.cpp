@@ -222,8 +222,17 @@ struct InstructionReconciler::Impl {
         SlotOf;
     std::map<std::tuple<std::string, unsigned, SassOp, MemorySpace>, std::vector<SiteId>>
         Unmatched;
+    std::set<std::string> ListedFiles;
+    for (const auto &P : Positions)
+      for (const auto &[File, Line] : P)
+        ListedFiles.insert(File);
     for (const auto &[Id, S] : Sites) {
       SitePlan P;
+      if (!ListedFiles.count(S.File)) {
+        P.Unlisted = true;
+        Plans[Id] = std::move(P);
+        continue;
+      }
       LineKey K{S.File, S.Line, sassOpOf(S.Op)};
       std::vector<size_t> Here = Fitting(K, S.Space);
       auto SK = std::make_tuple(S.File, S.Line, sassOpOf(S.Op), S.Space);

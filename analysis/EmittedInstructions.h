@@ -77,6 +77,10 @@ struct SitePlan {
   /// The loops (their statements' ranges) the instruction was moved out of.
   std::vector<clang::SourceRange> HoistedOutOf;
   std::string Unmatched;
+  /// The listing has no line of the access's file at all (a cubin compiled
+  /// without -lineinfo, or from another copy of the file): the access is
+  /// costed as written, as without a listing.
+  bool Unlisted = false;
 };
 
 /// One request as an instruction makes it.

@@ -52,7 +52,6 @@ public:
   void addEmitted(const EmittedRequest &E) {
     const RecordedRequest &R = *E.Leader;
     SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
-    T.FromListing = true;
     RequestCost C = cost(T, R, E.Addresses);
     // Not matched with an instruction: costed as written, listed nowhere.
     if (!E.Slot || E.Opcode.empty())
@@ -96,7 +95,6 @@ public:
         continue;
       }
       SiteTotals &Other = Sites[Key];
-      Other.FromListing = true;
       ++Other.ServedByOthers;
       ++Totals(Other, R.Site.Expr).ServedExecutions;
     }
@@ -105,7 +103,6 @@ public:
   /// An execution an earlier request of a hoisted instruction served.
   void addServed(const RecordedRequest &R) {
     SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
-    T.FromListing = true;
     for (InstructionTotals &I : T.Instructions)
       if (I.Hoisted && !I.CountedWith) {
         ++I.ServedExecutions;
@@ -390,7 +387,7 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
                        [&Agg](const RecordedRequest &R) { Agg.addServed(R); });
     for (auto &[Key, T] : Agg.Sites) {
       auto Plan = Reconciler->plans().find({Key.E, Key.Op});
-      if (Plan == Reconciler->plans().end())
+      if (Plan == Reconciler->plans().end() || Plan->second.Unlisted)
         continue;
       T.FromListing = true;
       T.HoistedOutOf = Plan->second.HoistedOutOf;

@@ -194,4 +194,24 @@ TEST(EmittedInstructions, NothingListedForTheAccess) {
   EXPECT_DOUBLE_EQ(Out.Cost.SectorsPerRequest, 4);
 }
 
+TEST(EmittedInstructions, ListingOfAnotherFileChangesNothing) {
+  // No position of the listing is in the parsed file (a cubin built from
+  // another copy of it): the accesses are costed as written, unassumed.
+  std::vector<SassMemoryInstruction> Other = listed({{12, "LDG.E"}, {14, "STG.E"}});
+  Analysed R("hoisted", {});
+  AnalysisOptions O;
+  for (SassMemoryInstruction &I : Other)
+    for (SassPosition &P : I.Positions)
+      P.File = "/elsewhere/unit.cu";
+  O.Instructions = &Other;
+  LaunchConfig L = R.Launches.at(0).Launch;
+  std::vector<KernelLaunchAnalysis> A = analyzeKernel(R.Launches.at(0).Kernel, {L}, O);
+  ASSERT_EQ(A.size(), 1u);
+  for (const AccessResult &X : A[0].Accesses) {
+    EXPECT_EQ(X.InstructionsFrom, InstructionOrigin::Source);
+    EXPECT_TRUE(X.Assumptions.empty());
+  }
+  EXPECT_EQ(A[0].Accesses.size(), 2u);
+}
+
 } // namespace
