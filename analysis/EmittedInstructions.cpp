@@ -409,7 +409,12 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
                                ") do not explain a " + std::to_string(Bytes) +
                                "-byte request of this access");
   };
+  // The accesses each (slot, width) serves one request per execution of:
+  // one instruction cannot be two accesses' (see the end).
+  std::map<std::pair<const InstructionSlot *, unsigned>, std::set<SiteId>> OwnInstructions;
   auto EmitAs = [&](const RecordedRequest &R, const SitePlan &Plan) {
+    if (Plan.Slot)
+      OwnInstructions[{Plan.Slot, R.Addresses->bytesPerLane()}].insert({R.Site.Expr, R.Site.Op});
     EmittedRequest E;
     E.Leader = &R;
     E.Addresses = *R.Addresses;
@@ -566,6 +571,24 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
     }
     for (const OpenGroup &G : Open)
       Close(G);
+  }
+  // More accesses served as written than the line has instructions of
+  // their width: the compiler made one instruction of several (the loads
+  // of a branch's two arms as one load of a selected address), in a way
+  // these rules do not read.
+  for (const auto &[Key, Ids] : OwnInstructions) {
+    auto Count = Key.first->CountOfWidth.find(Key.second);
+    unsigned Listed = Count == Key.first->CountOfWidth.end() ? 0 : Count->second;
+    if (Ids.size() <= Listed || Listed == 0)
+      continue;
+    for (const SiteId &Id : Ids)
+      Mismatches.try_emplace(Id, "the compiled kernel has " + std::to_string(Listed) + " " +
+                                     std::to_string(Key.second) + "-byte instruction" +
+                                     (Listed == 1 ? "" : "s") + " on line " +
+                                     std::to_string(Key.first->Line) + " for the " +
+                                     std::to_string(Ids.size()) +
+                                     " accesses written there (the compiler made one of "
+                                     "several, as the loads of a branch's two arms)");
   }
 }
 

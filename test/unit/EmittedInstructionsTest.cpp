@@ -42,6 +42,10 @@ __global__ void wide(const double2 *in, double *out) {
   double2 v = in[threadIdx.x];
   out[threadIdx.x] = v.x + v.y;
 }
+__global__ void arms(const float *in, float *out) {
+  float v; if (threadIdx.x & 1) v = in[threadIdx.x + 32]; else v = in[threadIdx.x];
+  out[threadIdx.x] = v;
+}
 )";
 
 /// A listing of one function "k" with the instructions given as
@@ -192,6 +196,24 @@ TEST(EmittedInstructions, NothingListedForTheAccess) {
       << Out.Assumptions[0].Text;
   EXPECT_EQ(Out.Cost.Requests, 1u);
   EXPECT_DOUBLE_EQ(Out.Cost.SectorsPerRequest, 4);
+}
+
+TEST(EmittedInstructions, OneInstructionForTwoAccessesIsNotRead) {
+  // The two arms' loads (line 21), each executed by half of the warp, as
+  // one LDG of a selected address: one instruction cannot be both accesses'
+  // as written, and no rule reads what it is.
+  Analysed R("arms", listed({{21, "LDG.E"}, {22, "STG.E"}}));
+  for (const char *Arm : {"in[threadIdx.x + 32]", "in[threadIdx.x]"}) {
+    const AccessResult &A = R.access(Arm, AccessOp::Load, 21);
+    EXPECT_EQ(A.Status, AccessStatus::Assumed) << Arm;
+    ASSERT_EQ(A.Assumptions.size(), 1u) << Arm;
+    EXPECT_NE(A.Assumptions[0].Text.find("1 4-byte instruction on line 21 for the 2 accesses"),
+              std::string::npos)
+        << A.Assumptions[0].Text;
+  }
+  // With one instruction per arm, each is its own.
+  Analysed Two("arms", listed({{21, "LDG.E"}, {21, "LDG.E"}, {22, "STG.E"}}));
+  EXPECT_EQ(Two.access("in[threadIdx.x]", AccessOp::Load, 21).Status, AccessStatus::Exact);
 }
 
 TEST(EmittedInstructions, ListingOfAnotherFileChangesNothing) {
