@@ -409,12 +409,20 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
                                ") do not explain a " + std::to_string(Bytes) +
                                "-byte request of this access");
   };
-  // The accesses each (slot, width) serves one request per execution of:
-  // one instruction cannot be two accesses' (see the end).
-  std::map<std::pair<const InstructionSlot *, unsigned>, std::set<SiteId>> OwnInstructions;
+  // The accesses each (slot, width) serves as written, and how many of its
+  // instructions each needs (a struct copied in field-sized chunks, one per
+  // chunk): one instruction cannot be two accesses' (see the end).
+  std::map<std::pair<const InstructionSlot *, unsigned>, std::map<SiteId, unsigned>>
+      OwnInstructions;
   auto EmitAs = [&](const RecordedRequest &R, const SitePlan &Plan) {
-    if (Plan.Slot)
-      OwnInstructions[{Plan.Slot, R.Addresses->bytesPerLane()}].insert({R.Site.Expr, R.Site.Op});
+    if (Plan.Slot) {
+      unsigned W = R.Addresses->bytesPerLane(), Needed = 1;
+      if (R.StructCopy)
+        Needed = std::max<unsigned>(
+            1, static_cast<unsigned>(
+                   P->Ctx.getTypeSizeInChars(R.Site.Expr->getType()).getQuantity() / W));
+      OwnInstructions[{Plan.Slot, W}][{R.Site.Expr, R.Site.Op}] = Needed;
+    }
     EmittedRequest E;
     E.Leader = &R;
     E.Addresses = *R.Addresses;
@@ -576,19 +584,30 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
   // their width: the compiler made one instruction of several (the loads
   // of a branch's two arms as one load of a selected address), in a way
   // these rules do not read.
-  for (const auto &[Key, Ids] : OwnInstructions) {
+  // A struct copy all of whose chunks have an instruction is read: the
+  // compiler dropped no field.
+  for (const auto &[Key, Needs] : OwnInstructions) {
     auto Count = Key.first->CountOfWidth.find(Key.second);
     unsigned Listed = Count == Key.first->CountOfWidth.end() ? 0 : Count->second;
-    if (Ids.size() <= Listed || Listed == 0)
+    unsigned Needed = 0;
+    for (const auto &[Id, N] : Needs)
+      Needed += N;
+    if (Listed == 0)
       continue;
-    for (const SiteId &Id : Ids)
+    if (Needed <= Listed) {
+      for (const auto &[Id, N] : Needs)
+        CompleteCopies.insert(Id);
+      continue;
+    }
+    for (const auto &[Id, N] : Needs)
       Mismatches.try_emplace(Id, "the compiled kernel has " + std::to_string(Listed) + " " +
                                      std::to_string(Key.second) + "-byte instruction" +
                                      (Listed == 1 ? "" : "s") + " on line " +
                                      std::to_string(Key.first->Line) + " for the " +
-                                     std::to_string(Ids.size()) +
-                                     " accesses written there (the compiler made one of "
-                                     "several, as the loads of a branch's two arms)");
+                                     std::to_string(Needed) +
+                                     " requests written there (the compiler made one of "
+                                     "several, as the loads of a branch's two arms, or "
+                                     "dropped a copied field)");
   }
 }
 

@@ -53,6 +53,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -123,12 +124,19 @@ public:
   const std::map<std::pair<const clang::Expr *, AccessOp>, std::string> &mismatches() const {
     return Mismatches;
   }
+  /// Accesses served as written whose line has an instruction for each of
+  /// their requests of one execution (a struct copy none of whose fields
+  /// the compiler dropped).
+  bool complete(const std::pair<const clang::Expr *, AccessOp> &Id) const {
+    return CompleteCopies.count(Id) && !Mismatches.count(Id);
+  }
 
 private:
   struct Impl;
   std::unique_ptr<Impl> P;
   std::map<std::pair<const clang::Expr *, AccessOp>, SitePlan> Plans;
   std::map<std::pair<const clang::Expr *, AccessOp>, std::string> Mismatches;
+  std::set<std::pair<const clang::Expr *, AccessOp>> CompleteCopies;
 };
 
 } // namespace warpcheck::analysis

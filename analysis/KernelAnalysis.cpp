@@ -462,7 +462,9 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           A.Assumptions.push_back({AssumptionKind::DataDependentBranch,
                                   "the access is under a data-dependent condition; "
                                   "all lanes were assumed to take it"});
-        if (T.StructCopy)
+        // The listing counts the copy's instructions: a field the compiler
+        // dropped would be missing there.
+        if (T.StructCopy && !(T.FromListing && T.CopyComplete && T.Unmatched.empty()))
           A.Assumptions.push_back({AssumptionKind::StructCopy,
                                   "a whole-struct copy was split into field-sized "
                                   "requests; the compiler may drop unused fields"});

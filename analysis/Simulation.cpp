@@ -390,6 +390,7 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
       if (Plan == Reconciler->plans().end() || Plan->second.Unlisted)
         continue;
       T.FromListing = true;
+      T.CopyComplete = Reconciler->complete({Key.E, Key.Op});
       T.HoistedOutOf = Plan->second.HoistedOutOf;
       T.Unmatched = Plan->second.Unmatched;
       auto Why = Reconciler->mismatches().find({Key.E, Key.Op});

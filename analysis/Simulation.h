@@ -72,6 +72,9 @@ struct SiteTotals {
   /// Requests and the sums are those of its instructions, each kind in
   /// Instructions; Unmatched says what the listing did not explain.
   bool FromListing = false;
+  /// Listing: a struct copy each of whose field-sized requests has its
+  /// instruction (no field dropped).
+  bool CopyComplete = false;
   std::vector<InstructionTotals> Instructions;
   std::string Unmatched;
   /// Executions another access's instruction served (counted there).

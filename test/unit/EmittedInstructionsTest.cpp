@@ -46,6 +46,8 @@ __global__ void arms(const float *in, float *out) {
   float v; if (threadIdx.x & 1) v = in[threadIdx.x + 32]; else v = in[threadIdx.x];
   out[threadIdx.x] = v;
 }
+struct Triple { float a, b, c; };
+__global__ void copy3(const Triple *in, Triple *out) { out[threadIdx.x] = in[threadIdx.x]; }
 )";
 
 /// A listing of one function "k" with the instructions given as
@@ -207,13 +209,36 @@ TEST(EmittedInstructions, OneInstructionForTwoAccessesIsNotRead) {
     const AccessResult &A = R.access(Arm, AccessOp::Load, 21);
     EXPECT_EQ(A.Status, AccessStatus::Assumed) << Arm;
     ASSERT_EQ(A.Assumptions.size(), 1u) << Arm;
-    EXPECT_NE(A.Assumptions[0].Text.find("1 4-byte instruction on line 21 for the 2 accesses"),
+    EXPECT_NE(A.Assumptions[0].Text.find("1 4-byte instruction on line 21 for the 2 requests"),
               std::string::npos)
         << A.Assumptions[0].Text;
   }
   // With one instruction per arm, each is its own.
   Analysed Two("arms", listed({{21, "LDG.E"}, {21, "LDG.E"}, {22, "STG.E"}}));
   EXPECT_EQ(Two.access("in[threadIdx.x]", AccessOp::Load, 21).Status, AccessStatus::Exact);
+}
+
+TEST(EmittedInstructions, StructCopyCountedByItsInstructions) {
+  // A 12-byte struct of floats is copied in 4-byte fields: three LDG.E and
+  // three STG.E in the listing are all of them, and the copy is exact.
+  Analysed All("copy3", listed({{25, "LDG.E"}, {25, "LDG.E"}, {25, "LDG.E"},
+                                {25, "STG.E"}, {25, "STG.E"}, {25, "STG.E"}}));
+  const AccessResult &In = All.access("in[threadIdx.x]", AccessOp::Load, 25);
+  EXPECT_EQ(In.Status, AccessStatus::Exact)
+      << (In.Assumptions.empty() ? "" : In.Assumptions[0].Text);
+  EXPECT_EQ(In.Cost.Requests, 3u);
+  // Two loads: a field is not read (or two are one instruction); the copy
+  // keeps its numbers as written and says why.
+  Analysed Two("copy3", listed({{25, "LDG.E"}, {25, "LDG.E"}, {25, "STG.E"}, {25, "STG.E"},
+                                {25, "STG.E"}}));
+  const AccessResult &Short = Two.access("in[threadIdx.x]", AccessOp::Load, 25);
+  EXPECT_EQ(Short.Status, AccessStatus::Assumed);
+  bool Said = false;
+  for (const Assumption &X : Short.Assumptions)
+    Said |= X.Kind == AssumptionKind::UnmatchedInstructions &&
+            X.Text.find("2 4-byte instructions on line 25 for the 3 requests") != std::string::npos;
+  EXPECT_TRUE(Said);
+  EXPECT_EQ(Two.access("out[threadIdx.x]", AccessOp::Store, 25).Status, AccessStatus::Exact);
 }
 
 TEST(EmittedInstructions, ListingOfAnotherFileChangesNothing) {
