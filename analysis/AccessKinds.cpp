@@ -19,7 +19,8 @@ constexpr const char *AssumptionKindNames[] = {
     "data_dependent_branch",  "struct_copy",     "loop_budget",
     "loop_iterations",        "merged_instruction", "memory_value",
     "retry_loop",
-    "uncounted_operation",    "irregular_blocks",   "incomplete_simulation"};
+    "uncounted_operation",    "irregular_blocks",   "incomplete_simulation",
+    "unmatched_instructions"};
 
 static_assert(std::size(SpaceNames) == std::size(AllMemorySpaces));
 static_assert(std::size(OpNames) == std::size(AllAccessOps));

@@ -36,7 +36,9 @@ std::string AnalysisOptions::fingerprint() const {
   std::ostringstream OS;
   OS << Defaults.Block.str() << '|' << Defaults.Arch << '|' << SharedGeometry.Banks << ','
      << SharedGeometry.BankWidthBytes << ',' << SharedGeometry.LanesPerPass << '|'
-     << MaxSimulatedWarps << '|' << MaxLoopIterations << '|' << LayoutOverrides;
+     << MaxSimulatedWarps << '|' << MaxLoopIterations << '|' << LayoutOverrides << '|'
+     << (InstructionsFrom ? InstructionsFrom->fingerprint() : std::string("-")) << '|'
+     << Instructions;
   return OS.str();
 }
 
@@ -477,7 +479,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       A.FirstBlockElementsPerThread = T.FirstBlockElementsPerThread;
       if (T.Worst)
         A.LaneStrideBytes = laneStride(*T.Worst);
-      if (T.UnknownRequests > 0 || T.Requests == 0) {
+      if (T.UnknownRequests > 0 || (T.Requests == 0 && T.ServedByOthers == 0)) {
         A.Status = AccessStatus::Unknown;
         A.Assumptions.push_back({AssumptionKind::DataDependentAddress,
                                   "the address depends on values read from memory"});
@@ -517,13 +519,23 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                                   "the compiler emits this atomic as a compare-and-swap loop "
                                   "(ATOMS.CAST.SPIN) whose rounds depend on how the lanes race; "
                                   "the numbers are those of one round"});
-        if (T.StructCopy)
+        // The listing counts the copy's instructions: a field the compiler
+        // dropped would be missing there.
+        if (T.StructCopy && !(T.FromListing && T.CopyComplete && T.Unmatched.empty()))
           A.Assumptions.push_back({AssumptionKind::StructCopy,
                                   "a whole-struct copy was split into field-sized "
                                   "requests; the compiler may drop unused fields"});
+        if (!T.Unmatched.empty())
+          A.Assumptions.push_back({AssumptionKind::UnmatchedInstructions,
+                                   T.Unmatched + "; these numbers are those of the access as "
+                                                 "written"});
         SourceLocation Loc = SM.getFileLoc(T.Site.Expr->getBeginLoc());
+        // A loop an instruction was hoisted out of repeats no request of
+        // it, however many of its iterations were simulated.
         auto Within = [&](const SourceRange &Loop) {
-          return SM.isPointWithin(Loc, SM.getFileLoc(Loop.getBegin()),
+          return std::find(T.HoistedOutOf.begin(), T.HoistedOutOf.end(), Loop) ==
+                     T.HoistedOutOf.end() &&
+                 SM.isPointWithin(Loc, SM.getFileLoc(Loop.getBegin()),
                                   SM.getFileLoc(Loop.getEnd()));
         };
         if (std::any_of(Sim.BudgetTruncatedLoops.begin(), Sim.BudgetTruncatedLoops.end(),
@@ -540,6 +552,29 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         A.Status = A.Assumptions.empty() ? AccessStatus::Exact : AccessStatus::Assumed;
       }
       A.Dependence = std::move(Dependence);
+      if (T.FromListing) {
+        A.InstructionsFrom = InstructionOrigin::Listing;
+        unsigned SiteLine =
+            SM.getExpansionLineNumber(SM.getExpansionLoc(T.Site.Expr->getBeginLoc()));
+        for (const InstructionTotals &I : T.Instructions) {
+          EmittedInstruction E;
+          E.Opcode = I.Opcode;
+          E.BytesPerLane = I.BytesPerLane;
+          E.File = I.File;
+          E.Line = I.Line;
+          E.Merged = I.Merged;
+          E.Split = I.Split;
+          // Per access: one instruction merging two lines' accesses is
+          // moved for one of them only.
+          E.Moved = I.Line != SiteLine;
+          E.Hoisted = I.Hoisted;
+          E.Serves = I.Serves;
+          E.CountedWith = I.CountedWith;
+          E.ServedExecutions = I.ServedExecutions;
+          E.Cost = costOf(I);
+          A.Instructions.push_back(std::move(E));
+        }
+      }
       // Name the index term that spreads the lanes.
       auto CapIt = Sim.Captured.find(T.Site.Expr);
       if (CapIt != Sim.Captured.end())

@@ -1,6 +1,7 @@
 //===- Simulation.cpp - one launch simulated, its accesses totalled -------===//
 
 #include "Simulation.h"
+#include "EmittedInstructions.h"
 
 #include "warpcheck/model/GlobalMemory.h"
 #include "warpcheck/model/SharedMemory.h"
@@ -23,10 +24,18 @@ public:
   bool InFirstBlock = false;
 
   void add(const RecordedRequest &R) {
+    record(R);
+    if (R.Addresses)
+      cost(Sites[{R.Site.Expr, R.Site.Op}], R, *R.Addresses);
+  }
+
+  /// What every request says of its site, whichever instruction serves it:
+  /// its shape, flags and addresses (the digest the value sweep compares).
+  void record(const RecordedRequest &R) {
     SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
     if (R.Addresses)
       T.LaneAccesses += R.Addresses->activeLanes();
-    if (T.Requests == 0 && T.UnknownRequests == 0)
+    if (T.Requests == 0 && T.UnknownRequests == 0 && !T.Site.Expr)
       T.Site = R.Site;
     T.Site.BytesPerLane = std::max(T.Site.BytesPerLane, R.Site.BytesPerLane);
     if (R.Site.SharedVar)
@@ -43,42 +52,73 @@ public:
     for (unsigned L = 0; L < model::WarpSize; ++L)
       if (R.Addresses->isActive(L))
         fold(T.AddressDigest, R.Addresses->address(L));
-    ++T.Requests;
-    if (R.Site.Space == MemorySpace::Shared) {
-      // A shared atomic nvcc aggregates is one lane's, as in global memory
-      // (measured on the H200: REDUX, then one ATOMS by an elected lane).
-      bool Aggregated = R.Site.Op == AccessOp::Atomic &&
-                        model::isAggregatedRequest(*R.Addresses, R.Site.Atomic);
-      T.AggregatedRequests += Aggregated;
-      model::SharedAccessKind Kind = R.Site.Op == AccessOp::Load    ? model::SharedAccessKind::Load
-                                     : R.Site.Op == AccessOp::Store ? model::SharedAccessKind::Store
-                                                                    : model::sharedAtomicKind(R.Site.Atomic);
-      const model::SharedRequestCost &C =
-          sharedCost(Aggregated ? model::leaderLaneRequest(*R.Addresses) : *R.Addresses, Kind);
-      T.Wavefronts += C.Wavefronts;
-      T.IdealWavefronts += C.IdealWavefronts;
-      if (keepIfWorst(T, double(C.Wavefronts) - C.IdealWavefronts, *R.Addresses))
-        T.WorstShared = C;
-    } else {
-      // An atomic the compiler aggregates is one lane's request (cheap, not
-      // cached); any other is costed per shape.
-      bool Aggregated = R.Site.Op == AccessOp::Atomic &&
-                        model::isAggregatedRequest(*R.Addresses, R.Site.Atomic);
-      T.AggregatedRequests += Aggregated;
-      if (InFirstBlock && R.Site.Op == AccessOp::Load)
-        noteBlockReads(R.Site.Expr, *R.Addresses);
-      const model::GlobalRequestCost &C =
-          Aggregated ? (OneLane = model::computeAtomicRequestCost(*R.Addresses, R.Site.Atomic))
-                     : globalCost(*R.Addresses, R.Site.Op == AccessOp::Atomic
-                                                    ? model::GlobalAccessKind::Atomic
-                                                    : model::GlobalAccessKind::LoadOrStore);
-      T.Sectors += C.Sectors;
-      T.IdealSectors += C.IdealSectors;
-      T.Lines += C.Lines;
-      T.IdealLines += C.IdealLines;
-      if (keepIfWorst(T, double(C.Sectors) - C.IdealSectors, *R.Addresses))
-        T.WorstGlobal = C;
+    // Reuse is a property of the elements the source reads, whichever
+    // instruction reads them.
+    if (InFirstBlock && R.Site.Space != MemorySpace::Shared && R.Site.Op == AccessOp::Load)
+      noteBlockReads(R.Site.Expr, *R.Addresses);
+  }
+
+  /// One request an instruction makes (EmittedInstructions.h), counted
+  /// with its first access.
+  void addEmitted(const EmittedRequest &E) {
+    const RecordedRequest &R = *E.Leader;
+    SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
+    RequestCost C = cost(T, R, E.Addresses);
+    // Not matched with an instruction: costed as written, listed nowhere.
+    if (!E.Slot || E.Opcode.empty())
+      return;
+    std::vector<const Expr *> Serves;
+    for (const RecordedRequest *M : E.Members)
+      if (std::find(Serves.begin(), Serves.end(), M->Site.Expr) == Serves.end())
+        Serves.push_back(M->Site.Expr);
+    auto Totals = [&](SiteTotals &Site, const Expr *CountedWith) -> InstructionTotals & {
+      for (InstructionTotals &I : Site.Instructions)
+        if (I.Opcode == E.Opcode && I.BytesPerLane == E.Addresses.bytesPerLane() &&
+            I.Line == E.Slot->Line && I.File == E.Slot->File && I.Merged == E.Merged &&
+            I.Split == E.Split && I.Hoisted == E.Hoisted && I.Serves == Serves &&
+            I.CountedWith == CountedWith)
+          return I;
+      InstructionTotals &I = Site.Instructions.emplace_back();
+      I.Opcode = E.Opcode;
+      I.BytesPerLane = E.Addresses.bytesPerLane();
+      I.File = E.Slot->File;
+      I.Line = E.Slot->Line;
+      I.Merged = E.Merged;
+      I.Split = E.Split;
+      I.Moved = E.Moved;
+      I.Hoisted = E.Hoisted;
+      I.Serves = Serves;
+      I.CountedWith = CountedWith;
+      return I;
+    };
+    InstructionTotals &Own = Totals(T, nullptr);
+    ++Own.Requests;
+    Own.Sectors += C.Sectors;
+    Own.IdealSectors += C.IdealSectors;
+    Own.Lines += C.Lines;
+    Own.IdealLines += C.IdealLines;
+    Own.Wavefronts += C.Wavefronts;
+    Own.IdealWavefronts += C.IdealWavefronts;
+    for (const RecordedRequest *M : E.Members) {
+      SiteKey Key{M->Site.Expr, M->Site.Op};
+      if (M->Site.Expr == R.Site.Expr && M->Site.Op == R.Site.Op) {
+        ++Own.ServedExecutions;
+        continue;
+      }
+      SiteTotals &Other = Sites[Key];
+      ++Other.ServedByOthers;
+      ++Totals(Other, R.Site.Expr).ServedExecutions;
     }
+  }
+
+  /// An execution an earlier request of a hoisted instruction served.
+  void addServed(const RecordedRequest &R) {
+    SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
+    for (InstructionTotals &I : T.Instructions)
+      if (I.Hoisted && !I.CountedWith) {
+        ++I.ServedExecutions;
+        return;
+      }
   }
 
   std::map<SiteKey, SiteTotals> Sites;
@@ -117,6 +157,58 @@ private:
       Set.ElementThreads.insert(Address * 1024 + Thread);
       Set.Threads.insert(Thread);
     }
+  }
+
+  struct RequestCost {
+    double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;
+    double Wavefronts = 0, IdealWavefronts = 0;
+  };
+
+  /// Costs the request R's site makes with the addresses A (R's own, or
+  /// those of the instruction that serves it), into T.
+  RequestCost cost(SiteTotals &T, const RecordedRequest &R, const model::WarpAddressSet &A) {
+    RequestCost Out;
+    ++T.Requests;
+    if (R.Site.Space == MemorySpace::Shared) {
+      // A shared atomic nvcc aggregates is one lane's, as in global memory
+      // (measured on the H200: REDUX, then one ATOMS by an elected lane).
+      bool Aggregated = R.Site.Op == AccessOp::Atomic &&
+                        model::isAggregatedRequest(A, R.Site.Atomic);
+      T.AggregatedRequests += Aggregated;
+      model::SharedAccessKind Kind = R.Site.Op == AccessOp::Load    ? model::SharedAccessKind::Load
+                                     : R.Site.Op == AccessOp::Store ? model::SharedAccessKind::Store
+                                                                    : model::sharedAtomicKind(R.Site.Atomic);
+      const model::SharedRequestCost &C =
+          sharedCost(Aggregated ? model::leaderLaneRequest(A) : A, Kind);
+      T.Wavefronts += C.Wavefronts;
+      T.IdealWavefronts += C.IdealWavefronts;
+      Out.Wavefronts = C.Wavefronts;
+      Out.IdealWavefronts = C.IdealWavefronts;
+      if (keepIfWorst(T, double(C.Wavefronts) - C.IdealWavefronts, A))
+        T.WorstShared = C;
+    } else {
+      // An atomic the compiler aggregates is one lane's request (cheap, not
+      // cached); any other is costed per shape.
+      bool Aggregated = R.Site.Op == AccessOp::Atomic &&
+                        model::isAggregatedRequest(A, R.Site.Atomic);
+      T.AggregatedRequests += Aggregated;
+      const model::GlobalRequestCost &C =
+          Aggregated ? (OneLane = model::computeAtomicRequestCost(A, R.Site.Atomic))
+                     : globalCost(A, R.Site.Op == AccessOp::Atomic
+                                         ? model::GlobalAccessKind::Atomic
+                                         : model::GlobalAccessKind::LoadOrStore);
+      T.Sectors += C.Sectors;
+      T.IdealSectors += C.IdealSectors;
+      T.Lines += C.Lines;
+      T.IdealLines += C.IdealLines;
+      Out.Sectors = C.Sectors;
+      Out.IdealSectors = C.IdealSectors;
+      Out.Lines = C.Lines;
+      Out.IdealLines = C.IdealLines;
+      if (keepIfWorst(T, double(C.Sectors) - C.IdealSectors, A))
+        T.WorstGlobal = C;
+    }
+    return Out;
   }
 
   /// Keeps the request as the site's worst (for messages: its lanes, banks
@@ -238,6 +330,21 @@ constexpr std::uint64_t LaunchStepLimit = 8 * LaunchStepBudget;
 
 } // namespace
 
+AccessCost costOf(const InstructionTotals &T) {
+  AccessCost C;
+  C.Requests = T.Requests;
+  if (T.Requests == 0)
+    return C;
+  double N = T.Requests;
+  C.SectorsPerRequest = T.Sectors / N;
+  C.IdealSectorsPerRequest = T.IdealSectors / N;
+  C.LinesPerRequest = T.Lines / N;
+  C.IdealLinesPerRequest = T.IdealLines / N;
+  C.WavefrontsPerRequest = T.Wavefronts / N;
+  C.IdealWavefrontsPerRequest = T.IdealWavefronts / N;
+  return C;
+}
+
 AccessCost costOf(const SiteTotals &T) {
   AccessCost C;
   C.Requests = T.Requests;
@@ -265,8 +372,19 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
                           const AnalysisOptions &Options, const SimulationPlan *FixedPlan) {
   Simulation Out;
   Aggregator Agg(Options.SharedGeometry);
+  // With the kernel's listing, each warp's requests are kept until every
+  // access is known, then reshaped into the instructions' (and costed).
+  std::optional<InstructionReconciler> Reconciler;
+  std::vector<RecordedRequest> WarpRequests;
+  if (Options.Instructions)
+    Reconciler.emplace(*Options.Instructions, Kernel);
   WarpInterpreter Interp(Kernel->getASTContext(), Launch, Samples, Limits, Layouts,
-                         [&Agg](const RecordedRequest &Req) { Agg.add(Req); });
+                         [&](const RecordedRequest &Req) {
+                           if (!Reconciler)
+                             return Agg.add(Req);
+                           Agg.record(Req);
+                           WarpRequests.push_back(Req);
+                         });
   Dim3 Grid = Launch.GridKnown ? Launch.Grid : Samples.AssumedGrid;
   std::uint64_t TotalBlocks = std::max<std::uint64_t>(1, saturatingCount(Grid));
   std::uint64_t WarpsPerBlock = std::max<std::uint64_t>(
@@ -295,6 +413,9 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
       Agg.InFirstBlock = I == 0;
       Interp.runWarp(Kernel, Where);
       Out.Flops += Interp.flopsOfLastWarp();
+      if (Reconciler)
+        Reconciler->addWarp(std::move(WarpRequests));
+      WarpRequests.clear();
       Steps += Interp.stepsOfLastWarp();
       ++Out.SimulatedWarps;
       if (Steps > LaunchStepLimit) {
@@ -317,6 +438,22 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
     }
   }
   Agg.finishReuse();
+  if (Reconciler) {
+    Reconciler->finish([&Agg](const EmittedRequest &E) { Agg.addEmitted(E); },
+                       [&Agg](const RecordedRequest &R) { Agg.addServed(R); });
+    for (auto &[Key, T] : Agg.Sites) {
+      auto Plan = Reconciler->plans().find({Key.E, Key.Op});
+      if (Plan == Reconciler->plans().end() || Plan->second.Unlisted)
+        continue;
+      T.FromListing = true;
+      T.CopyComplete = Reconciler->complete({Key.E, Key.Op});
+      T.HoistedOutOf = Plan->second.HoistedOutOf;
+      T.Unmatched = Plan->second.Unmatched;
+      auto Why = Reconciler->mismatches().find({Key.E, Key.Op});
+      if (T.Unmatched.empty() && Why != Reconciler->mismatches().end())
+        T.Unmatched = Why->second;
+    }
+  }
   Out.Sites = std::move(Agg.Sites);
   Out.LoopFlops = Interp.flopsPerLoop();
   Out.Steps = Steps;

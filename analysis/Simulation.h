@@ -35,6 +35,21 @@ struct SiteKey {
   }
 };
 
+/// Running totals of the requests of one kind of instruction counted with
+/// an access site (AccessResult::Instructions).
+struct InstructionTotals {
+  std::string Opcode;
+  unsigned BytesPerLane = 0;
+  std::string File;
+  unsigned Line = 0;
+  bool Merged = false, Split = false, Moved = false, Hoisted = false;
+  std::vector<const clang::Expr *> Serves;
+  const clang::Expr *CountedWith = nullptr;
+  unsigned Requests = 0, ServedExecutions = 0;
+  double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;
+  double Wavefronts = 0, IdealWavefronts = 0;
+};
+
 /// Running totals of one access site over the simulated warps.
 struct SiteTotals {
   AccessSite Site;
@@ -61,10 +76,25 @@ struct SiteTotals {
   /// and the number of distinct elements each thread reads (1 for an
   /// address the loop does not change).
   double FirstBlockReuse = 0, FirstBlockElementsPerThread = 0;
+  /// Costed as the kernel's listing executes it (EmittedInstructions.h):
+  /// Requests and the sums are those of its instructions, each kind in
+  /// Instructions; Unmatched says what the listing did not explain.
+  bool FromListing = false;
+  /// Listing: a struct copy each of whose field-sized requests has its
+  /// instruction (no field dropped).
+  bool CopyComplete = false;
+  std::vector<InstructionTotals> Instructions;
+  std::string Unmatched;
+  /// Executions another access's instruction served (counted there).
+  unsigned ServedByOthers = 0;
+  /// The loops the instruction was hoisted out of: their truncation does
+  /// not change its requests.
+  std::vector<clang::SourceRange> HoistedOutOf;
 };
 
 /// Per-request averages of a site's totals.
 AccessCost costOf(const SiteTotals &T);
+AccessCost costOf(const InstructionTotals &T);
 
 /// Which blocks (linear index) and which warps of each block are simulated.
 struct SimulationPlan {

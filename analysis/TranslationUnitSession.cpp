@@ -57,7 +57,41 @@ TranslationUnitSession::analyzeUncached(const clang::FunctionDecl *Kernel,
   LaunchDefaults Defaults = Options.Defaults;
   if (!Defaults.OtherUnits)
     Defaults.OtherUnits = OtherUnits;
-  return analyzeKernel(Kernel, launchSites().configsFor(Kernel, Defaults), Options);
+  AnalysisOptions WithInstructions = Options;
+  if (!Options.Instructions)
+    WithInstructions.Instructions = instructionsOf(Kernel, Options);
+  return analyzeKernel(Kernel, launchSites().configsFor(Kernel, Defaults), WithInstructions);
+}
+
+const std::vector<SassMemoryInstruction> *
+TranslationUnitSession::instructionsOf(const clang::FunctionDecl *Kernel,
+                                       const AnalysisOptions &Options) {
+  if (!Listing)
+    return Options.InstructionsFrom
+               ? Registers.memoryInstructions(Kernel, *Options.InstructionsFrom)
+               : nullptr;
+  auto [It, New] = ListedInstructions.try_emplace(Kernel);
+  if (New) {
+    // By the kernel's mangled name; an internal kernel by the one listed
+    // kernel of its normalized name (nvcc and clang name them apart).
+    std::string Mangled = deviceMangledName(Kernel, Ctx);
+    std::string Found;
+    if (Listing->Kernels.count(Mangled)) {
+      Found = Mangled;
+    } else {
+      unsigned Matches = 0;
+      for (const std::string &K : Listing->Kernels)
+        if (normalizedKernelName(K) == normalizedKernelName(Mangled)) {
+          Found = K;
+          ++Matches;
+        }
+      if (Matches != 1)
+        Found.clear();
+    }
+    if (!Found.empty())
+      It->second = kernelMemoryInstructions(*Listing, Found);
+  }
+  return It->second ? &*It->second : nullptr;
 }
 
 } // namespace warpcheck::analysis

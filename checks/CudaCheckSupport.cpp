@@ -132,6 +132,59 @@ std::string otherwiseClause(const warpcheck::analysis::AccessResult &A) {
          (*Hi - *Lo > 0.005 ? " to " + formatCount(*Hi) : std::string()) + " otherwise";
 }
 
+std::vector<std::string> executedAs(const warpcheck::analysis::AccessResult &A,
+                                    const ASTContext &Ctx) {
+  using namespace warpcheck::analysis;
+  std::vector<std::string> Out;
+  if (A.InstructionsFrom != InstructionOrigin::Listing)
+    return Out;
+  bool Shared = A.Site.Space == MemorySpace::Shared;
+  const char *Noun = A.Site.Op == AccessOp::Load    ? "read"
+                     : A.Site.Op == AccessOp::Store ? "write"
+                                                    : "atomic";
+  const char *Kind = A.Site.Op == AccessOp::Load    ? "load"
+                     : A.Site.Op == AccessOp::Store ? "store"
+                                                    : "atomic";
+  for (const EmittedInstruction &I : A.Instructions) {
+    if (I.CountedWith || I.Cost.Requests == 0 ||
+        !(I.Merged || I.Split || I.Moved || I.Hoisted))
+      continue;
+    std::string Cost = I.Opcode + ", " +
+                       formatCount(Shared ? I.Cost.WavefrontsPerRequest
+                                          : I.Cost.SectorsPerRequest) +
+                       (Shared ? " wavefronts" : " sectors") + " per request";
+    std::string Where = I.Moved ? " at line " + std::to_string(I.Line) : "";
+    std::string S;
+    if (I.Merged) {
+      std::string Names;
+      for (size_t K = 0; K < I.Serves.size(); ++K)
+        Names += (K ? (K + 1 == I.Serves.size() ? " and '" : ", '") : "'") +
+                 sourceText(I.Serves[K], Ctx) + "'";
+      std::string What = I.Serves.size() > 1
+                             ? Names
+                             : std::to_string(I.ServedExecutions / std::max(1u, I.Cost.Requests)) +
+                                   " executions of this " + Noun;
+      S = "the compiler merges " + What + " into one " + std::to_string(8 * I.BytesPerLane) +
+          "-bit " + Kind + " per lane" + Where + " (" + Cost + ")";
+    } else if (I.Split) {
+      S = "the compiler " + std::string(Kind) + "s these " +
+          std::to_string(A.Site.BytesPerLane) + " bytes per lane with " +
+          std::to_string(I.BytesPerLane) + "-byte instructions" + Where + " (" + Cost + ")";
+    } else if (I.Hoisted) {
+      S = "the compiler hoists this " + std::string(Noun) + " out of the loop and emits it" +
+          Where + " (" + Cost + "): " + std::to_string(I.Cost.Requests) + " requests for its " +
+          std::to_string(I.ServedExecutions) + " executions";
+    } else {
+      S = "the compiler emits this " + std::string(Noun) + Where + " (" + Cost + ")";
+    }
+    if (I.Cost.Requests < A.Cost.Requests)
+      S += " in " + std::to_string(I.Cost.Requests) + " of its " +
+           std::to_string(A.Cost.Requests) + " requests";
+    Out.push_back(std::move(S));
+  }
+  return Out;
+}
+
 std::string formatCount(double Value) {
   if (std::fabs(Value - std::round(Value)) < 0.005)
     return std::to_string(static_cast<long long>(std::llround(Value)));

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -82,6 +83,17 @@ std::string worstCaseClause(const warpcheck::analysis::AccessResult &A);
 /// What the other values give: "; 1 otherwise", "; 1 to 1.5 otherwise";
 /// empty when nothing else or when the access is only sometimes reached.
 std::string otherwiseClause(const warpcheck::analysis::AccessResult &A);
+
+/// What executes an access where the compiled kernel's listing shows
+/// another instruction than the one the source writes, one sentence per
+/// kind of instruction: "the compiler merges 'sdata[index]' and 'sdata[index
+/// + s]' into one 64-bit load per lane (LDS.64, 2 wavefronts per request)
+/// in 16 of its 48 requests", "the compiler hoists this read out of the
+/// loop and emits it at line 85 (LDG.E, 4 sectors per request): 16
+/// requests for its 1024 executions". Empty for an access costed as
+/// written or whose instructions are the source's.
+std::vector<std::string> executedAs(const warpcheck::analysis::AccessResult &A,
+                                    const ASTContext &Ctx);
 
 /// 32 -> "32", 4.5 -> "4.5", 4.333 -> "4.33".
 std::string formatCount(double Value);

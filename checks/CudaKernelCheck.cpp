@@ -98,7 +98,12 @@ std::string CudaKernelCheck::targetArch(const ASTContext &Ctx) const {
 }
 
 AnalysisOptions CudaKernelCheck::analysisOptions(const ASTContext &Ctx) const {
-  return makeAnalysisOptions(Arch, DefaultBlock, Ctx);
+  AnalysisOptions Options = makeAnalysisOptions(Arch, DefaultBlock, Ctx);
+  // The memory instructions come from the register count's nvcc run: the
+  // same options as the JSON report's, so that both front doors cost the
+  // same instructions (and share the analysis).
+  Options.InstructionsFrom = registerOptions(Ctx);
+  return Options;
 }
 
 RegisterOptions CudaKernelCheck::registerOptions(const ASTContext &Ctx) const {

@@ -220,6 +220,8 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
                                     "(in a tree reduction: sequential addressing, a[tid] "
                                     "+= a[tid + s] with s halving)"});
       }
+      for (const std::string &Executed : executedAs(A, Ctx))
+        P.Notes.push_back({Loc, Executed});
       for (const Assumption &Assumed : A.Assumptions)
         P.Notes.push_back({Loc, "assumed: " + Assumed.Text});
       Pending.push_back(std::move(P));

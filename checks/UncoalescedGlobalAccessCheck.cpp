@@ -170,6 +170,8 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
         else
           diag(Loc, "%0", DiagnosticIDs::Note) << Remedy;
       }
+      for (const std::string &Executed : executedAs(A, Ctx))
+        diag(Loc, "%0", DiagnosticIDs::Note) << Executed;
       for (const Assumption &Assumed : A.Assumptions)
         diag(Loc, "assumed: %0", DiagnosticIDs::Note) << Assumed.Text;
     }

@@ -22,6 +22,11 @@ and warpcheck's own directives:
   CHECK-PTXAS / CHECK-ESTIMATE[-SUFFIX]  messages carrying a register count,
       written twice: ptxas's count (where a CUDA toolkit is found) and the
       estimate (where none is); the ones that apply join the messages
+  CHECK-LISTING / CHECK-SOURCE[-SUFFIX]   messages whose numbers depend on
+      whether the compiled kernel's memory instructions are read (a toolkit
+      with nvdisasm is found: docs/hardware-model.md, "What the compiler
+      changes") or the accesses are costed as written; the ones that apply
+      join the messages
   CHECK-STATUS[-SUFFIX]: <status>         the input has errors on purpose:
       the binary must exit with 3 and its JSON give the input this status
       (the compiler's errors are then left out of the messages)
@@ -100,12 +105,13 @@ class Expectations:
     """Which FileCheck prefixes the input uses, per check suffix, with
     check_clang_tidy.py's rules."""
 
-    def __init__(self, text, suffixes, registers_from_ptxas):
+    def __init__(self, text, suffixes, registers_from_ptxas, listing_read):
         self.messages, self.notes, self.fixes = [], [], []
         self.registers = []
         self.statuses, self.kernel_errors = [], []
         self.no_diagnostics = False
         register_label = "CHECK-PTXAS" if registers_from_ptxas else "CHECK-ESTIMATE"
+        instruction_label = "CHECK-LISTING" if listing_read else "CHECK-SOURCE"
         any_registers = False
         for suffix in suffixes:
             if suffix and not re.match(r"^[A-Z0-9\-]+$", suffix):
@@ -114,7 +120,8 @@ class Expectations:
             tail = "-" + suffix if suffix else ""
             found = {label: (label + tail + ":") in text
                      for label in ("CHECK-MESSAGES", "CHECK-NOTES", "CHECK-FIXES",
-                                   "CHECK-PTXAS", "CHECK-ESTIMATE")}
+                                   "CHECK-PTXAS", "CHECK-ESTIMATE", "CHECK-LISTING",
+                                   "CHECK-SOURCE")}
             if found["CHECK-MESSAGES"] and found["CHECK-NOTES"]:
                 fail("use either CHECK-MESSAGES%s or CHECK-NOTES%s but not both" % (tail, tail))
             for label, into in (("CHECK-MESSAGES", self.messages), ("CHECK-NOTES", self.notes),
@@ -124,6 +131,9 @@ class Expectations:
             if found["CHECK-PTXAS"] or found["CHECK-ESTIMATE"]:
                 any_registers = True
                 self.registers.append(register_label + tail)
+            if found["CHECK-LISTING"] or found["CHECK-SOURCE"]:
+                any_registers = True
+                self.registers.append(instruction_label + tail)
             if not any(found.values()):
                 self.no_diagnostics = True
             self.statuses += directives(text, "CHECK-STATUS" + tail)
@@ -170,6 +180,20 @@ class Door:
             return plugin_nvcc(self.warpcheck) is not None
         options = [a for a in self.warpcheck_options if a == "--no-cuda"]
         return toolkit_nvcc(self.warpcheck, options) is not None
+
+    def listing_read(self, cwd, file_name):
+        """Whether the memory instructions are read from the compiled kernel:
+        the toolkit whose nvcc counts the registers (registers_from_ptxas)
+        also has bin/nvdisasm."""
+        if self.name == "plugin":
+            nvcc = plugin_nvcc(self.warpcheck)
+        else:
+            options = [a for a in self.warpcheck_options if a == "--no-cuda"]
+            nvcc = toolkit_nvcc(self.warpcheck, options)
+        if not nvcc:
+            return False
+        nvdisasm = os.path.join(os.path.dirname(nvcc), "nvdisasm")
+        return os.path.isfile(nvdisasm) and os.access(nvdisasm, os.X_OK)
 
     def check_options_config(self):
         """The binary's --config=<check>.<Option>=<value> options as the
@@ -269,7 +293,8 @@ def check_door(door, args, src, files, text):
     name = os.path.basename(src)
     work = os.path.join(args.temp, door.name)
     copy_input(src, files, work)
-    exp = Expectations(text, args.check_suffix, door.registers_from_ptxas(work, name))
+    exp = Expectations(text, args.check_suffix, door.registers_from_ptxas(work, name),
+                       door.listing_read(work, name))
     expect_errors = bool(exp.statuses)
     if expect_errors and door.name == "binary":
         rc, doc = door.report(work, name, args.check_name)

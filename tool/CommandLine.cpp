@@ -67,6 +67,10 @@ static const char *HelpTail = R"(
                            $CUDA_HOME, /usr/local/cuda; none: bundled declarations).
   --no-cuda                Ignore any CUDA toolkit: parse with warpcheck's bundled
                            declarations of the CUDA built-ins.
+  --sass-listing=<file>    Cost the kernels with the memory instructions of <file>,
+                           an `nvdisasm -gi` listing of the build's cubin (compiled
+                           with -lineinfo), instead of those of the located toolkit's
+                           nvcc and nvdisasm.
   --default-block=<x,y,z>  Block shape for kernels with no launch site (default 256,1,1).
   --header-filter=<regex>  User headers whose findings and kernels are reported
                            (default: every user header, '.*'; system headers such
@@ -162,6 +166,10 @@ located toolkit's nvcc (ptxas), run once per translation unit with an
 environment of its own, and are cached in $XDG_CACHE_HOME/warpcheck/ptxas,
 else $HOME/.cache/warpcheck/ptxas (remove the folder to compile again);
 without a toolkit, or with --no-cuda, they are estimated and nothing is run.
+The cubin of that run is listed by the toolkit's nvdisasm, when it has one:
+the memory accesses are then costed as the instructions the compiler emitted
+(merged, split, moved out of loops; the JSON's "instructions"), cached with
+the registers.
 
 EXIT CODES:
   0  every input was analysed without a compiler error (findings, if any, are
@@ -261,6 +269,7 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
                (R = Take("--line-filter", CL.LineFilterJson)) ||
                (R = Take("--export-fixes", CL.ExportFixes)) ||
                (R = Take("--cache-dir", CL.CacheDir)) ||
+               (R = Take("--sass-listing", CL.SassListing)) ||
                (R = Take("-export-fixes", CL.ExportFixes)) ||
                (R = Take("-line-filter", CL.LineFilterJson))) {
       if (R < 0)

@@ -93,6 +93,10 @@ struct CommandLine {
   std::optional<bool> Progress;
   /// --shard K/N (Shards.h): 1-based K, and N; 0 and 0 for a whole run.
   unsigned ShardIndex = 0, ShardCount = 0;
+  /// --sass-listing: an `nvdisasm -gi` listing of the build's cubin, whose
+  /// memory instructions the kernels are costed with (instead of those of
+  /// the located toolkit's nvcc and nvdisasm).
+  std::string SassListing;
 };
 
 /// Parses argv (argv[0] is the program). False after printing an error.

@@ -395,6 +395,7 @@ PlannedJob planJob(const Input &In, const CommandLine &CL,
                           CL.CheckOptions.end());
   Job.ToolkitRoot = ToolkitRoot;
   Job.CompareArchs = CL.CompareArchs;
+  Job.SassListing = CL.SassListing;
   return P;
 }
 

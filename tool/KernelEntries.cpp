@@ -91,6 +91,40 @@ ValueDependenceEntry dependenceFromJson(const Object &O, MemorySpace Space) {
   return D;
 }
 
+Object toJson(const InstructionEntry &I) {
+  return Object{{"opcode", I.Opcode},
+                {"bytes_per_lane", I.BytesPerLane},
+                {"file", orNull(I.File)},
+                {"line", I.Line},
+                {"changes", strings(I.Changes)},
+                {"serves", strings(I.Serves)},
+                {"counted_with", orNull(I.CountedWith)},
+                {"requests_simulated", I.RequestsSimulated},
+                {"served_executions", I.ServedExecutions},
+                {"sectors_per_request", orNull(I.SectorsPerRequest)},
+                {"ideal_sectors_per_request", orNull(I.IdealSectorsPerRequest)},
+                {"wavefronts_per_request", orNull(I.WavefrontsPerRequest)},
+                {"ideal_wavefronts_per_request", orNull(I.IdealWavefrontsPerRequest)}};
+}
+
+InstructionEntry instructionFromJson(const Object &O) {
+  InstructionEntry I;
+  I.Opcode = O.getString("opcode").value_or("").str();
+  I.BytesPerLane = O.getInteger("bytes_per_lane").value_or(0);
+  I.File = stringField(O, "file");
+  I.Line = O.getInteger("line").value_or(0);
+  I.Changes = stringsOf(O.getArray("changes"));
+  I.Serves = stringsOf(O.getArray("serves"));
+  I.CountedWith = stringField(O, "counted_with");
+  I.RequestsSimulated = O.getInteger("requests_simulated").value_or(0);
+  I.ServedExecutions = O.getInteger("served_executions").value_or(0);
+  I.SectorsPerRequest = O.getNumber("sectors_per_request");
+  I.IdealSectorsPerRequest = O.getNumber("ideal_sectors_per_request");
+  I.WavefrontsPerRequest = O.getNumber("wavefronts_per_request");
+  I.IdealWavefrontsPerRequest = O.getNumber("ideal_wavefronts_per_request");
+  return I;
+}
+
 Object toJson(const AccessEntry &A) {
   Object O{{"file", orNull(A.File)},
            {"line", orNull(A.Line)},
@@ -119,6 +153,11 @@ Object toJson(const AccessEntry &A) {
     O["value_dependence"] = toJson(*A.ValueDependence, A.Space);
   if (A.DataSource)
     O["data_source"] = *A.DataSource;
+  O["instructions_from"] = A.InstructionsFrom;
+  Array Instructions;
+  for (const InstructionEntry &I : A.Instructions)
+    Instructions.push_back(toJson(I));
+  O["instructions"] = std::move(Instructions);
   return O;
 }
 
@@ -149,6 +188,11 @@ AccessEntry accessFromJson(const Object &O) {
   A.Assumptions = assumptionsOf(O);
   if (const Object *D = O.getObject("value_dependence"))
     A.ValueDependence = dependenceFromJson(*D, A.Space);
+  A.InstructionsFrom = O.getString("instructions_from").value_or("source").str();
+  if (const Array *Instructions = O.getArray("instructions"))
+    for (const Value &V : *Instructions)
+      if (const Object *I = V.getAsObject())
+        A.Instructions.push_back(instructionFromJson(*I));
   return A;
 }
 

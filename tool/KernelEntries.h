@@ -70,6 +70,25 @@ struct ValueDependenceEntry {
   std::vector<Sample> Samples;
 };
 
+/// One kind of instruction that executes an access, as read from the
+/// compiled kernel's listing (analysis::EmittedInstruction, rounded as
+/// reported).
+struct InstructionEntry {
+  std::string Opcode;
+  std::int64_t BytesPerLane = 0;
+  std::optional<std::string> File;
+  std::int64_t Line = 0;
+  /// "merged", "split", "moved", "hoisted"; empty: as written.
+  std::vector<std::string> Changes;
+  /// The source text of the accesses it serves.
+  std::vector<std::string> Serves;
+  /// The access its requests are counted with, when another.
+  std::optional<std::string> CountedWith;
+  std::int64_t RequestsSimulated = 0, ServedExecutions = 0;
+  std::optional<double> SectorsPerRequest, IdealSectorsPerRequest;
+  std::optional<double> WavefrontsPerRequest, IdealWavefrontsPerRequest;
+};
+
 /// One analysed memory access of a launch. Per-request numbers are
 /// averages rounded to four decimals; nullopt where they do not apply (a
 /// global access has no wavefronts) or are not known (an unknown access).
@@ -98,6 +117,10 @@ struct AccessEntry {
   /// An unknown access computed from a read of memory: that read
   /// ("col[j]"); written only when there is one.
   std::optional<std::string> DataSource;
+  /// "source" (costed as written) or "listing" (the compiled kernel's
+  /// instructions, each kind in Instructions).
+  std::string InstructionsFrom = "source";
+  std::vector<InstructionEntry> Instructions;
 };
 
 /// Registers and theoretical occupancy of a launch on one architecture.

@@ -114,6 +114,38 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
   if (!A.DataSource.empty())
     E.DataSource = A.DataSource;
   E.Assumptions = A.Assumptions;
+  if (A.InstructionsFrom == InstructionOrigin::Listing) {
+    E.InstructionsFrom = "listing";
+    for (const EmittedInstruction &I : A.Instructions) {
+      InstructionEntry X;
+      X.Opcode = I.Opcode;
+      X.BytesPerLane = I.BytesPerLane;
+      // The reconciliation pairs an access only with instructions of its
+      // own file (EmittedInstructions.h).
+      X.File = E.File;
+      X.Line = I.Line;
+      for (auto [Change, Name] : {std::pair{I.Merged, "merged"}, std::pair{I.Split, "split"},
+                                  std::pair{I.Moved, "moved"}, std::pair{I.Hoisted, "hoisted"}})
+        if (Change)
+          X.Changes.push_back(Name);
+      for (const Expr *S : I.Serves)
+        X.Serves.push_back(sourceText(S, Ctx));
+      if (I.CountedWith)
+        X.CountedWith = sourceText(I.CountedWith, Ctx);
+      X.RequestsSimulated = I.Cost.Requests;
+      X.ServedExecutions = I.ServedExecutions;
+      if (I.Cost.Requests > 0) {
+        if (Global) {
+          X.SectorsPerRequest = rounded(I.Cost.SectorsPerRequest);
+          X.IdealSectorsPerRequest = rounded(I.Cost.IdealSectorsPerRequest);
+        } else {
+          X.WavefrontsPerRequest = rounded(I.Cost.WavefrontsPerRequest);
+          X.IdealWavefrontsPerRequest = rounded(I.Cost.IdealWavefrontsPerRequest);
+        }
+      }
+      E.Instructions.push_back(std::move(X));
+    }
+  }
   if (A.Dependence) {
     // The numbers above are the sweep's worst case; this says where it is
     // and what the other values give.

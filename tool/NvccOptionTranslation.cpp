@@ -79,6 +79,7 @@ void Translator::applyNvcc(const CompileFlag &Opt, StringRef Spelling,
   case FlagMeaning::RelaxedConstexpr:
   case FlagMeaning::AnyHostCompiler:
   case FlagMeaning::Cubin:
+  case FlagMeaning::LineInfo:
   case FlagMeaning::OtherOutput:
     DropIt();
     return;

@@ -208,6 +208,9 @@ public:
     ReportedFiles Reported(SM, Job.HeaderFilter);
     analysis::AnalysisOptions Options =
         cuda::makeAnalysisOptions(Job.Arch, Job.DefaultBlock, Ctx);
+    // As the checks do (CudaKernelCheck::analysisOptions): the memory
+    // instructions of the register count's nvcc run.
+    Options.InstructionsFrom = Registers.registerOptions(cuda::resolveArch(Job.Arch, Ctx), PP);
     // The checks, which run after this consumer in the same session, see
     // the same errors and the same launches from other units.
     Session.setCompilerErrors(Recorder.Errors);
@@ -271,6 +274,11 @@ public:
     // The unit's session: the report asks it first, and it is lent to the
     // checks of the same parse, which reuse its analyses.
     Session = std::make_shared<analysis::TranslationUnitSession>(CI.getASTContext());
+    // --sass-listing: the build's instructions replace the toolkit's.
+    if (!Job.SassListing.empty())
+      if (auto Text = llvm::MemoryBuffer::getFile(Job.SassListing))
+        Session->setListing(std::make_shared<const analysis::SassListing>(
+            analysis::parseNvdisasmListing((*Text)->getBuffer())));
     SessionLoan.emplace(Session);
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     Consumers.push_back(std::make_unique<KernelReportConsumer>(
@@ -504,6 +512,8 @@ std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
     Args.push_back("--header-filter=" + *Job.HeaderFilter);
   if (!Job.OtherUnitsFile.empty())
     Args.push_back("--other-units=" + Job.OtherUnitsFile);
+  if (!Job.SassListing.empty())
+    Args.push_back("--sass-listing=" + Job.SassListing);
   for (const std::string &O : Job.CheckOptions)
     Args.push_back("--check-option=" + O);
   if (Job.RecordDependencies)
@@ -538,7 +548,8 @@ bool jobFromArguments(const std::vector<std::string> &Args, TranslationUnitJob &
         Value("--arch=", Job.Arch) || Value("--default-block=", Job.DefaultBlock) ||
         Value("--warnings-as-errors=", Job.WarningsAsErrors) ||
         Value("--toolkit-root=", Job.ToolkitRoot) ||
-        Value("--other-units=", Job.OtherUnitsFile))
+        Value("--other-units=", Job.OtherUnitsFile) ||
+        Value("--sass-listing=", Job.SassListing))
       continue;
     if (Value("--compare-archs=", Option)) {
       llvm::SmallVector<llvm::StringRef, 4> Parts;

@@ -50,6 +50,9 @@ struct TranslationUnitJob {
   /// Fill JobResult::Dependencies (for the results cache): every file the
   /// parse read, with the digest of what it read.
   bool RecordDependencies = false;
+  /// An `nvdisasm -gi` listing the kernels' memory instructions are read
+  /// from (--sass-listing, an absolute path); empty: the toolkit's.
+  std::string SassListing;
 };
 
 /// Runs the checks and the engine on Job and fills Result. Its input's

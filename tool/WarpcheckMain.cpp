@@ -293,6 +293,19 @@ int main(int argc, const char **argv) {
   }
   // What gates the report is read before the analysis: a bad baseline or
   // filter is a usage error at once, not after an hour of analysis.
+  // A listing named on the command line: read by every job, so it must
+  // be there (a file warpcheck reads, never a program).
+  if (!CL.SassListing.empty()) {
+    llvm::SmallString<256> Listing(CL.SassListing);
+    llvm::sys::fs::make_absolute(Cwd, Listing);
+    llvm::sys::path::remove_dots(Listing, /*remove_dot_dot=*/true);
+    if (!llvm::sys::fs::is_regular_file(Listing) ||
+        llvm::sys::fs::access(Listing, llvm::sys::fs::AccessMode::Exist)) {
+      error("--sass-listing '" + CL.SassListing + "' is not a readable file");
+      return ExitUsage;
+    }
+    CL.SassListing = Listing.str().str();
+  }
   std::optional<GateOptions> Gates = readGateOptions(CL, Cwd);
   if (!Gates)
     return ExitUsage;

@@ -78,6 +78,8 @@ const FlagFates Fates[] = {
     {M::AnyHostCompiler, F::Dropped, F::SetByWarpcheck,
      "no host compiler is used by the parse; nvcc's host compiler only preprocesses"},
     {M::Cubin, F::Dropped, F::SetByWarpcheck, "an output kind; nvcc always writes a cubin"},
+    {M::LineInfo, F::Dropped, F::SetByWarpcheck,
+     "source lines for the debugger; nvcc is always given it (the memory instructions' lines)"},
     {M::OtherOutput, F::Dropped, F::Dropped, "an output kind"},
     {M::SameInClang, F::Kept, F::Dropped, "clang spells it the same"},
 };
@@ -132,7 +134,7 @@ const CompileFlag Table[] = {
     {"profile", "pg", false, FlagMeaning::Unused},
     {"debug", "g", false, FlagMeaning::HostDebug},
     {"device-debug", "G", false, FlagMeaning::Unused},
-    {"generate-line-info", "lineinfo", false, FlagMeaning::Unused},
+    {"generate-line-info", "lineinfo", false, FlagMeaning::LineInfo},
     {"optimization-info", "opt-info", true, FlagMeaning::Unused},
     {"optimize", "O", true, FlagMeaning::Optimize},
     {"Ofast-compile", "Ofc", true, FlagMeaning::Unused},

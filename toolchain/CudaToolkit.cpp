@@ -82,6 +82,7 @@ std::string cudaCompilerIdentity(StringRef Root) {
   std::string Identity;
   for (const std::string &Program : {cudaToolkitProgram(Root, "nvcc"),
                                      cudaToolkitProgram(Root, "ptxas"),
+                                     cudaToolkitProgram(Root, "nvdisasm"),
                                      joinPath(Root, "nvvm", "bin", "cicc")}) {
     Identity += Program;
     fs::file_status S;

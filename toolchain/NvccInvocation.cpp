@@ -304,6 +304,14 @@ nvccArguments(llvm::StringRef ToolkitRoot, llvm::StringRef Arch, const Sanitized
                                    // ptxas's "Used N registers" lines.
                                    nvccSpelling(FlagMeaning::PtxasFlags),
                                    "-v",
+                                   // The source line of every instruction,
+                                   // for the memory instructions read
+                                   // from the cubin (SassListing.h). It
+                                   // changes no instruction: the code of
+                                   // every test input's cubin is the same
+                                   // byte for byte without it (nvcc 13.0,
+                                   // sm_90).
+                                   nvccSpelling(FlagMeaning::LineInfo),
                                    // Language extensions clang accepts by
                                    // default and nvcc only on request.
                                    nvccLongSpelling(FlagMeaning::ExtendedLambda),

@@ -11,6 +11,12 @@
 // NVCC_APPEND_FLAGS), choose its host compiler (NVCC_CCBIN) or put another
 // program named gcc or cicc first on its PATH.
 //
+// The cubin nvcc wrote is then listed by the same toolkit's bin/nvdisasm,
+// started the same way (an argument vector of the program's absolute path,
+// `-gi` and the cubin's private path), for the memory instructions of its
+// kernels (SassListing.h). A toolkit without nvdisasm, or an nvdisasm that
+// fails, only leaves them unread.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ParsedFlags.h"
@@ -18,6 +24,8 @@
 #include "PtxasCache.h"
 
 #include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/analysis/SassListing.h"
+#include "warpcheck/toolchain/CudaToolkit.h"
 #include "warpcheck/toolchain/ProcessRunner.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -76,6 +84,41 @@ std::vector<std::string> nvccEnvironment(llvm::StringRef ToolkitRoot, llvm::Stri
   return {"PATH=" + std::string(ToolkitBin.str()) +
               ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
           "TMPDIR=" + TempDir.str(), "LC_ALL=C"};
+}
+
+/// The memory instructions of Cubin's kernels, listed by the toolkit's
+/// nvdisasm (started as nvcc is); Note says why there are none.
+std::optional<std::map<std::string, std::vector<SassMemoryInstruction>>>
+readMemoryInstructions(llvm::StringRef Root, llvm::StringRef Cubin, llvm::StringRef TempDir,
+                       unsigned TimeoutSeconds, std::string &Note) {
+  std::string Nvdisasm = toolchain::cudaToolkitProgram(Root, "nvdisasm");
+  if (!toolchain::isExecutableFile(Nvdisasm)) {
+    Note = "the toolkit has no bin/nvdisasm";
+    return std::nullopt;
+  }
+  // -gi: every instruction's source line and the lines of the calls it was
+  // inlined at.
+  toolchain::ProcessResult Run = toolchain::runProcessWithEnvironment(
+      {Nvdisasm, "-gi", Cubin.str()}, nvccEnvironment(Root, TempDir), TempDir, TimeoutSeconds);
+  if (Run.StartFailed) {
+    Note = "nvdisasm could not be started: " + Run.StartError;
+    return std::nullopt;
+  }
+  if (Run.ExitCode != 0) {
+    Note = Run.ExitCode < 0 ? "nvdisasm did not finish"
+                            : "nvdisasm failed (exit code " + std::to_string(Run.ExitCode) +
+                                  "): " + errorSummary(Run.Output);
+    return std::nullopt;
+  }
+  SassListing Listing = parseNvdisasmListing(Run.StandardOutput);
+  if (Listing.Kernels.empty()) {
+    Note = "nvdisasm listed no kernel";
+    return std::nullopt;
+  }
+  std::map<std::string, std::vector<SassMemoryInstruction>> Out;
+  for (const std::string &K : Listing.Kernels)
+    Out[K] = kernelMemoryInstructions(Listing, K);
+  return Out;
 }
 
 } // namespace
@@ -198,6 +241,8 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
   for (auto &[Name, F] : R.ByMangledName)
     if (F.Arch.empty())
       F.Arch = *SM;
+  R.MemoryInstructions = readMemoryInstructions(*Root, Cubin, TempDir, Options.TimeoutSeconds,
+                                                R.MemoryInstructionsNote);
   if (!CacheFile.empty())
     writeCache(CacheFile, R);
   return R;

@@ -4,7 +4,7 @@
 // made of, and the file format: a header line, "ok" or "error<TAB>reason",
 // then one line per kernel: name, arch, registers, shared bytes, stack
 // frame, spill stores, spill loads, barriers ("-" for unknown), tab
-// separated.
+// separated; then the kernels' memory instructions (InstructionsTag).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +52,47 @@ namespace {
 
 // Part of every key: raised when the way nvcc is run changes what a unit's
 // entry holds (2: units that launch kernels from device code are retried
-// with -rdc=true, where version 1 kept their failure).
-constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 2";
+// with -rdc=true, where version 1 kept their failure; 3: -lineinfo, and the
+// kernels' memory instructions read with nvdisasm; 4: each instruction's
+// loop and address register).
+constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 4";
+
+// The lines of the memory instructions, after the kernels' (no kernel name
+// starts with '@'): "@instructions<TAB>read", or "@instructions<TAB>none
+// <TAB>why"; then per instruction "@sass", the kernel, the function, the
+// offset, the opcode, the predicate, the loop head (-1: none), the address
+// register, and its positions (file, line, ...).
+constexpr llvm::StringLiteral InstructionsTag = "@instructions";
+constexpr llvm::StringLiteral SassTag = "@sass";
+
+/// One "@sass" line's cells into Out; false if they are damaged.
+bool readSassLine(llvm::ArrayRef<llvm::StringRef> Cells,
+                  std::map<std::string, std::vector<SassMemoryInstruction>> &Out) {
+  if (Cells.size() < 8 || Cells.size() % 2 != 0)
+    return false;
+  SassMemoryInstruction I;
+  I.Function = Cells[2].str();
+  if (Cells[3].getAsInteger(10, I.Offset))
+    return false;
+  I.Opcode = Cells[4].str();
+  I.Predicate = Cells[5].str();
+  std::optional<SassMemoryShape> Shape = decodeMemoryOpcode(I.Opcode);
+  if (!Shape)
+    return false;
+  I.Shape = *Shape;
+  if (Cells[6].getAsInteger(10, I.LoopHead) || I.LoopHead < -1)
+    return false;
+  I.AddressBase = Cells[7].str();
+  for (size_t C = 8; C + 1 < Cells.size(); C += 2) {
+    SassPosition P;
+    P.File = Cells[C].str();
+    if (Cells[C + 1].getAsInteger(10, P.Line))
+      return false;
+    I.Positions.push_back(std::move(P));
+  }
+  Out[Cells[1].str()].push_back(std::move(I));
+  return true;
+}
 
 } // namespace
 
@@ -104,6 +143,20 @@ std::optional<TranslationUnitRegisters> readCache(llvm::StringRef File) {
   for (size_t I = 2; I < Lines.size(); ++I) {
     llvm::SmallVector<llvm::StringRef, 8> Cells;
     Lines[I].split(Cells, '\t');
+    if (Cells.front() == InstructionsTag) {
+      if (Cells.size() == 2 && Cells[1] == "read")
+        R.MemoryInstructions.emplace();
+      else if (Cells.size() == 3 && Cells[1] == "none")
+        R.MemoryInstructionsNote = Cells[2].str();
+      else
+        return std::nullopt;
+      continue;
+    }
+    if (Cells.front() == SassTag) {
+      if (!R.MemoryInstructions || !readSassLine(Cells, *R.MemoryInstructions))
+        return std::nullopt;
+      continue;
+    }
     if (Cells.size() != 8)
       return std::nullopt;
     FunctionRegisters F;
@@ -143,6 +196,27 @@ void writeCache(llvm::StringRef File, const TranslationUnitRegisters &R) {
               std::to_string(F.StackFrameBytes) + "\t" + std::to_string(F.SpillStoreBytes) +
               "\t" + std::to_string(F.SpillLoadBytes) + "\t" +
               (F.Barriers ? std::to_string(*F.Barriers) : "-") + "\n";
+    }
+    if (R.MemoryInstructions) {
+      Text += InstructionsTag.str() + "\tread\n";
+      for (const auto &[Kernel, List] : *R.MemoryInstructions)
+        for (const SassMemoryInstruction &I : List) {
+          std::string Line = SassTag.str() + "\t" + Kernel + "\t" + I.Function + "\t" +
+                             std::to_string(I.Offset) + "\t" + I.Opcode + "\t" + I.Predicate +
+                             "\t" + std::to_string(I.LoopHead) + "\t" + I.AddressBase;
+          for (const SassPosition &P : I.Positions)
+            Line += "\t" + P.File + "\t" + std::to_string(P.Line);
+          // A tab or a line break in a name would break the line: no cache.
+          if (std::count(Line.begin(), Line.end(), '\t') != 7 + 2 * long(I.Positions.size()) ||
+              Line.find_first_of("\n\r") != std::string::npos)
+            return;
+          Text += Line + "\n";
+        }
+    } else {
+      std::string Note = R.MemoryInstructionsNote;
+      std::replace(Note.begin(), Note.end(), '\n', ' ');
+      std::replace(Note.begin(), Note.end(), '\t', ' ');
+      Text += InstructionsTag.str() + "\tnone\t" + Note + "\n";
     }
   }
   // Write to a private file, then rename: readers never see half a file.

@@ -102,6 +102,64 @@ const TranslationUnitRegisters &RegisterUsage::translationUnit(const RegisterOpt
   return *Slot;
 }
 
+std::string RegisterUsage::knownName(const TranslationUnitRegisters &R,
+                                     const std::string &IndexKey, const std::string &Mangled) {
+  if (R.ByMangledName.count(Mangled))
+    return Mangled;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto &Index = Normalized[IndexKey];
+  if (Index.empty()) {
+    std::map<std::string, unsigned> Count;
+    for (const auto &Entry : R.ByMangledName)
+      ++Count[normalizedKernelName(Entry.first)];
+    for (const auto &Entry : R.ByMangledName) {
+      std::string N = normalizedKernelName(Entry.first);
+      if (Count[N] == 1)
+        Index[N] = Entry.first;
+    }
+    Index[""] = ""; // computed
+  }
+  auto N = Index.find(normalizedKernelName(Mangled));
+  return N == Index.end() ? "" : N->second;
+}
+
+const std::vector<SassMemoryInstruction> *
+RegisterUsage::memoryInstructions(const FunctionDecl *Kernel, const RegisterOptions &Options,
+                                  std::string *Note) {
+  RegisterOptions O = resolve(Options);
+  if (O.Mode != RegisterMode::Ptxas) {
+    if (Note)
+      *Note = "no program is started (the registers are estimated)";
+    return nullptr;
+  }
+  const TranslationUnitRegisters &TU = translationUnit(Options);
+  if (TU.Source != RegisterSource::Ptxas || !TU.MemoryInstructions) {
+    if (Note)
+      *Note = !TU.MemoryInstructionsNote.empty() ? TU.MemoryInstructionsNote
+                                                 : "nvcc did not compile the unit";
+    return nullptr;
+  }
+  std::string Mangled = deviceMangledName(Kernel, Ctx);
+  auto It = TU.MemoryInstructions->find(Mangled);
+  if (It != TU.MemoryInstructions->end())
+    return &It->second;
+  // nvcc's and clang's names of an internal kernel differ (RegisterNames.cpp):
+  // the one listed kernel of the same normalized name.
+  const std::vector<SassMemoryInstruction> *Found = nullptr;
+  unsigned Matches = 0;
+  std::string Want = normalizedKernelName(Mangled);
+  for (const auto &[Name, List] : *TU.MemoryInstructions)
+    if (normalizedKernelName(Name) == Want) {
+      Found = &List;
+      ++Matches;
+    }
+  if (Matches == 1)
+    return Found;
+  if (Note)
+    *Note = "the listing has no kernel named '" + Mangled + "'";
+  return nullptr;
+}
+
 std::optional<FunctionRegisters> RegisterUsage::lookup(const FunctionDecl *Kernel,
                                                       const RegisterOptions &Options,
                                                       std::string *Note) {
@@ -109,26 +167,10 @@ std::optional<FunctionRegisters> RegisterUsage::lookup(const FunctionDecl *Kerne
   std::string Mangled = deviceMangledName(Kernel, Ctx);
   auto Find = [&](const TranslationUnitRegisters &R,
                   const std::string &Key) -> std::optional<FunctionRegisters> {
-    auto It = R.ByMangledName.find(Mangled);
-    if (It != R.ByMangledName.end())
-      return It->second;
-    std::lock_guard<std::mutex> Lock(Mutex);
-    auto &Index = Normalized[Key];
-    if (Index.empty()) {
-      std::map<std::string, unsigned> Count;
-      for (const auto &Entry : R.ByMangledName)
-        ++Count[normalizedKernelName(Entry.first)];
-      for (const auto &Entry : R.ByMangledName) {
-        std::string N = normalizedKernelName(Entry.first);
-        if (Count[N] == 1)
-          Index[N] = Entry.first;
-      }
-      Index[""] = ""; // computed
-    }
-    auto N = Index.find(normalizedKernelName(Mangled));
-    if (N == Index.end() || N->second.empty())
+    std::string Name = knownName(R, Key, Mangled);
+    if (Name.empty())
       return std::nullopt;
-    return R.ByMangledName.at(N->second);
+    return R.ByMangledName.at(Name);
   };
   RegisterOptions O = resolve(Options);
   std::optional<FunctionRegisters> F = Find(TU, O.fingerprint() + "\x1d" + registerSourceName(TU.Source));

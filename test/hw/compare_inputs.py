@@ -12,6 +12,15 @@ names them with the reason (e.g. the compiler removed or merged them).
 Atomics are attributed by ncu to the CUDA header that implements them, so
 they are compared per kernel launch (all atomic requests of the launch).
 
+With --listings (test/hw/sass: `nvdisasm -gi` listings of the inputs'
+cubins, compiled as the measured programs were), warpcheck is given each
+input's listing (--sass-listing) and costs the instructions the compiler
+emitted: each one it reads is compared where the listing puts it, and per
+opcode against the record's SASS rows (totals when every warp was
+simulated, else the cost over the ideal). Exceptions marked
+"only_without_listing" (a merge, a move, a hoist the listing shows) are
+not excused then.
+
 Prints one line per comparison and 'N passed, M failed'.
 """
 import argparse
@@ -22,7 +31,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from testsupport import Results, run, warpcheck_binary  # noqa: E402
+from testsupport import Results, run, scratch_dir, warpcheck_binary  # noqa: E402
 
 TOLERANCE = 0.05
 # The assumption kinds (docs/json-format.md) that only say which launch
@@ -46,14 +55,95 @@ def base_name(name):
     return name.split("::")[-1]
 
 
+def sass_opcode(text):
+    """'@!P0  LDS.64 R8, [R2]' -> 'LDS.64'."""
+    words = text.split()
+    if words and words[0].startswith("@"):
+        words = words[1:]
+    return words[0] if words else ""
+
+
+def predicted_items(kernel, stem, with_listing):
+    """What warpcheck predicts of a launch, one item per access (as written)
+    or, for an access costed with the compiled kernel's listing, per kind
+    of instruction counted with it, at the line the listing puts it."""
+    items = []
+    for a in kernel["accesses"]:
+        if os.path.basename(a["file"] or "") != stem + ".cu":
+            continue
+        metric = "sectors_per_request" if a["space"] == "global" else "wavefronts_per_request"
+        if with_listing and a.get("instructions_from") == "listing" and a.get("instructions"):
+            for i in a["instructions"]:
+                if i["counted_with"] is None and i["requests_simulated"] > 0:
+                    items.append({"access": a, "line": i["line"], "space": a["space"], "op": a["op"],
+                                  "requests": i["requests_simulated"], "value": i[metric],
+                                  "ideal": i["ideal_" + metric], "opcode": i["opcode"]})
+            continue
+        items.append({"access": a, "line": a["line"], "space": a["space"], "op": a["op"],
+                      "requests": a["requests_simulated"], "value": a[metric],
+                      "ideal": a.get("ideal_" + metric), "opcode": None})
+    return items
+
+
+def compare_items(result, where, kernel, items, r, metric, total_key, measured):
+    """Predicted items (predicted_items) of one line and kind against the
+    H200's numbers r (a record, or its SASS rows of one opcode summed)."""
+    if kernel["simulated_warps"] == kernel["total_warps"]:
+        # Every warp of the launch was simulated: compare totals, which
+        # predicated-off instructions (counted by ncu's Instructions
+        # Executed) cannot blur. Several accesses of one kind on a line add
+        # up, as the line's SASS instructions do.
+        predicted = sum(x["value"] * x["requests"] for x in items)
+        ok = abs(predicted - r[total_key]) <= TOLERANCE * max(1, sum(x["requests"] for x in items))
+        result(ok, "%s: predicted %g %s in total (%s per request), measured %g" % (
+            where, predicted, total_key, "+".join(str(x["value"]) for x in items), r[total_key]))
+        return
+    if len(items) == 1 and measured is not None and abs(items[0]["value"] - measured) <= TOLERANCE:
+        result(True, "%s: predicted %s, measured %s" % (where, items[0]["value"], measured))
+        return
+    # Several accesses on the line, or warps whose lanes are all predicated
+    # off (counted as executed instructions, so they dilute the per-request
+    # number): compare the cost over the ideal, which such warps do not
+    # change.
+    ideal_total = "ideal_" + total_key
+    if r.get(ideal_total) and all(x["ideal"] for x in items):
+        predicted = sum(x["value"] * x["requests"] for x in items) / \
+            sum(x["ideal"] * x["requests"] for x in items)
+        observed = r[total_key] / r[ideal_total]
+        result(abs(predicted - observed) <= TOLERANCE,
+               "%s: predicted %.4g x the ideal %s, measured %.4g x" % (
+                   where, predicted, total_key, observed))
+        return
+    result(False, "%s: predicted %s, measured %s (no ideal to compare with)" % (
+        where, "+".join(str(x["value"]) for x in items), measured))
+
+
+def listing_for(listings, stem, inputs, scratch):
+    """The input's listing with its folder of inputs put in, or None."""
+    path = os.path.join(listings, stem + ".nvdisasm.txt")
+    if not os.path.exists(path):
+        return None
+    out = os.path.join(scratch, stem + ".nvdisasm.txt")
+    with open(path) as f, open(out, "w") as g:
+        g.write(f.read().replace("@INPUTS@", os.path.abspath(inputs)))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--records", required=True)
     ap.add_argument("--inputs", required=True)
+    ap.add_argument("--listings", help="folder of the inputs' nvdisasm -gi listings (test/hw/sass)")
     args = ap.parse_args()
     warpcheck = warpcheck_binary(args.build)
     results = Results()
+    with scratch_dir() as scratch:
+        compare(args, warpcheck, results, scratch)
+    return results.summary()
+
+
+def compare(args, warpcheck, results, scratch):
 
     def result(ok, text):
         results.check(text, ok)
@@ -70,11 +160,19 @@ def main():
         with open(src, encoding="utf-8", errors="replace") as f:
             comparable_kinds = SHAPE_ONLY_ASSUMPTIONS + (
                 STATED_VALUE_ASSUMPTIONS if STATED_VALUES_MARKER in f.read() else ())
+        listing = None
+        if args.listings:
+            listing = listing_for(args.listings, stem, args.inputs, scratch)
+            if not listing:
+                result(False, "%s: record without a listing in %s" % (rec_name, args.listings))
+                continue
         exc_path = os.path.join(args.records, stem + ".exceptions.json")
         exceptions = json.load(open(exc_path)) if os.path.exists(exc_path) else []
         excused = {(base_name(e["function"]), e["line"], e["space"], e["op"]): e["reason"]
-                   for e in exceptions}
-        rc, out, err = run([warpcheck, "--format=json", stem + ".cu"], cwd=args.inputs)
+                   for e in exceptions if not (listing and e.get("only_without_listing"))}
+        rc, out, err = run([warpcheck, "--format=json"] +
+                           (["--sass-listing=" + listing] if listing else []) + [stem + ".cu"],
+                           cwd=args.inputs)
         # 3: an input whose host code has errors on purpose (host-errors.cu)
         # still has its kernels analysed and reported.
         if rc not in (0, 1, 3) or not out.strip():
@@ -163,59 +261,46 @@ def main():
                 continue
             kernel = launches[fn][index]
             measured_keys.add((fn, index, r["line"], r["space"], r["op"]))
-            accesses = [a for a in kernel["accesses"] if os.path.basename(a["file"] or "") == stem + ".cu"
-                        and a["line"] == r["line"] and a["space"] == r["space"] and a["op"] == r["op"]]
+            items = [x for x in predicted_items(kernel, stem, listing)
+                     if x["line"] == r["line"] and x["space"] == r["space"] and x["op"] == r["op"]]
             metric = "sectors_per_request" if r["space"] == "global" else "wavefronts_per_request"
             total_key = "sectors" if r["space"] == "global" else "wavefronts"
             measured = r.get(metric)
-            if not accesses:
+            if not items:
                 result(key in excused, where + ": measured %s, warpcheck reports no access" % measured +
                        (" (excused: %s)" % excused[key] if key in excused else ""))
                 continue
-            if any(a["status"] != "exact" and not shape_only(a, kernel, fn, launch) for a in accesses):
-                a = [a for a in accesses if a["status"] != "exact"][0]
+            if any(x["access"]["status"] != "exact" and not shape_only(x["access"], kernel, fn, launch)
+                   for x in items):
+                a = [x["access"] for x in items if x["access"]["status"] != "exact"][0]
                 print("SKIP %s: warpcheck says %s (%s)" % (where, a["status"], "; ".join(a["assumptions"])))
                 continue
             if key in excused:
                 print("EXCUSED %s: %s" % (where, excused[key]))
                 continue
-            if kernel["simulated_warps"] == kernel["total_warps"]:
-                # Every warp of the launch was simulated: compare totals, which
-                # predicated-off instructions (counted by ncu's Instructions
-                # Executed) cannot blur. Several accesses of one kind on a line
-                # add up, as the line's SASS instructions do.
-                predicted = sum(a[metric] * a["requests_simulated"] for a in accesses)
-                ok = abs(predicted - r[total_key]) <= TOLERANCE * max(1, sum(a["requests_simulated"] for a in accesses))
-                result(ok, "%s: predicted %g %s in total (%s per request), measured %g" % (
-                    where, predicted, total_key, "+".join(str(a[metric]) for a in accesses), r[total_key]))
-            else:
-                a = accesses[0]
-                if len(accesses) == 1 and measured is not None and abs(a[metric] - measured) <= TOLERANCE:
-                    result(True, "%s: predicted %s, measured %s" % (where, a[metric], measured))
-                    continue
-                # Several accesses on the line, or warps whose lanes are all
-                # predicated off (counted as executed instructions, so they
-                # dilute the per-request number): compare the cost over the
-                # ideal, which such warps do not change.
-                ideal_metric, ideal_total = "ideal_" + metric, "ideal_" + total_key
-                if r.get(ideal_total) and all(x.get(ideal_metric) for x in accesses):
-                    predicted = sum(x[metric] * x["requests_simulated"] for x in accesses) / \
-                        sum(x[ideal_metric] * x["requests_simulated"] for x in accesses)
-                    observed = r[total_key] / r[ideal_total]
-                    result(abs(predicted - observed) <= TOLERANCE,
-                           "%s: predicted %.4g x the ideal %s, measured %.4g x" % (
-                               where, predicted, total_key, observed))
-                    continue
-                result(False, "%s: predicted %s, measured %s (no ideal to compare with)" % (
-                    where, "+".join(str(x[metric]) for x in accesses), measured))
+            compare_items(result, where, kernel, items, r, metric, total_key, measured)
+            # Per kind of instruction, against the record's SASS rows.
+            if listing and all(x["opcode"] for x in items):
+                for opcode in sorted(set(x["opcode"] for x in items)):
+                    rows = [row for row in r.get("sass_rows", []) if sass_opcode(row["sass"]) == opcode]
+                    mine = [x for x in items if x["opcode"] == opcode]
+                    if not rows:
+                        result(False, "%s %s: predicted, but the H200 ran no such instruction on the line"
+                               % (where, opcode))
+                        continue
+                    row = {total_key: sum(x[total_key] for x in rows),
+                           "ideal_" + total_key: sum(x["ideal_" + total_key] for x in rows),
+                           "instructions": sum(x["executed"] for x in rows)}
+                    row[metric] = row[total_key] / row["instructions"] if row["instructions"] else None
+                    compare_items(result, "%s %s" % (where, opcode), kernel, mine, row, metric,
+                                  total_key, row[metric])
 
         # Exact predictions must have a measurement.
         for fn, ks in launches.items():
             for launch, k in enumerate(ks):
-                for a in k["accesses"]:
+                for item in predicted_items(k, stem, listing):
+                    a = dict(item["access"], line=item["line"])
                     if a["status"] != "exact" or a["op"] == "atomic":
-                        continue
-                    if os.path.basename(a["file"] or "") != stem + ".cu":
                         continue
                     if (fn, launch, a["line"], a["space"], a["op"]) in measured_keys:
                         continue
@@ -248,7 +333,10 @@ def main():
             if req == 0 or launch is None:
                 continue
             atoms = [a for a in launches[fn][launch]["accesses"] if a["op"] == "atomic" and a["space"] == "global"]
-            if not atoms or any(a["status"] != "exact" for a in atoms):
+            # Compared per launch: the line the listing puts an atomic on
+            # (unmatched_instructions) does not matter here.
+            if not atoms or any(a["status"] != "exact" and
+                                set(a["assumption_kinds"]) != {"unmatched_instructions"} for a in atoms):
                 print("SKIP %s %s: atomics not all exact" % (stem, fn))
                 continue
             total_warps = launches[fn][launch]["total_warps"]
@@ -343,8 +431,6 @@ def main():
             result(abs(predicted - l2_read) <= TOLERANCE * max(predicted, 1),
                    "%s %s (launch %d) array of structs: predicted %g sectors read past L1, measured %g"
                    % (stem, fn, launch, predicted, l2_read))
-
-    return results.summary()
 
 
 if __name__ == "__main__":

@@ -52,11 +52,11 @@ __global__ void reduceInterleaved(const float *in, float *out) {
     unsigned index = 2 * s * tid;
     if (index < 256)
       sdata[index] += sdata[index + s];
-    // The tree's strides 2, 4, ... 256 words: 2-way at s = 1 up to 8-way
-    // (16 lanes on 2 banks, then 8 lanes on 1); 3.92 wavefronts on average
-    // over the requests of the 8 steps.
-    // CHECK-MESSAGES: :[[@LINE-4]]:7: warning: 8-way bank conflict reading 'sdata[index]': lanes 0, 4, 8, 12, 16, 20, 24, 28 hit bank 0 with different words (3.92 wavefronts per request, ideal 1) with block (256, 1, 1)
-    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: no padding offered: 'sdata' is one-dimensional; index it so that adjacent lanes use adjacent words
+    // Strides 2 to 256 words: 3.92 wavefronts a request; compiled, s = 1 is one LDS.64.
+    // CHECK-SOURCE: :[[@LINE-2]]:7: warning: 8-way bank conflict reading 'sdata[index]': lanes 0, 4, 8, 12, 16, 20, 24, 28 hit bank 0 with different words (3.92 wavefronts per request, ideal 1) with block (256, 1, 1)
+    // CHECK-LISTING: :[[@LINE-3]]:7: warning: 8-way bank conflict reading 'sdata[index]': lanes 0, 4, 8, 12, 16, 20, 24, 28 hit bank 0 with different words (3.92 wavefronts per request, ideal 1.33) with block (256, 1, 1)
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: no padding offered: 'sdata' is one-dimensional; index it so that adjacent lanes use adjacent words
+    // CHECK-LISTING: :[[@LINE-5]]:7: note: the compiler merges 'sdata[index]' and 'sdata[index + s]' into one 64-bit load per lane (LDS.64, 2 wavefronts per request) in 16 of its 48 requests
     // CHECK-MESSAGES: :[[@LINE-6]]:7: warning: 8-way bank conflict writing 'sdata[index]'
     // CHECK-MESSAGES: :[[@LINE-7]]:7: note: no padding offered
     // CHECK-MESSAGES: :[[@LINE-8]]:23: warning: 8-way bank conflict reading 'sdata[index + s]': lanes 0, 4, 8, 12, 16, 20, 24, 28 hit bank 4

@@ -154,9 +154,10 @@ TEST(CompileFlagsTest, NvccIsGivenWhatTheTableSaysWarpcheckSets) {
     I += M->ArgsUsed - 1;
     ++Checked;
   }
-  // -cubin -arch -o -Xptxas --extended-lambda --expt-relaxed-constexpr
-  // -allow-unsupported-compiler -maxrregcount -rdc -x.
-  EXPECT_EQ(Checked, 10u);
+  // -cubin -arch -o -Xptxas -lineinfo --extended-lambda
+  // --expt-relaxed-constexpr -allow-unsupported-compiler -maxrregcount -rdc
+  // -x.
+  EXPECT_EQ(Checked, 11u);
 }
 
 } // namespace

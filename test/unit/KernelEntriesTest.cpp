@@ -65,7 +65,8 @@ const char *AnalysedKernel = R"json({
      "requests_simulated": 128, "sectors_per_request": 32, "ideal_sectors_per_request": 4,
      "lines_per_request": 32, "ideal_lines_per_request": 1, "line_efficiency": 0.03125,
      "wavefronts_per_request": null, "ideal_wavefronts_per_request": null,
-     "efficiency": 0.125, "aggregated": null, "assumptions": [], "assumption_kinds": []},
+     "efficiency": 0.125, "aggregated": null, "assumptions": [], "assumption_kinds": [],
+     "instructions_from": "source", "instructions": []},
     {"file": "/w/main.cu", "line": 17, "column": 9, "expression": "s[pos]",
      "space": "shared", "op": "load", "bytes_per_lane": 4, "status": "assumed",
      "requests_simulated": 64, "sectors_per_request": null, "ideal_sectors_per_request": null,
@@ -80,20 +81,33 @@ const char *AnalysedKernel = R"json({
                           "truncated": false,
                           "samples": [{"value": 1, "reached": true, "wavefronts_per_request": 2},
                                       {"value": 32, "reached": true, "wavefronts_per_request": 1},
-                                      {"value": 64, "reached": false, "wavefronts_per_request": null}]}},
+                                      {"value": 64, "reached": false, "wavefronts_per_request": null}]},
+     "instructions_from": "listing",
+     "instructions": [{"opcode": "LDS.64", "bytes_per_lane": 8, "file": "/w/main.cu", "line": 17,
+                       "changes": ["merged"], "serves": ["s[pos]", "s[pos + 1]"],
+                       "counted_with": null, "requests_simulated": 32, "served_executions": 32,
+                       "sectors_per_request": null, "ideal_sectors_per_request": null,
+                       "wavefronts_per_request": 2, "ideal_wavefronts_per_request": 2},
+                      {"opcode": "LDS", "bytes_per_lane": 4, "file": "/w/main.cu", "line": 17,
+                       "changes": [], "serves": ["s[pos]"], "counted_with": null,
+                       "requests_simulated": 32, "served_executions": 32,
+                       "sectors_per_request": null, "ideal_sectors_per_request": null,
+                       "wavefronts_per_request": 2, "ideal_wavefronts_per_request": 1}]},
     {"file": "/w/main.cu", "line": 20, "column": 5, "expression": "atomicAdd(&count[0], 1)",
      "space": "global", "op": "atomic", "bytes_per_lane": 4, "status": "exact",
      "requests_simulated": 8, "sectors_per_request": 1, "ideal_sectors_per_request": 1,
      "lines_per_request": 1, "ideal_lines_per_request": 1, "line_efficiency": 1,
      "wavefronts_per_request": null, "ideal_wavefronts_per_request": null, "efficiency": 1,
-     "aggregated": true, "assumptions": [], "assumption_kinds": []},
+     "aggregated": true, "assumptions": [], "assumption_kinds": [],
+     "instructions_from": "source", "instructions": []},
     {"file": null, "line": null, "column": null, "expression": "in[idx[i]]",
      "space": "global", "op": "load", "bytes_per_lane": 4, "status": "unknown",
      "requests_simulated": 0, "sectors_per_request": null, "ideal_sectors_per_request": null,
      "lines_per_request": null, "ideal_lines_per_request": null, "line_efficiency": null,
      "wavefronts_per_request": null, "ideal_wavefronts_per_request": null, "efficiency": null,
      "aggregated": null, "assumptions": ["the address depends on values read from memory"],
-     "assumption_kinds": ["data_dependent_address"]}
+     "assumption_kinds": ["data_dependent_address"],
+     "instructions_from": "source", "instructions": []}
   ],
   "registers": 30, "registers_source": "ptxas",
   "shared_bytes_static": 4096, "shared_bytes_dynamic": 0,
@@ -175,6 +189,17 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_EQ(Shared.ValueDependence->Samples[1].Metric, 1.0);
   EXPECT_FALSE(Shared.ValueDependence->Samples[2].Reached);
   EXPECT_FALSE(Shared.ValueDependence->Samples[2].Metric);
+  EXPECT_EQ(Shared.InstructionsFrom, "listing");
+  ASSERT_EQ(Shared.Instructions.size(), 2u);
+  EXPECT_EQ(Shared.Instructions[0].Opcode, "LDS.64");
+  EXPECT_EQ(Shared.Instructions[0].Changes, std::vector<std::string>{"merged"});
+  EXPECT_EQ(Shared.Instructions[0].Serves.size(), 2u);
+  EXPECT_FALSE(Shared.Instructions[0].CountedWith);
+  EXPECT_EQ(Shared.Instructions[0].WavefrontsPerRequest, 2.0);
+  EXPECT_FALSE(Shared.Instructions[0].SectorsPerRequest);
+  EXPECT_EQ(Shared.Instructions[1].IdealWavefrontsPerRequest, 1.0);
+  EXPECT_EQ(Store.InstructionsFrom, "source");
+  EXPECT_TRUE(Store.Instructions.empty());
 
   EXPECT_EQ(K.Accesses[2].Aggregated, true);
   const AccessEntry &Unknown = K.Accesses[3];

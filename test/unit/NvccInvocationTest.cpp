@@ -119,7 +119,7 @@ TEST(RegisterGuards, NvccArgumentVector) {
   ASSERT_TRUE(Args) << Error;
   EXPECT_EQ(Args->front(), "/opt/cuda/bin/nvcc");
   EXPECT_EQ(Args->back(), "/tmp/w/unit.cu");
-  for (const char *A : {"-cubin", "-arch=sm_90a", "-Xptxas", "-v", "-maxrregcount=48",
+  for (const char *A : {"-cubin", "-arch=sm_90a", "-Xptxas", "-v", "-lineinfo", "-maxrregcount=48",
                         "-DN=4", "-I/p/inc"})
     EXPECT_TRUE(contains(*Args, A)) << A;
   EXPECT_FALSE(contains(*Args, "-rdc=true"));

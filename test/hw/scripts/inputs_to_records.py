@@ -11,6 +11,9 @@ space, op) we sum, over the SASS instructions of that kind:
           Requests Global" counts tag look-ups, one per 128-byte line, and is
           kept as l1_tag_requests): sectors_per_request = S / I.
   shared: L1 Wavefronts Shared (and _Ideal) over Instructions Executed.
+Each record also keeps its SASS instructions one by one (sass_rows: the
+instruction, the times it was executed and its own sectors or wavefronts),
+for the comparison per instruction of what warpcheck reads from the cubin.
 Usage: inputs_to_records.py RAW_DIR OUT_DIR
 """
 import csv
@@ -67,16 +70,24 @@ def parse_source_csv(path, input_name):
                 "function": key_fn, "launch": launch, "line": line,
                 "space": space.lower(), "op": op, "sass": [],
                 "instructions": 0.0, "l1_tag_requests": 0.0, "sectors": 0.0,
-                "ideal_sectors": 0.0, "wavefronts": 0.0, "ideal_wavefronts": 0.0})
+                "ideal_sectors": 0.0, "wavefronts": 0.0, "ideal_wavefronts": 0.0,
+                "sass_rows": []})
             rec["sass"].append(r[3].strip())
-            rec["instructions"] += number(r[col["Instructions Executed"]]) or 0
+            executed = number(r[col["Instructions Executed"]]) or 0
+            rec["instructions"] += executed
+            row = {"sass": r[3].strip(), "executed": executed}
             if space == "Global":
                 rec["l1_tag_requests"] += number(r[col.get("L1 Tag Requests Global", -1)]) or 0
-                rec["sectors"] += number(r[col.get("L2 Theoretical Sectors Global", -1)]) or 0
-                rec["ideal_sectors"] += number(r[col.get("L2 Theoretical Sectors Global Ideal", -1)]) or 0
+                row["sectors"] = number(r[col.get("L2 Theoretical Sectors Global", -1)]) or 0
+                row["ideal_sectors"] = number(r[col.get("L2 Theoretical Sectors Global Ideal", -1)]) or 0
+                rec["sectors"] += row["sectors"]
+                rec["ideal_sectors"] += row["ideal_sectors"]
             else:
-                rec["wavefronts"] += number(r[col.get("L1 Wavefronts Shared", -1)]) or 0
-                rec["ideal_wavefronts"] += number(r[col.get("L1 Wavefronts Shared Ideal", -1)]) or 0
+                row["wavefronts"] = number(r[col.get("L1 Wavefronts Shared", -1)]) or 0
+                row["ideal_wavefronts"] = number(r[col.get("L1 Wavefronts Shared Ideal", -1)]) or 0
+                rec["wavefronts"] += row["wavefronts"]
+                rec["ideal_wavefronts"] += row["ideal_wavefronts"]
+            rec["sass_rows"].append(row)
     out = []
     for rec in records.values():
         if rec["space"] == "global":

@@ -73,6 +73,9 @@ enum class AssumptionKind {
   IrregularBlocks,
   /// The simulation of a launch met a construct it does not run (goto).
   IncompleteSimulation,
+  /// The compiled kernel's memory instructions were read, and the ones on
+  /// the access's line could not be matched with it.
+  UnmatchedInstructions,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -103,7 +106,7 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue,
     AssumptionKind::RetryLoop,
     AssumptionKind::UncountedOperation,   AssumptionKind::IrregularBlocks,
-    AssumptionKind::IncompleteSimulation};
+    AssumptionKind::IncompleteSimulation, AssumptionKind::UnmatchedInstructions};
 
 } // namespace warpcheck::analysis
 

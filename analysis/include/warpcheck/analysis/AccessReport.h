@@ -80,6 +80,50 @@ struct ValueDependence {
   std::optional<std::int64_t> RepresentativeValue;
 };
 
+/// Where an access's instructions come from.
+enum class InstructionOrigin {
+  /// Costed as the source writes it: one instruction of its own width per
+  /// execution (no listing was read).
+  Source,
+  /// Matched with the memory instructions of the compiled kernel, read from
+  /// the toolkit's listing (SassListing.h, EmittedInstructions.h).
+  Listing,
+};
+
+/// One kind of instruction that executes an access: an opcode at a source
+/// line, serving one or more accesses of the source. An access has one per
+/// shape its executions took (an unrolled reduction's s[i] + s[i + s] is one
+/// LDS.64 at s = 1 and 4-byte loads after it).
+struct EmittedInstruction {
+  /// As the listing spells it: "LDS.64", "LDG.E.128".
+  std::string Opcode;
+  unsigned BytesPerLane = 0;
+  /// Where the listing puts it: the access's own line, unless Moved.
+  std::string File;
+  unsigned Line = 0;
+  /// One instruction serves several executions of the source (two
+  /// accesses, or consecutive executions of one in an unrolled loop): its
+  /// width is theirs together.
+  bool Merged = false;
+  /// The access is served by several narrower instructions.
+  bool Split = false;
+  /// The listing puts the instruction on another line than the access's.
+  bool Moved = false;
+  /// Moved out of a loop the access is written in: the instruction
+  /// executes once where the loop executes it with the same addresses again.
+  bool Hoisted = false;
+  /// The accesses whose executions it serves, in the order of their
+  /// addresses (this access among them).
+  std::vector<const clang::Expr *> Serves;
+  /// Set when the numbers of these requests are counted with another access
+  /// of Serves (the one at the lowest address): Cost then holds none,
+  /// ServedExecutions how many of this access's executions it served.
+  const clang::Expr *CountedWith = nullptr;
+  unsigned ServedExecutions = 0;
+  /// The instructions' requests counted with this access, and their averages.
+  AccessCost Cost;
+};
+
 struct AccessResult {
   AccessSite Site;
   AccessStatus Status = AccessStatus::Exact;
@@ -117,6 +161,12 @@ struct AccessResult {
   /// and how many distinct elements each of them reads (1 when the address
   /// does not change in a loop around it).
   double FirstBlockReuse = 0, FirstBlockElementsPerThread = 0;
+  /// Listing: Cost and the worst request are those of the instructions
+  /// that execute the access (requests another access's instruction
+  /// serves are counted with that access), each kind listed in
+  /// Instructions. Source: Instructions is empty.
+  InstructionOrigin InstructionsFrom = InstructionOrigin::Source;
+  std::vector<EmittedInstruction> Instructions;
 };
 
 struct KernelLaunchAnalysis {

@@ -11,11 +11,14 @@
 #include "warpcheck/analysis/AccessReport.h"
 #include "warpcheck/analysis/ArrayLayout.h"
 #include "warpcheck/analysis/LaunchConfig.h"
+#include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/analysis/SassListing.h"
 #include "warpcheck/model/SharedMemory.h"
 
 #include "clang/AST/ASTContext.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +34,14 @@ struct AnalysisOptions {
   unsigned MaxLoopIterations = 64;
   /// Padded layouts to try for shared arrays (bank-conflict fix-its).
   std::map<const clang::VarDecl *, ArrayLayout> *LayoutOverrides = nullptr;
+  /// The nvcc run whose listing gives the kernels' memory instructions (the
+  /// register count's: RegisterUsage.h; read only when its mode resolves to
+  /// ptxas and the toolkit has nvdisasm). None: every access is costed as
+  /// the source writes it.
+  std::optional<RegisterOptions> InstructionsFrom;
+  /// The analysed kernel's memory instructions (SassListing.h), or null.
+  /// TranslationUnitSession::analyze sets it from InstructionsFrom.
+  const std::vector<SassMemoryInstruction> *Instructions = nullptr;
 
   /// Identifies the options for caching.
   std::string fingerprint() const;

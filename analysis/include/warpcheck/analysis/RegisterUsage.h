@@ -37,6 +37,7 @@
 #ifndef WARPCHECK_ANALYSIS_REGISTERUSAGE_H
 #define WARPCHECK_ANALYSIS_REGISTERUSAGE_H
 
+#include "warpcheck/analysis/SassListing.h"
 #include "warpcheck/toolchain/CudaArch.h"
 #include "warpcheck/toolchain/NvccInvocation.h"
 
@@ -142,6 +143,14 @@ struct TranslationUnitRegisters {
   std::string Arch;
   /// By mangled name as the device compilation spells it.
   std::map<std::string, FunctionRegisters> ByMangledName;
+  /// ptxas only: the memory instructions of every kernel of the compiled
+  /// unit (those of the functions it calls included), by mangled name, as
+  /// the toolkit's nvdisasm lists them (SassListing.h). Set only when the
+  /// listing was read.
+  std::optional<std::map<std::string, std::vector<SassMemoryInstruction>>> MemoryInstructions;
+  /// Why the memory instructions were not read ("the toolkit has no
+  /// nvdisasm"); empty when they were, or when nvcc was not run.
+  std::string MemoryInstructionsNote;
   /// Set when the requested source could not be used, and why.
   std::string FallbackReason;
   /// Flags left out of the nvcc command (for the report's assumptions).
@@ -181,7 +190,9 @@ RegisterOptions standardRegisterOptions(llvm::StringRef Arch, const clang::Prepr
 /// and the "Used N registers, ..." line after it.
 std::map<std::string, FunctionRegisters> parsePtxasOutput(llvm::StringRef Text);
 
-/// Compiles SourceFile with nvcc and reads ptxas's counts. ExtraKey is mixed
+/// Compiles SourceFile with nvcc and reads ptxas's counts, and the memory
+/// instructions of the cubin when the toolkit has bin/nvdisasm (started as
+/// nvcc is: an argument vector, its own environment, a time limit). ExtraKey is mixed
 /// into the cache key (e.g. the contents of every file the parse read).
 /// Never throws; on failure the result has FallbackReason set and no
 /// entries.
@@ -272,10 +283,23 @@ public:
                                           const RegisterOptions &Options,
                                           std::string *Note = nullptr);
 
+  /// Kernel's memory instructions under Options (SassListing.h): those of
+  /// the ptxas run's listing, when its mode resolves to ptxas and the
+  /// toolkit's nvdisasm listed the cubin; null otherwise (Note, when given,
+  /// says why). Valid as long as this object.
+  const std::vector<SassMemoryInstruction> *memoryInstructions(const clang::FunctionDecl *Kernel,
+                                                               const RegisterOptions &Options,
+                                                               std::string *Note = nullptr);
+
   /// Options with the toolkit and mode resolved as lookup uses them.
   static RegisterOptions resolve(const RegisterOptions &Options);
 
 private:
+  /// The mangled name R knows Kernel by: its own, else the one entry whose
+  /// normalized name is Kernel's (IndexKey names the index of R's names).
+  std::string knownName(const TranslationUnitRegisters &R, const std::string &IndexKey,
+                        const std::string &Mangled);
+
   const TranslationUnitRegisters &estimate(const RegisterOptions &Options);
 
   clang::ASTContext &Ctx;

@@ -22,6 +22,7 @@
 #include "warpcheck/analysis/LaunchConfig.h"
 #include "warpcheck/analysis/LaunchWork.h"
 #include "warpcheck/analysis/RegisterUsage.h"
+#include "warpcheck/analysis/SassListing.h"
 #include "warpcheck/analysis/SourceErrors.h"
 
 #include "clang/AST/ASTContext.h"
@@ -74,6 +75,12 @@ public:
   /// The register counts of the unit's kernels.
   RegisterUsage &registers() { return Registers; }
 
+  /// A listing of the build's cubin (the warpcheck binary's --sass-listing):
+  /// every analysis of the unit takes its kernels' memory instructions from
+  /// it, whatever its options' InstructionsFrom. Set before the first
+  /// analysis.
+  void setListing(std::shared_ptr<const SassListing> L) { Listing = std::move(L); }
+
 private:
   clang::ASTContext &Ctx;
   std::unique_ptr<LaunchSiteIndex> Launches;
@@ -85,6 +92,15 @@ private:
   std::map<const clang::FunctionDecl *, std::optional<KernelError>> Errors;
   RegisterUsage Registers;
   const CrossUnitLaunches *OtherUnits = nullptr;
+  std::shared_ptr<const SassListing> Listing;
+  /// Each kernel's instructions from Listing (none: not in it).
+  std::map<const clang::FunctionDecl *, std::optional<std::vector<SassMemoryInstruction>>>
+      ListedInstructions;
+
+  /// Kernel's memory instructions: Listing's, else those of the nvcc run
+  /// Options names; null for none.
+  const std::vector<SassMemoryInstruction> *instructionsOf(const clang::FunctionDecl *Kernel,
+                                                           const AnalysisOptions &Options);
 };
 
 } // namespace warpcheck::analysis

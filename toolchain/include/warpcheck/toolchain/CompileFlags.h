@@ -74,6 +74,7 @@ enum class FlagMeaning {
   RelaxedConstexpr,  // --expt-relaxed-constexpr (clang: always on)
   AnyHostCompiler,   // -allow-unsupported-compiler
   Cubin,             // -cubin: device code only, as a cubin
+  LineInfo,          // -lineinfo / --generate-line-info
   OtherOutput,       // -ptx, -fatbin, -E, -M ...: other things nvcc produces
   SameInClang,       // A flag clang understands the same way (-m64).
 };

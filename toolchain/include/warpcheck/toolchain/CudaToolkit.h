@@ -132,10 +132,10 @@ bool isCudaToolkitIncludeDir(llvm::StringRef Dir, std::string &Root);
 std::string cudaToolkitProgram(llvm::StringRef Root, llvm::StringRef Program);
 
 /// What identifies the programs of the toolkit at Root that compile device
-/// code (bin/nvcc, bin/ptxas, nvvm/bin/cicc): each one's path, size and
-/// modification time, as text. A result cached from their output (register
-/// counts) is stale when this changes: a toolkit updated in place keeps its
-/// path.
+/// code or list it (bin/nvcc, bin/ptxas, bin/nvdisasm, nvvm/bin/cicc): each
+/// one's path, size and modification time, as text. A result cached from
+/// their output (register counts, memory instructions) is stale when this
+/// changes: a toolkit updated in place keeps its path.
 std::string cudaCompilerIdentity(llvm::StringRef Root);
 
 /// Path names something that exists and is not a folder.

@@ -101,7 +101,7 @@ std::string trustedToolkitRoot();
 
 /// The argument vector nvcc is started with (element 0 is
 /// <ToolkitRoot>/bin/nvcc): `-cubin -arch=<Arch> -o <OutputFile> -Xptxas -v
-/// --extended-lambda --expt-relaxed-constexpr -allow-unsupported-compiler
+/// -lineinfo --extended-lambda --expt-relaxed-constexpr -allow-unsupported-compiler
 /// [-maxrregcount=N] [-rdc=true] <Flags.Kept> -x cu <WrapperSource>`. Fails
 /// (Error set) if any argument is not shell-safe.
 std::optional<std::vector<std::string>>

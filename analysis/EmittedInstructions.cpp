@@ -1,0 +1,877 @@
+//===- EmittedInstructions.cpp - the accesses as the compiler emitted them ===//
+
+#include "EmittedInstructions.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+#include <tuple>
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+namespace {
+
+using SiteId = std::pair<const Expr *, AccessOp>;
+
+SassOp sassOpOf(AccessOp Op) {
+  return Op == AccessOp::Load ? SassOp::Load : Op == AccessOp::Store ? SassOp::Store
+                                                                      : SassOp::Atomic;
+}
+
+/// A generic instruction (LD, ST, ATOM) may serve either space.
+bool spaceFits(SassSpace S, MemorySpace Space) {
+  switch (S) {
+  case SassSpace::Global:
+    return Space == MemorySpace::Global;
+  case SassSpace::Shared:
+    return Space == MemorySpace::Shared;
+  case SassSpace::Generic:
+    return true;
+  case SassSpace::Local:
+    return false;
+  }
+  return false;
+}
+
+const char *spaceWords(MemorySpace S) {
+  return S == MemorySpace::Shared ? "shared-memory" : "global-memory";
+}
+const char *opWords(AccessOp Op) {
+  return Op == AccessOp::Load ? "load" : Op == AccessOp::Store ? "store" : "atomic";
+}
+
+/// The path as the file system names it, for comparing the listing's
+/// paths with the parse's.
+std::string normalizedPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(Path, Real))
+    return std::string(Real);
+  llvm::SmallString<256> Clean(Path);
+  llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
+  return std::string(Clean);
+}
+
+/// A line of a file, one kind of access.
+using LineKey = std::tuple<std::string, unsigned, SassOp>;
+
+bool sameAddresses(const model::WarpAddressSet &A, const model::WarpAddressSet &B) {
+  if (A.activeMask() != B.activeMask() || A.bytesPerLane() != B.bytesPerLane())
+    return false;
+  for (unsigned L = 0; L < model::WarpSize; ++L)
+    if (A.isActive(L) && A.address(L) != B.address(L))
+      return false;
+  return true;
+}
+
+/// Every active lane's address plus Offset is a multiple of Align.
+bool alignedAt(const model::WarpAddressSet &A, std::uint64_t Offset, unsigned Align) {
+  for (unsigned L = 0; L < model::WarpSize; ++L)
+    if (A.isActive(L) && (A.address(L) + Offset) % Align != 0)
+      return false;
+  return true;
+}
+
+model::WarpAddressSet shifted(const model::WarpAddressSet &A, std::uint64_t Offset,
+                              unsigned Bytes) {
+  model::WarpAddressSet Out(Bytes);
+  for (unsigned L = 0; L < model::WarpSize; ++L)
+    if (A.isActive(L))
+      Out.setLane(L, A.address(L) + Offset);
+  return Out;
+}
+
+unsigned nextPowerOfTwo(unsigned V) {
+  unsigned P = 1;
+  while (P < V)
+    P <<= 1;
+  return P;
+}
+
+} // namespace
+
+struct InstructionReconciler::Impl {
+  const FunctionDecl *Kernel;
+  ASTContext &Ctx;
+  std::vector<SassMemoryInstruction> Instructions;
+  /// The listing's positions, with normalized paths (parallel to
+  /// Instructions).
+  std::vector<std::vector<std::pair<std::string, unsigned>>> Positions;
+  std::vector<std::vector<RecordedRequest>> Warps;
+  std::deque<InstructionSlot> Slots;
+
+  struct SiteInfo {
+    const Expr *E = nullptr;
+    AccessOp Op = AccessOp::Load;
+    MemorySpace Space = MemorySpace::Global;
+    unsigned Bytes = 0;
+    std::string File;
+    unsigned Line = 0;
+  };
+  std::map<SiteId, SiteInfo> Sites;
+
+  Impl(const std::vector<SassMemoryInstruction> &Instrs, const FunctionDecl *Kernel)
+      : Kernel(Kernel), Ctx(Kernel->getASTContext()), Instructions(Instrs) {
+    std::map<std::string, std::string> Normalized;
+    for (const SassMemoryInstruction &I : Instructions) {
+      std::vector<std::pair<std::string, unsigned>> P;
+      for (const SassPosition &Pos : I.Positions) {
+        auto It = Normalized.find(Pos.File);
+        if (It == Normalized.end())
+          It = Normalized.emplace(Pos.File, normalizedPath(Pos.File)).first;
+        P.emplace_back(It->second, Pos.Line);
+      }
+      Positions.push_back(std::move(P));
+    }
+  }
+
+  SiteInfo siteInfo(const RecordedRequest &R) {
+    SiteInfo S;
+    S.E = R.Site.Expr;
+    S.Op = R.Site.Op;
+    S.Space = R.Site.Space;
+    S.Bytes = R.Site.BytesPerLane;
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation L = SM.getExpansionLoc(R.Site.Expr->getBeginLoc());
+    S.Line = SM.getExpansionLineNumber(L);
+    if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(L))) {
+      llvm::StringRef Real = F->getFileEntry().tryGetRealPathName();
+      S.File = Real.empty() ? normalizedPath(F->getName()) : normalizedPath(Real);
+    }
+    return S;
+  }
+
+  /// The slot of the instructions Indices, on File:Line.
+  const InstructionSlot *makeSlot(const std::vector<size_t> &Indices, const std::string &File,
+                                  unsigned Line) {
+    InstructionSlot S;
+    S.File = File;
+    S.Line = Line;
+    for (size_t I : Indices) {
+      S.OpcodeOfWidth.emplace(Instructions[I].Shape.BytesPerLane, Instructions[I].Opcode);
+      ++S.CountOfWidth[Instructions[I].Shape.BytesPerLane];
+    }
+    Slots.push_back(std::move(S));
+    return &Slots.back();
+  }
+
+  /// The loops Site is written in whose bodies do not hold Line.
+  std::vector<SourceRange> loopsLeft(const Expr *Site, unsigned Line) {
+    std::vector<SourceRange> Out;
+    const SourceManager &SM = Ctx.getSourceManager();
+    DynTypedNode Node = DynTypedNode::create(*Site);
+    for (unsigned Depth = 0; Depth < 256; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(Node);
+      if (Parents.empty())
+        break;
+      const DynTypedNode &Parent = Parents[0];
+      if (Parent.get<FunctionDecl>() || Parent.get<LambdaExpr>())
+        break;
+      const Stmt *Body = nullptr;
+      if (const auto *F = Parent.get<ForStmt>())
+        Body = F->getBody();
+      else if (const auto *W = Parent.get<WhileStmt>())
+        Body = W->getBody();
+      else if (const auto *D = Parent.get<DoStmt>())
+        Body = D->getBody();
+      else if (const auto *R = Parent.get<CXXForRangeStmt>())
+        Body = R->getBody();
+      if (Body && Node.get<Stmt>() == Body) {
+        unsigned First = SM.getExpansionLineNumber(Body->getBeginLoc());
+        unsigned Last = SM.getExpansionLineNumber(Body->getEndLoc());
+        if (Line < First || Line > Last)
+          Out.push_back(Parent.get<Stmt>()->getSourceRange());
+      }
+      Node = Parent;
+    }
+    return Out;
+  }
+
+  /// Site's ancestors up to the function's body, each with the child the
+  /// path came through (innermost first).
+  std::vector<std::pair<DynTypedNode, DynTypedNode>> ancestors(const Expr *Site) {
+    std::vector<std::pair<DynTypedNode, DynTypedNode>> Out;
+    DynTypedNode Node = DynTypedNode::create(*Site);
+    for (unsigned Depth = 0; Depth < 256; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(Node);
+      if (Parents.empty() || Parents[0].get<FunctionDecl>() || Parents[0].get<LambdaExpr>())
+        break;
+      Out.emplace_back(Parents[0], Node);
+      Node = Parents[0];
+    }
+    return Out;
+  }
+
+  /// The loops whose bodies hold Site (innermost first).
+  std::vector<SourceRange> enclosingLoops(const Expr *Site) {
+    std::vector<SourceRange> Out;
+    for (const auto &[Parent, Child] : ancestors(Site)) {
+      const Stmt *Body = nullptr;
+      if (const auto *F = Parent.get<ForStmt>())
+        Body = F->getBody();
+      else if (const auto *W = Parent.get<WhileStmt>())
+        Body = W->getBody();
+      else if (const auto *D = Parent.get<DoStmt>())
+        Body = D->getBody();
+      else if (const auto *R = Parent.get<CXXForRangeStmt>())
+        Body = R->getBody();
+      if (Body && Child.get<Stmt>() == Body)
+        Out.push_back(Parent.get<Stmt>()->getSourceRange());
+    }
+    return Out;
+  }
+
+  /// The branch (an if with an else, a conditional operator) in one arm of
+  /// which A is written and B in the other; null when there is none.
+  const Stmt *branchBetween(const Expr *A, const Expr *B) {
+    auto ArmOf = [](const DynTypedNode &Parent, const DynTypedNode &Child) -> int {
+      const Stmt *C = Child.get<Stmt>();
+      if (const auto *If = Parent.get<IfStmt>()) {
+        if (C && C == If->getThen())
+          return 1;
+        if (C && C == If->getElse())
+          return 2;
+      } else if (const auto *Cond = Parent.get<ConditionalOperator>()) {
+        if (C && C == Cond->getTrueExpr())
+          return 1;
+        if (C && C == Cond->getFalseExpr())
+          return 2;
+      }
+      return 0;
+    };
+    std::map<const Stmt *, int> ArmsOfA;
+    for (const auto &[Parent, Child] : ancestors(A))
+      if (int Arm = ArmOf(Parent, Child))
+        ArmsOfA.emplace(Parent.get<Stmt>(), Arm);
+    for (const auto &[Parent, Child] : ancestors(B))
+      if (int Arm = ArmOf(Parent, Child)) {
+        auto It = ArmsOfA.find(Parent.get<Stmt>());
+        if (It != ArmsOfA.end())
+          return It->second != Arm ? It->first : nullptr;
+      }
+    return nullptr;
+  }
+
+  /// Whether each warp's executions of Site all had the same addresses,
+  /// and some warp executed it more than once.
+  bool repeatsSameAddresses(const SiteId &Site) {
+    bool Repeated = false;
+    for (const std::vector<RecordedRequest> &Warp : Warps) {
+      const model::WarpAddressSet *First = nullptr;
+      for (const RecordedRequest &R : Warp) {
+        if (R.Site.Expr != Site.first || R.Site.Op != Site.second)
+          continue;
+        if (!R.Addresses)
+          return false;
+        if (!First)
+          First = &*R.Addresses;
+        else if (!sameAddresses(*First, *R.Addresses))
+          return false;
+        else
+          Repeated = true;
+      }
+    }
+    return Repeated;
+  }
+
+  using SlotKey = std::tuple<std::string, unsigned, SassOp, MemorySpace>;
+  using OrphanKey = std::tuple<std::string, unsigned, SassOp, SassSpace>;
+
+  /// Accesses of a loop with the same addresses in every execution that
+  /// the compiler keeps in a register across the loop, on their own line
+  /// (EmittedInstructions.h, "hoisted"). nvcc keeps the loop where its trip
+  /// count is not known (the listing has a backward branch around the
+  /// line's instructions); an access of it with no instruction inside it
+  /// executes once. Which of the line's instructions are inside the loop
+  /// is read from the listing, not whose they are: they are taken to be the
+  /// varying accesses' when those are at least as many as the registers
+  /// the loop's instructions of this kind address from (each unrolled copy
+  /// of one access steps one register by an immediate offset). Otherwise
+  /// (the loop reloads the invariant address: a store through another
+  /// pointer may change it) nothing changes.
+  void planKeptInRegisters(std::map<SiteId, SitePlan> &Plans,
+                           const std::map<SlotKey, std::vector<SiteId>> &SitesOfSlot,
+                           const std::map<SlotKey, std::vector<size_t>> &SlotInstructions) {
+    for (const auto &[SK, Ids] : SitesOfSlot) {
+      // The line's loop is still a loop: some instruction of the line, of
+      // any kind, is inside one.
+      bool LineInLoop = false;
+      for (size_t I = 0; I < Instructions.size() && !LineInLoop; ++I)
+        if (Instructions[I].LoopHead >= 0)
+          for (const auto &[File, Line] : Positions[I])
+            LineInLoop |= File == std::get<0>(SK) && Line == std::get<1>(SK);
+      if (!LineInLoop)
+        continue;
+      std::map<int, std::set<std::string>> BasesOfLoop;
+      bool Named = true;
+      for (size_t I : SlotInstructions.at(SK))
+        if (Instructions[I].LoopHead >= 0) {
+          Named &= !Instructions[I].AddressBase.empty();
+          BasesOfLoop[Instructions[I].LoopHead].insert(Instructions[I].AddressBase);
+        }
+      if (!Named)
+        continue;
+      size_t Bases = 0;
+      for (const auto &[Head, Set] : BasesOfLoop)
+        Bases = std::max(Bases, Set.size());
+      std::vector<std::pair<SiteId, std::vector<SourceRange>>> Kept;
+      size_t Varying = 0;
+      for (const SiteId &Id : Ids) {
+        std::vector<SourceRange> Loops = enclosingLoops(Id.first);
+        if (!Loops.empty() && repeatsSameAddresses(Id))
+          Kept.emplace_back(Id, std::move(Loops));
+        else
+          ++Varying;
+      }
+      if (Kept.empty() || Varying < Bases)
+        continue;
+      // Each side with the opcodes of its own instructions (with
+      // __restrict__, the loop's loads are LDG.E.CONSTANT, the
+      // accumulator's LDG.E).
+      std::vector<size_t> Inside, Outside;
+      for (size_t I : SlotInstructions.at(SK))
+        (Instructions[I].LoopHead >= 0 ? Inside : Outside).push_back(I);
+      const InstructionSlot *KeptSlot =
+          Outside.empty() ? nullptr : makeSlot(Outside, std::get<0>(SK), std::get<1>(SK));
+      const InstructionSlot *LoopSlot =
+          Inside.empty() ? nullptr : makeSlot(Inside, std::get<0>(SK), std::get<1>(SK));
+      for (const SiteId &Id : Ids) {
+        SitePlan &P = Plans[Id];
+        auto K = std::find_if(Kept.begin(), Kept.end(), [&](const auto &E) { return E.first == Id; });
+        if (K == Kept.end()) {
+          if (LoopSlot)
+            P.Slot = LoopSlot;
+          continue;
+        }
+        if (KeptSlot)
+          P.Slot = KeptSlot;
+        P.Hoisted = true;
+        P.HoistedOutOf = std::move(K->second);
+      }
+    }
+  }
+
+  /// The loads (or stores) of a branch's two arms with no instruction on
+  /// their lines, which one group of instructions after the branch fits
+  /// and no other line claims (EmittedInstructions.h, "selected").
+  void planSelectedLoads(std::map<SiteId, SitePlan> &Plans,
+                         const std::map<SlotKey, std::vector<SiteId>> &Unmatched,
+                         const std::map<SlotKey, std::vector<OrphanKey>> &Candidates,
+                         const std::map<OrphanKey, unsigned> &Claims,
+                         const std::map<OrphanKey, std::vector<size_t>> &Orphans) {
+    std::map<OrphanKey, std::vector<SlotKey>> Claimants;
+    for (const auto &[U, C] : Candidates)
+      if (C.size() == 1)
+        Claimants[C.front()].push_back(U);
+    for (const auto &[O, Us] : Claimants) {
+      if (Us.size() < 2 || Claims.at(O) != Us.size())
+        continue;
+      std::vector<SiteId> Ids;
+      size_t MostOnALine = 0;
+      for (const SlotKey &U : Us) {
+        const std::vector<SiteId> &Of = Unmatched.at(U);
+        Ids.insert(Ids.end(), Of.begin(), Of.end());
+        MostOnALine = std::max(MostOnALine, Of.size());
+      }
+      if (Orphans.at(O).size() != MostOnALine)
+        continue;
+      // Every two of them in the two arms of one branch.
+      const Stmt *At = nullptr;
+      bool Arms = true;
+      for (size_t A = 0; A < Ids.size() && Arms; ++A)
+        for (size_t B = A + 1; B < Ids.size() && Arms; ++B) {
+          if (Sites.at(Ids[A]).Line == Sites.at(Ids[B]).Line)
+            continue;
+          const Stmt *Branch = branchBetween(Ids[A].first, Ids[B].first);
+          Arms = Branch && (!At || At == Branch);
+          At = Branch;
+        }
+      if (!Arms || !At)
+        continue;
+      const InstructionSlot *Slot = makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O));
+      for (const SiteId &Id : Ids) {
+        SitePlan &P = Plans[Id];
+        P.Slot = Slot;
+        P.Moved = true;
+        P.SelectedAt = At;
+      }
+    }
+  }
+
+  std::map<SiteId, SitePlan> plan() {
+    std::map<SiteId, SitePlan> Plans;
+    // The listing's instructions by line and kind, every position of each
+    // (an inlined call's code is also the calling line's).
+    std::map<LineKey, std::vector<size_t>> ByLine;
+    for (size_t I = 0; I < Instructions.size(); ++I) {
+      if (Instructions[I].Shape.Space == SassSpace::Local)
+        continue;
+      for (const auto &[File, Line] : Positions[I])
+        ByLine[{File, Line, Instructions[I].Shape.Op}].push_back(I);
+    }
+    auto Fitting = [&](const LineKey &K, MemorySpace Space) {
+      std::vector<size_t> Out;
+      auto It = ByLine.find(K);
+      if (It != ByLine.end())
+        for (size_t I : It->second)
+          if (spaceFits(Instructions[I].Shape.Space, Space))
+            Out.push_back(I);
+      return Out;
+    };
+    // Each site on its own line; one slot per line, kind and space.
+    std::map<std::tuple<std::string, unsigned, SassOp, MemorySpace>, const InstructionSlot *>
+        SlotOf;
+    std::map<std::tuple<std::string, unsigned, SassOp, MemorySpace>, std::vector<SiteId>>
+        Unmatched;
+    std::map<std::tuple<std::string, unsigned, SassOp, MemorySpace>, std::vector<SiteId>>
+        SitesOfSlot;
+    std::map<std::tuple<std::string, unsigned, SassOp, MemorySpace>, std::vector<size_t>>
+        SlotInstructions;
+    std::set<std::string> ListedFiles;
+    for (const auto &P : Positions)
+      for (const auto &[File, Line] : P)
+        ListedFiles.insert(File);
+    for (const auto &[Id, S] : Sites) {
+      SitePlan P;
+      if (!ListedFiles.count(S.File)) {
+        P.Unlisted = true;
+        Plans[Id] = std::move(P);
+        continue;
+      }
+      LineKey K{S.File, S.Line, sassOpOf(S.Op)};
+      std::vector<size_t> Here = Fitting(K, S.Space);
+      auto SK = std::make_tuple(S.File, S.Line, sassOpOf(S.Op), S.Space);
+      if (!Here.empty()) {
+        auto It = SlotOf.find(SK);
+        P.Slot = It != SlotOf.end() ? It->second : (SlotOf[SK] = makeSlot(Here, S.File, S.Line));
+        SitesOfSlot[SK].push_back(Id);
+        SlotInstructions[SK] = Here;
+      } else {
+        Unmatched[SK].push_back(Id);
+      }
+      Plans[Id] = std::move(P);
+    }
+    planKeptInRegisters(Plans, SitesOfSlot, SlotInstructions);
+    if (Unmatched.empty())
+      return Plans;
+    // The instructions no access's line explains, by their innermost
+    // position and space.
+    std::set<std::pair<std::string, unsigned>> AccessLines;
+    for (const auto &[Id, S] : Sites)
+      AccessLines.insert({S.File, S.Line});
+    std::map<std::tuple<std::string, unsigned, SassOp, SassSpace>, std::vector<size_t>> Orphans;
+    for (size_t I = 0; I < Instructions.size(); ++I) {
+      const SassMemoryInstruction &In = Instructions[I];
+      if (In.Shape.Space == SassSpace::Local || Positions[I].empty())
+        continue;
+      bool Explained = false;
+      for (const auto &[Id, S] : Sites)
+        for (const auto &[File, Line] : Positions[I])
+          if (File == S.File && Line == S.Line && sassOpOf(S.Op) == In.Shape.Op &&
+              spaceFits(In.Shape.Space, S.Space))
+            Explained = true;
+      if (!Explained)
+        Orphans[{Positions[I][0].first, Positions[I][0].second, In.Shape.Op, In.Shape.Space}]
+            .push_back(I);
+    }
+    // A line whose accesses have no instruction there is paired with the
+    // one group of unexplained instructions that fits it, when that group
+    // fits no other such line.
+    auto Fits = [&](const std::tuple<std::string, unsigned, SassOp, MemorySpace> &U,
+                    const std::tuple<std::string, unsigned, SassOp, SassSpace> &O) {
+      if (std::get<0>(U) != std::get<0>(O) || std::get<2>(U) != std::get<2>(O) ||
+          !spaceFits(std::get<3>(O), std::get<3>(U)))
+        return false;
+      for (const SiteId &Id : Unmatched.at(U)) {
+        unsigned W = Sites.at(Id).Bytes;
+        bool Any = false;
+        for (size_t I : Orphans.at(O)) {
+          unsigned B = Instructions[I].Shape.BytesPerLane;
+          Any |= W && (B % W == 0 || W % B == 0);
+        }
+        if (!Any)
+          return false;
+      }
+      return true;
+    };
+    std::map<std::tuple<std::string, unsigned, SassOp, SassSpace>, unsigned> Claims;
+    std::map<std::tuple<std::string, unsigned, SassOp, MemorySpace>,
+             std::vector<std::tuple<std::string, unsigned, SassOp, SassSpace>>>
+        Candidates;
+    for (const auto &[U, Ids] : Unmatched)
+      for (const auto &[O, Indices] : Orphans)
+        if (Fits(U, O)) {
+          Candidates[U].push_back(O);
+          ++Claims[O];
+        }
+    planSelectedLoads(Plans, Unmatched, Candidates, Claims, Orphans);
+    for (const auto &[U, Ids] : Unmatched) {
+      const auto &C = Candidates[U];
+      if (Plans[Ids.front()].SelectedAt)
+        continue;
+      unsigned Line = std::get<1>(U);
+      std::string What = std::string(spaceWords(std::get<3>(U))) + " " +
+                         opWords(Sites.at(Ids.front()).Op);
+      if (C.empty()) {
+        // Merged with an access of another line, under whose line the
+        // listing puts the wider instruction (merged-accesses.cu: s[i0] = ...
+        // on one line, s[i1] = ... on the next, one STS.64 on the second):
+        // the nearest line of this file with an instruction of this kind
+        // wide enough to hold the access and another.
+        const InstructionSlot *Partner = nullptr;
+        unsigned Best = ~0u, Ties = 0;
+        for (const auto &[K, Slot] : SlotOf) {
+          if (std::get<0>(K) != std::get<0>(U) || std::get<2>(K) != std::get<2>(U) ||
+              std::get<3>(K) != std::get<3>(U))
+            continue;
+          bool Wider = true;
+          for (const SiteId &Id : Ids) {
+            unsigned W = Sites.at(Id).Bytes;
+            Wider &= std::any_of(Slot->OpcodeOfWidth.begin(), Slot->OpcodeOfWidth.end(),
+                                 [&](const auto &KV) { return W && KV.first > W && KV.first % W == 0; });
+          }
+          if (!Wider)
+            continue;
+          unsigned Distance = Slot->Line > Line ? Slot->Line - Line : Line - Slot->Line;
+          if (Distance < Best) {
+            Best = Distance;
+            Partner = Slot;
+            Ties = 1;
+          } else if (Distance == Best) {
+            ++Ties;
+          }
+        }
+        if (Partner && Ties == 1) {
+          for (const SiteId &Id : Ids) {
+            SitePlan &P = Plans[Id];
+            P.Slot = Partner;
+            P.Moved = true;
+          }
+          continue;
+        }
+      }
+      if (C.size() != 1 || Claims[C.front()] != 1) {
+        std::string Why =
+            C.empty() ? "the compiled kernel has no " + What + " instruction on line " +
+                            std::to_string(Line) + " nor one that could be this access's"
+                      : "the compiled kernel has no " + What + " instruction on line " +
+                            std::to_string(Line) + ", and the ones that could be this "
+                            "access's cannot be told apart from another line's";
+        for (const SiteId &Id : Ids)
+          Plans[Id].Unmatched = Why;
+        continue;
+      }
+      const auto &O = C.front();
+      const InstructionSlot *Slot =
+          makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O));
+      for (const SiteId &Id : Ids) {
+        SitePlan &P = Plans[Id];
+        P.Slot = Slot;
+        P.Moved = true;
+        P.HoistedOutOf = loopsLeft(Id.first, Slot->Line);
+        P.Hoisted = !P.HoistedOutOf.empty();
+      }
+    }
+    return Plans;
+  }
+};
+
+InstructionReconciler::InstructionReconciler(
+    const std::vector<SassMemoryInstruction> &Instructions, const FunctionDecl *Kernel)
+    : P(std::make_unique<Impl>(Instructions, Kernel)) {}
+
+InstructionReconciler::~InstructionReconciler() = default;
+
+void InstructionReconciler::addWarp(std::vector<RecordedRequest> Requests) {
+  for (const RecordedRequest &R : Requests) {
+    auto [It, New] = P->Sites.try_emplace({R.Site.Expr, R.Site.Op});
+    if (New)
+      It->second = P->siteInfo(R);
+    It->second.Bytes = std::max(It->second.Bytes, R.Site.BytesPerLane);
+  }
+  P->Warps.push_back(std::move(Requests));
+}
+
+namespace {
+
+/// The requests of one warp that an instruction may serve together: the
+/// executions of one line's accesses of one width whose lanes' bytes follow
+/// each other, from an address aligned to their sum.
+struct OpenGroup {
+  const InstructionSlot *Slot = nullptr;
+  SiteId Last;
+  std::vector<const RecordedRequest *> Members;
+  unsigned MemberBytes = 0, Bytes = 0;
+  bool Moved = false;
+};
+
+} // namespace
+
+void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest &)> Sink,
+                                   llvm::function_ref<void(const RecordedRequest &)> Served) {
+  Plans = P->plan();
+  auto Mismatch = [&](const RecordedRequest &R, const SitePlan &Plan, unsigned Bytes) {
+    std::string Widths;
+    for (const auto &[W, Op] : Plan.Slot->OpcodeOfWidth)
+      Widths += (Widths.empty() ? "" : ", ") + Op;
+    Mismatches.try_emplace({R.Site.Expr, R.Site.Op},
+                           "the compiled kernel's instructions on line " +
+                               std::to_string(Plan.Slot->Line) + " (" + Widths +
+                               ") do not explain a " + std::to_string(Bytes) +
+                               "-byte request of this access");
+  };
+  // The accesses each (slot, width) serves as written, and how many of its
+  // instructions each needs (a struct copied in field-sized chunks, one per
+  // chunk): one instruction cannot be two accesses' (see the end).
+  std::map<std::pair<const InstructionSlot *, unsigned>, std::map<SiteId, unsigned>>
+      OwnInstructions;
+  auto EmitAs = [&](const RecordedRequest &R, const SitePlan &Plan) {
+    if (Plan.Slot) {
+      unsigned W = R.Addresses->bytesPerLane(), Needed = 1;
+      if (R.StructCopy)
+        Needed = std::max<unsigned>(
+            1, static_cast<unsigned>(
+                   P->Ctx.getTypeSizeInChars(R.Site.Expr->getType()).getQuantity() / W));
+      OwnInstructions[{Plan.Slot, W}][{R.Site.Expr, R.Site.Op}] = Needed;
+    }
+    EmittedRequest E;
+    E.Leader = &R;
+    E.Addresses = *R.Addresses;
+    E.Members = {&R};
+    E.Slot = Plan.Slot;
+    E.Moved = Plan.Moved;
+    E.Hoisted = Plan.Hoisted;
+    unsigned W = R.Addresses->bytesPerLane();
+    if (Plan.Slot) {
+      auto It = Plan.Slot->OpcodeOfWidth.find(W);
+      if (It != Plan.Slot->OpcodeOfWidth.end())
+        E.Opcode = It->second;
+      else
+        Mismatch(R, Plan, W);
+    }
+    Sink(E);
+  };
+  // A closed group becomes instructions: from its start, the widest of
+  // its line's widths that fits what is left and to which the lanes'
+  // addresses there are aligned.
+  auto Close = [&](const OpenGroup &G) {
+    const model::WarpAddressSet &Base = *G.Members.front()->Addresses;
+    unsigned Offset = 0;
+    while (Offset < G.Bytes) {
+      unsigned Chunk = G.MemberBytes;
+      for (auto It = G.Slot->OpcodeOfWidth.rbegin(); It != G.Slot->OpcodeOfWidth.rend(); ++It)
+        if (It->first <= G.Bytes - Offset && It->first % G.MemberBytes == 0 &&
+            alignedAt(Base, Offset, It->first)) {
+          Chunk = It->first;
+          break;
+        }
+      EmittedRequest E;
+      E.Members.assign(G.Members.begin() + Offset / G.MemberBytes,
+                       G.Members.begin() + (Offset + Chunk) / G.MemberBytes);
+      E.Leader = E.Members.front();
+      E.Addresses = shifted(Base, Offset, Chunk);
+      E.Slot = G.Slot;
+      E.Merged = Chunk > G.MemberBytes;
+      E.Moved = G.Moved;
+      auto It = G.Slot->OpcodeOfWidth.find(Chunk);
+      if (It != G.Slot->OpcodeOfWidth.end())
+        E.Opcode = It->second;
+      else
+        Mismatch(*E.Leader, Plans.at({E.Leader->Site.Expr, E.Leader->Site.Op}), Chunk);
+      Sink(E);
+      Offset += Chunk;
+    }
+  };
+  // At most this many groups of a warp wait for their next member.
+  constexpr size_t MaxOpenGroups = 16;
+  // One instruction of a selected address: the request of one arm waits
+  // for the other arm's.
+  auto EmitSelected = [&](const RecordedRequest &First, const RecordedRequest *Second) {
+    const SitePlan &Plan = Plans.at({First.Site.Expr, First.Site.Op});
+    EmittedRequest E;
+    E.Leader = &First;
+    E.Members = {&First};
+    E.Addresses = *First.Addresses;
+    if (Second) {
+      E.Members.push_back(Second);
+      for (unsigned L = 0; L < model::WarpSize; ++L)
+        if (Second->Addresses->isActive(L))
+          E.Addresses.setLane(L, Second->Addresses->address(L));
+    }
+    E.Slot = Plan.Slot;
+    E.Moved = true;
+    E.Merged = Second != nullptr;
+    auto It = Plan.Slot->OpcodeOfWidth.find(E.Addresses.bytesPerLane());
+    if (It != Plan.Slot->OpcodeOfWidth.end())
+      E.Opcode = It->second;
+    else
+      Mismatch(First, Plan, E.Addresses.bytesPerLane());
+    Sink(E);
+  };
+  for (const std::vector<RecordedRequest> &Warp : P->Warps) {
+    std::vector<OpenGroup> Open;
+    std::map<SiteId, const model::WarpAddressSet *> LastOfHoisted;
+    std::map<const InstructionSlot *, const RecordedRequest *> WaitingArm;
+    for (const RecordedRequest &R : Warp) {
+      SiteId Id{R.Site.Expr, R.Site.Op};
+      const SitePlan &Plan = Plans.at(Id);
+      if (!R.Addresses)
+        continue; // unknown: not costed
+      if (!Plan.Slot) {
+        EmitAs(R, Plan);
+        continue;
+      }
+      if (Plan.SelectedAt) {
+        auto [It, New] = WaitingArm.try_emplace(Plan.Slot, &R);
+        if (New)
+          continue;
+        const RecordedRequest &Other = *It->second;
+        bool Pairs = Other.Site.Expr != R.Site.Expr &&
+                     (Other.Addresses->activeMask() & R.Addresses->activeMask()) == 0 &&
+                     Other.Addresses->bytesPerLane() == R.Addresses->bytesPerLane();
+        EmitSelected(Other, Pairs ? &R : nullptr);
+        if (Pairs)
+          WaitingArm.erase(It);
+        else
+          It->second = &R;
+        continue;
+      }
+      if (Plan.Hoisted) {
+        auto [It, New] = LastOfHoisted.try_emplace(Id, &*R.Addresses);
+        if (!New && sameAddresses(*It->second, *R.Addresses)) {
+          Served(R);
+          continue;
+        }
+        It->second = &*R.Addresses;
+      }
+      unsigned W = R.Addresses->bytesPerLane();
+      const auto &Widths = Plan.Slot->OpcodeOfWidth;
+      unsigned Widest = Widths.rbegin()->first;
+      if (W > Widest) {
+        // Split: chunks of the widest width that divides the access.
+        unsigned Chunk = 0;
+        for (auto It = Widths.rbegin(); It != Widths.rend() && !Chunk; ++It)
+          if (W % It->first == 0)
+            Chunk = It->first;
+        if (!Chunk || Plan.Slot->CountOfWidth.at(Chunk) < W / Chunk) {
+          EmitAs(R, Plan);
+          continue;
+        }
+        for (unsigned Off = 0; Off < W; Off += Chunk) {
+          EmittedRequest E;
+          E.Leader = &R;
+          E.Members = {&R};
+          E.Addresses = shifted(*R.Addresses, Off, Chunk);
+          E.Slot = Plan.Slot;
+          E.Opcode = Widths.at(Chunk);
+          E.Split = true;
+          E.Moved = Plan.Moved;
+          E.Hoisted = Plan.Hoisted;
+          Sink(E);
+        }
+        continue;
+      }
+      bool Mergeable = std::any_of(Widths.begin(), Widths.end(), [&](const auto &KV) {
+        return KV.first > W && KV.first % W == 0;
+      });
+      if (!Mergeable || Plan.Hoisted) {
+        EmitAs(R, Plan);
+        continue;
+      }
+      bool Extended = false;
+      for (size_t G = 0; G < Open.size() && !Extended; ++G) {
+        OpenGroup &Group = Open[G];
+        // Members are kept in address order: R may follow the group's
+        // bytes or precede them (`s[i] += s[i + 1]` reads s[i + 1] first).
+        const model::WarpAddressSet &Base = *Group.Members.front()->Addresses;
+        if (Group.Slot != Plan.Slot || Group.MemberBytes != W ||
+            Base.activeMask() != R.Addresses->activeMask() || Group.Bytes + W > Widest)
+          continue;
+        unsigned Align = nextPowerOfTwo(Group.Bytes + W);
+        bool After = alignedAt(Base, 0, Align), Before = alignedAt(*R.Addresses, 0, Align);
+        for (unsigned L = 0; L < model::WarpSize && (After || Before); ++L)
+          if (Base.isActive(L)) {
+            After &= R.Addresses->address(L) == Base.address(L) + Group.Bytes;
+            Before &= R.Addresses->address(L) + Group.Bytes == Base.address(L);
+          }
+        if (!After && !Before)
+          continue;
+        Group.Members.insert(After ? Group.Members.end() : Group.Members.begin(), &R);
+        Group.Bytes += W;
+        Group.Last = Id;
+        Extended = true;
+        if (Group.Bytes == Widest) {
+          Close(Group);
+          Open.erase(Open.begin() + G);
+        }
+      }
+      if (Extended)
+        continue;
+      // A group this access was the last of cannot take it any more.
+      for (size_t G = 0; G < Open.size();) {
+        if (Open[G].Last == Id) {
+          Close(Open[G]);
+          Open.erase(Open.begin() + G);
+        } else {
+          ++G;
+        }
+      }
+      if (Open.size() == MaxOpenGroups) {
+        Close(Open.front());
+        Open.erase(Open.begin());
+      }
+      OpenGroup G;
+      G.Slot = Plan.Slot;
+      G.Last = Id;
+      G.Members = {&R};
+      G.MemberBytes = G.Bytes = W;
+      G.Moved = Plan.Moved;
+      Open.push_back(std::move(G));
+    }
+    for (const OpenGroup &G : Open)
+      Close(G);
+    for (const auto &[Slot, R] : WaitingArm)
+      EmitSelected(*R, nullptr);
+  }
+  // More accesses served as written than the line has instructions of
+  // their width: the compiler made one instruction of several (the loads
+  // of a branch's two arms as one load of a selected address), in a way
+  // these rules do not read.
+  // A struct copy all of whose chunks have an instruction is read: the
+  // compiler dropped no field.
+  for (const auto &[Key, Needs] : OwnInstructions) {
+    auto Count = Key.first->CountOfWidth.find(Key.second);
+    unsigned Listed = Count == Key.first->CountOfWidth.end() ? 0 : Count->second;
+    unsigned Needed = 0;
+    for (const auto &[Id, N] : Needs)
+      Needed += N;
+    if (Listed == 0)
+      continue;
+    if (Needed <= Listed) {
+      for (const auto &[Id, N] : Needs)
+        CompleteCopies.insert(Id);
+      continue;
+    }
+    for (const auto &[Id, N] : Needs)
+      Mismatches.try_emplace(Id, "the compiled kernel has " + std::to_string(Listed) + " " +
+                                     std::to_string(Key.second) + "-byte instruction" +
+                                     (Listed == 1 ? "" : "s") + " on line " +
+                                     std::to_string(Key.first->Line) + " for the " +
+                                     std::to_string(Needed) +
+                                     " requests written there (the compiler made one of "
+                                     "several, as the loads of a branch's two arms, or "
+                                     "dropped a copied field)");
+  }
+}
+
+} // namespace warpcheck::analysis

@@ -1,0 +1,357 @@
+//===- EmittedInstructionsTest.cpp - accesses as the compiler emitted them ===//
+//
+// Small kernels analysed with hand-written listings of what nvcc emits for
+// such code (the shapes of test/hw/sass/, whose predictions
+// test/hw/compare_inputs.py --listings holds to the H200's records): a pair
+// merged across two lines, a loop-invariant load hoisted to the `for` line,
+// a 16-byte access split into two 8-byte loads or narrowed to one, and an
+// access the listing does not explain. The numbers are worked out by hand:
+// a shared request costs a wavefront per 128 bytes its lanes move (every
+// bank once per wavefront), a global request a sector per 32-byte sector
+// its lanes touch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTestUnit.h"
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/SassListing.h"
+
+#include <gtest/gtest.h>
+
+using namespace warpcheck::analysis;
+
+namespace {
+
+const char *Code = R"(
+__global__ void pairs(float *out) {
+  __shared__ float s[64];
+  int i0 = threadIdx.x * 2;
+  s[i0] = 1;
+  s[i0 + 1] = 2;
+  __syncthreads();
+  out[threadIdx.x] = s[i0] + s[i0 + 1];
+}
+__global__ void hoisted(const float *in, float *out) {
+  float acc = 0;
+  for (int k = 0; k < 8; ++k)
+    acc += in[threadIdx.x] * k;
+  out[threadIdx.x] = acc;
+}
+__global__ void wide(const double2 *in, double *out) {
+  double2 v = in[threadIdx.x];
+  out[threadIdx.x] = v.x + v.y;
+}
+__global__ void arms(const float *in, float *out) {
+  float v; if (threadIdx.x & 1) v = in[threadIdx.x + 32]; else v = in[threadIdx.x];
+  out[threadIdx.x] = v;
+}
+struct Triple { float a, b, c; };
+__global__ void copy3(const Triple *in, Triple *out) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void accumulate(const float *A, float *tmp) {
+  for (int j = 0; j < 8; ++j)
+    tmp[threadIdx.x] += A[threadIdx.x * 8 + j];
+}
+__global__ void selected(float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = 0;
+  s[threadIdx.x + 32] = 1;
+  __syncthreads();
+  float v;
+  if (threadIdx.x & 1)
+    v = s[threadIdx.x / 2];
+  else
+    v = s[32 + threadIdx.x / 2];
+  out[threadIdx.x] = v;
+}
+)";
+
+/// nvdisasm's text of one function "k" (line 28 of the code: accumulate's
+/// body), Body being its instructions and labels.
+std::vector<SassMemoryInstruction> listedText(const std::string &Body) {
+  return kernelMemoryInstructions(
+      parseNvdisasmListing("\t.section\t.text.k,\"ax\",@progbits\n"
+                           "\t//## File \"unit.cu\", line 28\n" +
+                           Body),
+      "k");
+}
+
+/// A listing of one function "k" with the instructions given as
+/// {line, opcode}.
+std::vector<SassMemoryInstruction>
+listed(std::initializer_list<std::pair<unsigned, const char *>> Instructions) {
+  std::string Text = "\t.section\t.text.k,\"ax\",@progbits\n";
+  unsigned Offset = 0;
+  for (const auto &[Line, Opcode] : Instructions) {
+    Text += "\t//## File \"unit.cu\", line " + std::to_string(Line) + "\n";
+    char Address[16];
+    snprintf(Address, sizeof Address, "%04x", Offset += 16);
+    Text += "        /*" + std::string(Address) + "*/   " + Opcode + " R1, [R2] ;\n";
+  }
+  return kernelMemoryInstructions(parseNvdisasmListing(Text), "k");
+}
+
+struct Analysed {
+  std::unique_ptr<clang::ASTUnit> AST =
+      warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Device);
+  std::vector<KernelLaunchAnalysis> Launches;
+
+  std::vector<SassMemoryInstruction> Instructions;
+
+  Analysed(llvm::StringRef Kernel, std::vector<SassMemoryInstruction> Listed)
+      : Instructions(std::move(Listed)) {
+    // The listing names the source as nvcc saw it: the parse's file.
+    const clang::SourceManager &SM = AST->getASTContext().getSourceManager();
+    clang::OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getMainFileID());
+    std::string Main(F->getFileEntry().tryGetRealPathName());
+    if (Main.empty())
+      Main = F->getName().str();
+    for (SassMemoryInstruction &I : Instructions)
+      for (SassPosition &P : I.Positions)
+        P.File = Main;
+    const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(AST->getASTContext(), Kernel);
+    EXPECT_TRUE(K);
+    if (!K)
+      return;
+    LaunchConfig L;
+    L.Block = {32, 1, 1};
+    L.Grid = {1, 1, 1};
+    L.GridKnown = true;
+    L.Source = LaunchSource::LaunchSite;
+    AnalysisOptions O;
+    O.Instructions = &Instructions;
+    Launches = analyzeKernel(K, {L}, O);
+  }
+  const AccessResult &access(llvm::StringRef Text, AccessOp Op, unsigned Line) const {
+    const clang::SourceManager &SM = AST->getASTContext().getSourceManager();
+    for (const AccessResult &A : Launches.at(0).Accesses)
+      if (A.Site.Op == Op && sourceText(A.Site.Expr, AST->getASTContext()) == Text &&
+          SM.getExpansionLineNumber(A.Site.Expr->getBeginLoc()) == Line)
+        return A;
+    ADD_FAILURE() << "no " << opName(Op) << " of " << Text.str() << " at line " << Line;
+    static const AccessResult None;
+    return None;
+  }
+};
+
+TEST(EmittedInstructions, PairMergedAcrossTwoLines) {
+  // s[i0] = 1 (line 5) and s[i0 + 1] = 2 (line 6): one STS.64, which the
+  // listing puts on line 6 (as nvcc does in merged-accesses.cu); the two
+  // reads of line 8, one LDS.64.
+  Analysed R("pairs", listed({{6, "STS.64"}, {8, "LDS.64"}, {8, "STG.E"}}));
+  const AccessResult &Store = R.access("s[i0]", AccessOp::Store, 5);
+  EXPECT_EQ(Store.InstructionsFrom, InstructionOrigin::Listing);
+  EXPECT_EQ(Store.Status, AccessStatus::Exact);
+  ASSERT_EQ(Store.Instructions.size(), 1u);
+  const EmittedInstruction &S = Store.Instructions[0];
+  EXPECT_EQ(S.Opcode, "STS.64");
+  EXPECT_EQ(S.BytesPerLane, 8u);
+  EXPECT_EQ(S.Line, 6u);
+  EXPECT_TRUE(S.Merged);
+  EXPECT_TRUE(S.Moved);
+  EXPECT_EQ(S.Serves.size(), 2u);
+  // 32 lanes x 8 contiguous bytes: 256 bytes, two wavefronts, no conflict
+  // (as written: two 4-byte stores of stride 8, 2 wavefronts each).
+  EXPECT_EQ(S.Cost.Requests, 1u);
+  EXPECT_DOUBLE_EQ(S.Cost.WavefrontsPerRequest, 2);
+  EXPECT_DOUBLE_EQ(Store.Cost.WavefrontsPerRequest, 2);
+  // The second store is counted with the first (the lower address).
+  const AccessResult &Second = R.access("s[i0 + 1]", AccessOp::Store, 6);
+  EXPECT_EQ(Second.Status, AccessStatus::Exact);
+  EXPECT_EQ(Second.Cost.Requests, 0u);
+  ASSERT_EQ(Second.Instructions.size(), 1u);
+  EXPECT_EQ(Second.Instructions[0].CountedWith, Store.Site.Expr);
+  EXPECT_EQ(Second.Instructions[0].ServedExecutions, 1u);
+  EXPECT_FALSE(Second.Instructions[0].Moved);
+  const AccessResult &Load = R.access("s[i0]", AccessOp::Load, 8);
+  ASSERT_EQ(Load.Instructions.size(), 1u);
+  EXPECT_EQ(Load.Instructions[0].Opcode, "LDS.64");
+  EXPECT_DOUBLE_EQ(Load.Cost.WavefrontsPerRequest, 2);
+  EXPECT_EQ(R.access("s[i0 + 1]", AccessOp::Load, 8).Cost.Requests, 0u);
+}
+
+TEST(EmittedInstructions, HoistedOutOfTheLoop) {
+  // in[threadIdx.x] (line 13) is the same in every iteration: nvcc loads it
+  // once, attributed to the `for` line (12).
+  Analysed R("hoisted", listed({{12, "LDG.E"}, {14, "STG.E"}}));
+  const AccessResult &In = R.access("in[threadIdx.x]", AccessOp::Load, 13);
+  EXPECT_EQ(In.Status, AccessStatus::Exact) << (In.Assumptions.empty() ? "" : In.Assumptions[0].Text);
+  ASSERT_EQ(In.Instructions.size(), 1u);
+  const EmittedInstruction &I = In.Instructions[0];
+  EXPECT_EQ(I.Line, 12u);
+  EXPECT_TRUE(I.Moved);
+  EXPECT_TRUE(I.Hoisted);
+  EXPECT_EQ(I.Cost.Requests, 1u);
+  EXPECT_EQ(I.ServedExecutions, 8u);
+  EXPECT_DOUBLE_EQ(I.Cost.SectorsPerRequest, 4);
+  EXPECT_EQ(In.Cost.Requests, 1u);
+}
+
+TEST(EmittedInstructions, SplitAndNarrowed) {
+  // double2 v = in[threadIdx.x]: one 16-byte access; two LDG.E.64 read it.
+  // Lanes 16 bytes apart, 8 bytes each: 512 bytes spanned, 16 sectors per
+  // request, twice.
+  Analysed Split("wide", listed({{17, "LDG.E.64"}, {17, "LDG.E.64"}, {18, "STG.E.64"}}));
+  const AccessResult &V = Split.access("in[threadIdx.x]", AccessOp::Load, 17);
+  EXPECT_EQ(V.Status, AccessStatus::Exact);
+  ASSERT_EQ(V.Instructions.size(), 1u);
+  EXPECT_TRUE(V.Instructions[0].Split);
+  EXPECT_EQ(V.Instructions[0].Cost.Requests, 2u);
+  EXPECT_DOUBLE_EQ(V.Instructions[0].Cost.SectorsPerRequest, 16);
+  // One LDG.E.64 only: the compiler reads part of the struct, and the
+  // listing does not say which; the access keeps its numbers as written.
+  Analysed Narrow("wide", listed({{17, "LDG.E.64"}, {18, "STG.E.64"}}));
+  const AccessResult &N = Narrow.access("in[threadIdx.x]", AccessOp::Load, 17);
+  EXPECT_EQ(N.Status, AccessStatus::Assumed);
+  ASSERT_EQ(N.Assumptions.size(), 1u);
+  EXPECT_EQ(N.Assumptions[0].Kind, AssumptionKind::UnmatchedInstructions);
+  EXPECT_NE(N.Assumptions[0].Text.find("do not explain a 16-byte request"), std::string::npos)
+      << N.Assumptions[0].Text;
+  EXPECT_TRUE(N.Instructions.empty());
+  EXPECT_EQ(N.Cost.Requests, 1u);
+  EXPECT_DOUBLE_EQ(N.Cost.SectorsPerRequest, 16);
+}
+
+TEST(EmittedInstructions, NothingListedForTheAccess) {
+  // No store anywhere: the access is costed as written, and says so.
+  Analysed R("hoisted", listed({{12, "LDG.E"}}));
+  const AccessResult &Out = R.access("out[threadIdx.x]", AccessOp::Store, 14);
+  EXPECT_EQ(Out.Status, AccessStatus::Assumed);
+  ASSERT_EQ(Out.Assumptions.size(), 1u);
+  EXPECT_EQ(Out.Assumptions[0].Kind, AssumptionKind::UnmatchedInstructions);
+  EXPECT_NE(Out.Assumptions[0].Text.find("no global-memory store instruction on line 14"),
+            std::string::npos)
+      << Out.Assumptions[0].Text;
+  EXPECT_EQ(Out.Cost.Requests, 1u);
+  EXPECT_DOUBLE_EQ(Out.Cost.SectorsPerRequest, 4);
+}
+
+TEST(EmittedInstructions, OneInstructionForTwoAccessesIsNotRead) {
+  // The two arms' loads (line 21), each executed by half of the warp, as
+  // one LDG of a selected address: one instruction cannot be both accesses'
+  // as written, and no rule reads what it is.
+  Analysed R("arms", listed({{21, "LDG.E"}, {22, "STG.E"}}));
+  for (const char *Arm : {"in[threadIdx.x + 32]", "in[threadIdx.x]"}) {
+    const AccessResult &A = R.access(Arm, AccessOp::Load, 21);
+    EXPECT_EQ(A.Status, AccessStatus::Assumed) << Arm;
+    ASSERT_EQ(A.Assumptions.size(), 1u) << Arm;
+    EXPECT_NE(A.Assumptions[0].Text.find("1 4-byte instruction on line 21 for the 2 requests"),
+              std::string::npos)
+        << A.Assumptions[0].Text;
+  }
+  // With one instruction per arm, each is its own.
+  Analysed Two("arms", listed({{21, "LDG.E"}, {21, "LDG.E"}, {22, "STG.E"}}));
+  EXPECT_EQ(Two.access("in[threadIdx.x]", AccessOp::Load, 21).Status, AccessStatus::Exact);
+}
+
+TEST(EmittedInstructions, StructCopyCountedByItsInstructions) {
+  // A 12-byte struct of floats is copied in 4-byte fields: three LDG.E and
+  // three STG.E in the listing are all of them, and the copy is exact.
+  Analysed All("copy3", listed({{25, "LDG.E"}, {25, "LDG.E"}, {25, "LDG.E"},
+                                {25, "STG.E"}, {25, "STG.E"}, {25, "STG.E"}}));
+  const AccessResult &In = All.access("in[threadIdx.x]", AccessOp::Load, 25);
+  EXPECT_EQ(In.Status, AccessStatus::Exact)
+      << (In.Assumptions.empty() ? "" : In.Assumptions[0].Text);
+  EXPECT_EQ(In.Cost.Requests, 3u);
+  // Two loads: a field is not read (or two are one instruction); the copy
+  // keeps its numbers as written and says why.
+  Analysed Two("copy3", listed({{25, "LDG.E"}, {25, "LDG.E"}, {25, "STG.E"}, {25, "STG.E"},
+                                {25, "STG.E"}}));
+  const AccessResult &Short = Two.access("in[threadIdx.x]", AccessOp::Load, 25);
+  EXPECT_EQ(Short.Status, AccessStatus::Assumed);
+  bool Said = false;
+  for (const Assumption &X : Short.Assumptions)
+    Said |= X.Kind == AssumptionKind::UnmatchedInstructions &&
+            X.Text.find("2 4-byte instructions on line 25 for the 3 requests") != std::string::npos;
+  EXPECT_TRUE(Said);
+  EXPECT_EQ(Two.access("out[threadIdx.x]", AccessOp::Store, 25).Status, AccessStatus::Exact);
+}
+
+TEST(EmittedInstructions, ListingOfAnotherFileChangesNothing) {
+  // No position of the listing is in the parsed file (a cubin built from
+  // another copy of it): the accesses are costed as written, unassumed.
+  std::vector<SassMemoryInstruction> Other = listed({{12, "LDG.E"}, {14, "STG.E"}});
+  Analysed R("hoisted", {});
+  AnalysisOptions O;
+  for (SassMemoryInstruction &I : Other)
+    for (SassPosition &P : I.Positions)
+      P.File = "/elsewhere/unit.cu";
+  O.Instructions = &Other;
+  LaunchConfig L = R.Launches.at(0).Launch;
+  std::vector<KernelLaunchAnalysis> A = analyzeKernel(R.Launches.at(0).Kernel, {L}, O);
+  ASSERT_EQ(A.size(), 1u);
+  for (const AccessResult &X : A[0].Accesses) {
+    EXPECT_EQ(X.InstructionsFrom, InstructionOrigin::Source);
+    EXPECT_TRUE(X.Assumptions.empty());
+  }
+  EXPECT_EQ(A[0].Accesses.size(), 2u);
+}
+
+TEST(EmittedInstructions, AccumulatorKeptInARegister) {
+  // tmp[threadIdx.x] += A[...] in a loop the listing keeps (a backward
+  // branch): one LDG before it (R2), the loop's LDG step R4 by immediate
+  // offsets (A's unrolled copies), its STG through R2. The accumulator's
+  // load executes once; its store, in the loop, each iteration.
+  Analysed R("accumulate", listedText("        /*0010*/   LDG.E R11, desc[UR8][R2.64] ;\n"
+                                      ".L_x_1:\n"
+                                      "        /*0020*/   LDG.E R12, desc[UR8][R4.64] ;\n"
+                                      "        /*0030*/   STG.E desc[UR8][R2.64], R13 ;\n"
+                                      "        /*0040*/   LDG.E R12, desc[UR8][R4.64+0x4] ;\n"
+                                      "        /*0050*/   STG.E desc[UR8][R2.64], R13 ;\n"
+                                      "        /*0060*/   @P0 BRA `(.L_x_1) ;\n"));
+  const AccessResult &Tmp = R.access("tmp[threadIdx.x]", AccessOp::Load, 28);
+  EXPECT_EQ(Tmp.Status, AccessStatus::Exact);
+  ASSERT_EQ(Tmp.Instructions.size(), 1u);
+  EXPECT_TRUE(Tmp.Instructions[0].Hoisted);
+  EXPECT_FALSE(Tmp.Instructions[0].Moved);
+  EXPECT_EQ(Tmp.Cost.Requests, 1u);
+  EXPECT_EQ(Tmp.Instructions[0].ServedExecutions, 8u);
+  EXPECT_DOUBLE_EQ(Tmp.Cost.SectorsPerRequest, 4);
+  // A varies: each of its 8 executions is a request, lanes 32 bytes apart.
+  const AccessResult &A = R.access("A[threadIdx.x * 8 + j]", AccessOp::Load, 28);
+  EXPECT_EQ(A.Cost.Requests, 8u);
+  EXPECT_DOUBLE_EQ(A.Cost.SectorsPerRequest, 32);
+  EXPECT_EQ(R.access("tmp[threadIdx.x]", AccessOp::Store, 28).Cost.Requests, 8u);
+
+  // The store sunk after the loop (__restrict__): one request.
+  Analysed Sunk("accumulate", listedText(".L_x_1:\n"
+                                         "        /*0020*/   LDG.E.CONSTANT R12, desc[UR8][R4.64] ;\n"
+                                         "        /*0060*/   @P0 BRA `(.L_x_1) ;\n"
+                                         "        /*0070*/   LDG.E R11, desc[UR8][R2.64] ;\n"
+                                         "        /*0080*/   STG.E desc[UR8][R2.64], R13 ;\n"));
+  EXPECT_EQ(Sunk.access("tmp[threadIdx.x]", AccessOp::Store, 28).Cost.Requests, 1u);
+  const AccessResult &Loop = Sunk.access("A[threadIdx.x * 8 + j]", AccessOp::Load, 28);
+  ASSERT_EQ(Loop.Instructions.size(), 1u);
+  EXPECT_EQ(Loop.Instructions[0].Opcode, "LDG.E.CONSTANT");
+  EXPECT_EQ(Sunk.access("tmp[threadIdx.x]", AccessOp::Load, 28).Instructions.at(0).Opcode,
+            "LDG.E");
+
+  // The loop reloads the accumulator (a store through another pointer
+  // might change it): two registers for one varying load; nothing is
+  // taken out of the loop.
+  Analysed Reloaded("accumulate", listedText(".L_x_1:\n"
+                                             "        /*0010*/   LDG.E R11, desc[UR8][R2.64] ;\n"
+                                             "        /*0020*/   LDG.E R12, desc[UR8][R4.64] ;\n"
+                                             "        /*0030*/   STG.E desc[UR8][R2.64], R13 ;\n"
+                                             "        /*0060*/   @P0 BRA `(.L_x_1) ;\n"));
+  EXPECT_EQ(Reloaded.access("tmp[threadIdx.x]", AccessOp::Load, 28).Cost.Requests, 8u);
+}
+
+TEST(EmittedInstructions, BranchArmsReadThroughOneSelectedAddress) {
+  // The arms' loads (lines 37, 39), one LDS on the line of the use (40):
+  // odd lanes read word k, even lanes word 32 + k, the same bank: one
+  // request of 2 wavefronts, where each arm alone is 1.
+  Analysed R("selected", listed({{32, "STS"}, {33, "STS"}, {40, "LDS"}, {40, "STG.E"}}));
+  const AccessResult &Odd = R.access("s[threadIdx.x / 2]", AccessOp::Load, 37);
+  const AccessResult &Even = R.access("s[32 + threadIdx.x / 2]", AccessOp::Load, 39);
+  EXPECT_EQ(Odd.Status, AccessStatus::Exact);
+  EXPECT_EQ(Even.Status, AccessStatus::Exact);
+  const AccessResult &Counted = Odd.Cost.Requests ? Odd : Even;
+  EXPECT_EQ(Odd.Cost.Requests + Even.Cost.Requests, 1u);
+  ASSERT_EQ(Counted.Instructions.size(), 1u);
+  EXPECT_EQ(Counted.Instructions[0].Line, 40u);
+  EXPECT_TRUE(Counted.Instructions[0].Merged);
+  EXPECT_DOUBLE_EQ(Counted.Cost.WavefrontsPerRequest, 2);
+}
+
+} // namespace
