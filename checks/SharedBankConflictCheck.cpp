@@ -312,7 +312,9 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
         if (!UsedRegisters)
           Session->registers().setPreprocessor(PP);
         UsedRegisters = true;
-        if (std::optional<std::string> Cost = occupancyCostOfPadding(P, *Ctx))
+        std::optional<std::string> Cost;
+        containedOnKernel(P.Kernel, *Ctx, [&] { Cost = occupancyCostOfPadding(P, *Ctx); });
+        if (Cost)
           diag(P.PaddedVar->getLocation(), "%0", DiagnosticIDs::Note) << *Cost;
       }
     }

@@ -254,9 +254,9 @@ Object toJson(const KernelEntry &K) {
            {"accesses", std::move(Accesses)},
            {"sampled_symbols", strings(K.SampledSymbols)},
            {"limitations", strings(K.Limitations)}};
-  if (K.Status == KernelStatus::Error) {
+  if (K.Status != KernelStatus::Analysed) {
     // Nothing was analysed: no warps, registers or occupancy.
-    O["status"] = "error";
+    O["status"] = K.Status == KernelStatus::Error ? "error" : "failed";
     O["error"] = K.Error ? Value(toJson(*K.Error)) : Value(nullptr);
     return O;
   }
@@ -293,7 +293,10 @@ KernelEntry kernelFromJson(const Object &O) {
   K.Name = O.getString("name").value_or("").str();
   K.File = stringField(O, "file");
   K.Line = O.getInteger("line");
-  K.Status = O.getString("status") == "error" ? KernelStatus::Error : KernelStatus::Analysed;
+  std::optional<llvm::StringRef> Status = O.getString("status");
+  K.Status = Status == "error"    ? KernelStatus::Error
+             : Status == "failed" ? KernelStatus::Failed
+                                  : KernelStatus::Analysed;
   if (const Object *E = O.getObject("error"))
     K.Error = kernelErrorFromJson(*E);
   if (const Object *L = O.getObject("launch"))

@@ -128,7 +128,8 @@ struct ArchOccupancyEntry {
   std::string Unavailable;
 };
 
-/// Where a kernel that does not compile stops.
+/// Where a kernel that does not compile stops; for a kernel whose analysis
+/// failed, the kernel itself and why.
 struct KernelErrorEntry {
   std::optional<std::string> File;
   std::optional<std::int64_t> Line, Column;
@@ -137,10 +138,12 @@ struct KernelErrorEntry {
   std::optional<std::string> Function;
 };
 
-enum class KernelStatus { Analysed, Error };
+enum class KernelStatus { Analysed, Error, Failed };
 
-/// One kernel launch shape (status analysed), or one kernel that does not
-/// compile (status error: Error is set, Launch is not, no accesses).
+/// One kernel launch shape (status analysed), one kernel that does not
+/// compile (status error: Error is set, Launch is not, no accesses), or one
+/// kernel whose analysis failed inside warpcheck (status failed: a crash
+/// or code nested too deeply, contained; as for error).
 struct KernelEntry {
   /// Qualified, with template arguments.
   std::string Name;

@@ -63,13 +63,16 @@ std::string launchNamed(llvm::StringRef Message);
 struct RunCounts {
   unsigned Inputs = 0, Analysed = 0, AnalysedWithErrors = 0, NotAnalysed = 0;
   unsigned KernelsAnalysed = 0, KernelsWithErrors = 0, LaunchShapes = 0;
+  /// Kernels whose analysis failed inside warpcheck (status failed).
+  unsigned KernelsFailed = 0;
   unsigned Findings = 0, FindingsAsErrors = 0;
   unsigned SuppressedByBaseline = 0, OutsideLineFilter = 0;
 };
 RunCounts countRun(const RunResult &R);
 
 /// "3 findings; 5 kernels analysed (7 launch shapes), 1 kernel does not
-/// compile; 4 inputs: 2 analysed, 1 analysed with errors, 1 not analysed".
+/// compile, 1 kernel could not be analysed; 4 inputs: 2 analysed, 1 analysed
+/// with errors, 1 not analysed".
 std::string summaryLine(const RunCounts &C);
 
 /// 3 when an input was not analysed cleanly, else 1 when a reported finding

@@ -316,12 +316,13 @@ int main(int argc, const char **argv) {
 
   std::string Self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&main);
   unsigned Parallel = CL.Jobs ? CL.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  JobLimits Limits{CL.TimeoutSeconds, CL.MemoryLimitMB};
   std::vector<JobOutcome> Outcomes =
-      runJobs(Self, Jobs, Parallel, CL.TimeoutSeconds, /*InProcess=*/!CL.Isolate);
+      runJobs(Self, Jobs, Parallel, Limits, /*InProcess=*/!CL.Isolate);
   // A kernel launched in one unit and defined in another: the defining
   // units run again with those launches.
   bindLaunchesAcrossUnits(Jobs, Outcomes, [&](const std::vector<TranslationUnitJob> &Again) {
-    return runJobs(Self, Again, Parallel, CL.TimeoutSeconds, /*InProcess=*/false);
+    return runJobs(Self, Again, Parallel, Limits, /*InProcess=*/false);
   });
   for (size_t I = 0; I < Jobs.size(); ++I) {
     if (Outcomes[I].Output) {

@@ -24,6 +24,7 @@
 #include "warpcheck/analysis/SourceErrors.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
 #include <memory>
@@ -68,6 +69,26 @@ public:
   /// The register counts of the unit's kernels.
   RegisterUsage &registers() { return Registers; }
 
+  /// Runs Fn, one consumer's work on Kernel (a check's findings, the
+  /// report's entries, and the analyses they ask for), contained
+  /// (ContainedRun.h): on a stack of its own, a crash or a stack overflow
+  /// inside it returns here. False when it failed, or when an earlier run
+  /// on Kernel did: failureIn() then says why, and Kernel is not tried
+  /// again. Every consumer of the unit runs its work on a kernel through
+  /// it, so that one kernel's failure never takes down the others, nor
+  /// clang-tidy.
+  ///
+  /// For the tests only: when the environment variable
+  /// WARPCHECK_TEST_CRASH_KERNEL names Kernel (its plain name), the run
+  /// faults (a write through a null pointer) before Fn. The analysed code cannot set it.
+  bool contain(const clang::FunctionDecl *Kernel, llvm::function_ref<void()> Fn);
+  /// Why the work on Kernel failed, or null: "internal error: ...; please
+  /// report it with this file", or "the code is nested too deeply (...)".
+  const std::string *failureIn(const clang::FunctionDecl *Kernel) const;
+  /// True for the first caller only, for a kernel whose work failed: the
+  /// consumer that reports the failure, once per unit.
+  bool takeFailureReport(const clang::FunctionDecl *Kernel);
+
 private:
   clang::ASTContext &Ctx;
   std::unique_ptr<LaunchSiteIndex> Launches;
@@ -78,6 +99,11 @@ private:
   std::map<const clang::FunctionDecl *, std::optional<KernelError>> Errors;
   RegisterUsage Registers;
   const CrossUnitLaunches *OtherUnits = nullptr;
+  struct Failure {
+    std::string Why;
+    bool Reported = false;
+  };
+  std::map<const clang::FunctionDecl *, Failure> Failures;
 };
 
 } // namespace warpcheck::analysis
