@@ -285,6 +285,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     R.TotalWarps = Primary.TotalWarps;
     R.SampledSymbols = Primary.SampledSymbols;
     R.Limitations = Primary.Limitations;
+    R.BudgetCuts = Primary.BudgetCuts;
+    R.StepBudgetExhausted = Primary.StepBudgetExhausted;
 
     // What the source leaves open is swept: every unbound integer takes
     // each value of the sweep, on the primary's warps; an unknown grid is

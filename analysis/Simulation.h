@@ -79,6 +79,9 @@ struct Simulation {
   std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>> Captured;
   std::vector<clang::SourceRange> TruncatedLoops, BudgetTruncatedLoops;
   bool UndefinedArithmetic = false;
+  /// The budget cuts of the launch as a whole (KernelLaunchAnalysis).
+  std::vector<std::string> BudgetCuts;
+  bool StepBudgetExhausted = false;
 };
 
 /// Simulates Launch of Kernel. With FixedPlan, exactly those blocks and

@@ -53,6 +53,7 @@ static std::string whatTheKernelDoes(const AosGroup &G) {
 void AosLayoutCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   const auto &Launches = unitSession()->analyze(Kernel, analysisOptions(Ctx));
   for (const KernelLaunchAnalysis &Launch : Launches) {
+    warnIfAccessesLost(Kernel, Launch, Ctx);
     for (const AosGroup &G : findAosGroups(Launch, Ctx)) {
       const warpcheck::model::AosTraffic &T = G.Traffic;
       double Efficiency = T.l1Efficiency();
@@ -99,6 +100,8 @@ void AosLayoutCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
              DiagnosticIDs::Note)
             << V.VectorBytes << How << V.L1Sectors << static_cast<unsigned>(V.DramBytes);
       }
+      for (const std::string &Cut : Launch.BudgetCuts)
+        diag(Loc, "%0", DiagnosticIDs::Note) << Cut;
     }
   }
 }

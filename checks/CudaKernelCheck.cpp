@@ -91,6 +91,17 @@ void CudaKernelCheck::onEndOfTranslationUnit() {
   Session.reset();
 }
 
+void CudaKernelCheck::warnIfAccessesLost(const FunctionDecl *Kernel,
+                                         const KernelLaunchAnalysis &Launch, ASTContext &Ctx) {
+  if (!Launch.StepBudgetExhausted ||
+      !Session->firstToSay(Kernel, "step budget " + Launch.Launch.Block.str() +
+                                       Launch.Launch.Description))
+    return;
+  diag(Kernel->getLocation(), "the simulation of kernel '%0' stopped at its step budget %1: "
+                              "accesses after that point were not analysed")
+      << kernelName(Kernel, Ctx) << launchClause(Kernel, Launch.Launch, Ctx);
+}
+
 std::string CudaKernelCheck::kernelName(const FunctionDecl *Kernel, const ASTContext &Ctx) {
   std::string Name;
   llvm::raw_string_ostream OS(Name);

@@ -62,6 +62,15 @@ protected:
   bool containedOnKernel(const FunctionDecl *Kernel, ASTContext &Ctx,
                          llvm::function_ref<void()> Fn);
 
+  /// For a launch some warp of which stopped at its step budget (its later
+  /// accesses were not simulated, so no check can report them), a warning
+  /// at the kernel, once per kernel and unit whichever simulating check
+  /// meets it first. What else the budget cut is a note of each finding
+  /// (KernelLaunchAnalysis::BudgetCuts).
+  void warnIfAccessesLost(const FunctionDecl *Kernel,
+                          const warpcheck::analysis::KernelLaunchAnalysis &Launch,
+                          ASTContext &Ctx);
+
   /// The target architecture (Arch, else the unit's --cuda-gpu-arch, else
   /// sm_90) and the analysis options for it.
   std::string targetArch(const ASTContext &Ctx) const;

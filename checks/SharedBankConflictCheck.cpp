@@ -125,6 +125,7 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
 
   for (size_t LaunchIndex = 0; LaunchIndex < Launches.size(); ++LaunchIndex) {
     const KernelLaunchAnalysis &Launch = Launches[LaunchIndex];
+    warnIfAccessesLost(Kernel, Launch, Ctx);
     for (const AccessResult &A : Launch.Accesses) {
       if (A.Site.Space != MemorySpace::Shared || A.Status == AccessStatus::Unknown || A.MayMergeWith ||
           A.Cost.Requests == 0)
@@ -217,6 +218,8 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
       }
       for (const Assumption &Assumed : A.Assumptions)
         P.Notes.push_back({Loc, "assumed: " + Assumed.Text});
+      for (const std::string &Cut : Launch.BudgetCuts)
+        P.Notes.push_back({Loc, Cut});
       Pending.push_back(std::move(P));
     }
   }

@@ -265,6 +265,7 @@ Object toJson(const KernelEntry &K) {
   for (const AosEntry &A : K.Aos)
     Aos.push_back(toJson(A));
   O["aos"] = std::move(Aos);
+  O["budget_cuts"] = strings(K.BudgetCuts);
   O["simulated_warps"] = K.SimulatedWarps;
   O["total_warps"] = K.TotalWarps;
   if (const std::optional<LaunchResourcesEntry> &R = K.Resources) {
@@ -305,6 +306,7 @@ KernelEntry kernelFromJson(const Object &O) {
   K.TotalWarps = O.getInteger("total_warps").value_or(0);
   K.SampledSymbols = stringsOf(O.getArray("sampled_symbols"));
   K.Limitations = stringsOf(O.getArray("limitations"));
+  K.BudgetCuts = stringsOf(O.getArray("budget_cuts"));
   if (const Array *Accesses = O.getArray("accesses"))
     for (const Value &V : *Accesses)
       if (const Object *A = V.getAsObject())

@@ -157,6 +157,9 @@ struct KernelEntry {
   /// Anything that stopped the analysis early; "occupancy not computed:
   /// ..." when Resources is nullopt.
   std::vector<std::string> Limitations;
+  /// The limitations that are cuts of the simulation budget in the launch
+  /// as a whole (KernelLaunchAnalysis::BudgetCuts).
+  std::vector<std::string> BudgetCuts;
   std::vector<AccessEntry> Accesses;
   /// The arrays of structs the launch reads and writes (AosEntries.h).
   std::vector<AosEntry> Aos;

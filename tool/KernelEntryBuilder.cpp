@@ -221,6 +221,7 @@ KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSess
   Kernel.TotalWarps = static_cast<std::int64_t>(K.TotalWarps);
   Kernel.SampledSymbols = K.SampledSymbols;
   Kernel.Limitations = K.Limitations;
+  Kernel.BudgetCuts = K.BudgetCuts;
   for (const AccessResult &A : K.Accesses)
     Kernel.Accesses.push_back(accessEntry(A, Ctx));
   for (const AosGroup &G : findAosGroups(K, Ctx))

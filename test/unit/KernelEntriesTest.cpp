@@ -47,7 +47,8 @@ const char *AnalysedKernel = R"json({
                       "dram_bytes": 768, "soa_dram_bytes": 128, "useful_bytes": 128},
            "l1_efficiency": 0.1667, "dram_efficiency": 0.25,
            "alternatives": [{"kind": "structure_of_arrays", "l1_sectors": 12, "dram_bytes": 384}]}],
-  "limitations": [],
+  "limitations": ["the simulation budget of the launch allowed 16 of the 128 warps otherwise sampled; the numbers average those"],
+  "budget_cuts": ["the simulation budget of the launch allowed 16 of the 128 warps otherwise sampled; the numbers average those"],
   "accesses": [
     {"file": "/w/main.cu", "line": 15, "column": 3, "expression": "out[x * N + y]",
      "space": "global", "op": "store", "bytes_per_lane": 4, "status": "exact",
@@ -107,6 +108,8 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_EQ((*K.Launch->Grid)[1], 128);
   EXPECT_EQ(K.Launch->Location, "main.cu:40");
   EXPECT_EQ(K.TotalWarps, 32768);
+  ASSERT_EQ(K.BudgetCuts.size(), 1u);
+  EXPECT_EQ(K.BudgetCuts[0], K.Limitations[0]);
   ASSERT_EQ(K.Aos.size(), 1u);
   EXPECT_EQ(K.Aos[0].Struct, "Particle");
   EXPECT_EQ(K.Aos[0].StructBytes, 24);
@@ -185,9 +188,26 @@ TEST(KernelEntries, KernelThatDoesNotCompileRoundTrips) {
   EXPECT_EQ(text(toJson(K)), Json);
 }
 
+TEST(KernelEntries, KernelWhoseAnalysisFailedRoundTrips) {
+  const char *Json =
+      R"json({"accesses":[],"error":{"column":17,"file":"/w/k.cu","line":5,)json"
+      R"json("message":"warpcheck could not analyse the kernel: internal error: a )json"
+      R"json(segmentation fault (SIGSEGV); please report it with this file"},"file":"/w/k.cu",)json"
+      R"json("launch":null,"limitations":["not analysed: warpcheck could not analyse the )json"
+      R"json(kernel: internal error: a segmentation fault (SIGSEGV); please report it with )json"
+      R"json(this file"],"line":5,"name":"broken","sampled_symbols":[],"status":"failed"})json";
+  KernelEntry K = kernelFromJson(parseObject(Json));
+  EXPECT_EQ(K.Status, KernelStatus::Failed);
+  ASSERT_TRUE(K.Error);
+  EXPECT_EQ(K.Error->Column, 17);
+  EXPECT_FALSE(K.Launch);
+  EXPECT_EQ(text(toJson(K)), Json);
+}
+
 TEST(KernelEntries, NoRegisterCountIsNullOccupancy) {
   const char *Json =
-      R"json({"accesses":[],"aos":[],"file":"/w/k.cu","launch":{"block":[256,1,1],"context":[],)json"
+      R"json({"accesses":[],"aos":[],"budget_cuts":[],"file":"/w/k.cu",)json"
+      R"json("launch":{"block":[256,1,1],"context":[],)json"
       R"json("description":"the default block (256, 1, 1)","grid":null,"source":"default",)json"
       R"json("unevaluated_launches":[]},"limitations":["occupancy not computed: no count"],)json"
       R"json("line":3,"name":"lone","occupancy":null,"registers":null,"registers_source":null,)json"

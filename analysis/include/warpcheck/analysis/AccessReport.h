@@ -122,6 +122,15 @@ struct KernelLaunchAnalysis {
   std::vector<std::string> SampledSymbols;
   /// Anything that stopped the analysis early, e.g. an unsupported statement.
   std::vector<std::string> Limitations;
+  /// What the simulation budget cut in the launch as a whole, each a
+  /// sentence also in Limitations: fewer warps simulated than planned (the
+  /// numbers average those), a warp stopped at its step budget (its later
+  /// accesses are missing). Cuts of one access (a loop cut short, the sweep
+  /// stopped) are that access's assumptions.
+  std::vector<std::string> BudgetCuts;
+  /// Some warp stopped at its step budget: accesses after that point were
+  /// not simulated, and may be missing altogether.
+  bool StepBudgetExhausted = false;
 };
 
 } // namespace warpcheck::analysis

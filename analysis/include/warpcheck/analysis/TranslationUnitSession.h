@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,6 +89,11 @@ public:
   /// True for the first caller only, for a kernel whose work failed: the
   /// consumer that reports the failure, once per unit.
   bool takeFailureReport(const clang::FunctionDecl *Kernel);
+  /// True the first time What is asked about Kernel: for what the checks of
+  /// a unit say about a kernel once, whichever of them meets it first.
+  bool firstToSay(const clang::FunctionDecl *Kernel, const std::string &What) {
+    return Said.insert({Kernel, What}).second;
+  }
 
 private:
   clang::ASTContext &Ctx;
@@ -104,6 +110,7 @@ private:
     bool Reported = false;
   };
   std::map<const clang::FunctionDecl *, Failure> Failures;
+  std::set<std::pair<const clang::FunctionDecl *, std::string>> Said;
 };
 
 } // namespace warpcheck::analysis
