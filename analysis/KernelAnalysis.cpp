@@ -312,6 +312,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     R.Limitations = Primary.Limitations;
     R.SampledInteger = PrimarySamples.UnboundInteger;
     R.LoopFlops = Primary.LoopFlops;
+    R.BudgetCuts = Primary.BudgetCuts;
+    R.StepBudgetExhausted = Primary.StepBudgetExhausted;
 
     // What the source leaves open is swept: every unbound integer takes
     // each value of the sweep, on the primary's warps; an unknown grid is

@@ -462,11 +462,17 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
                             Interp.sampledSymbolsRead().end());
   Out.SweptReads = Interp.sweptReads();
   Out.Limitations.assign(Interp.limitations().begin(), Interp.limitations().end());
-  if (Reduced || Cut)
+  if (Interp.stepBudgetExhausted()) {
+    Out.StepBudgetExhausted = true;
+    Out.BudgetCuts.push_back(WarpInterpreter::StepBudgetExhausted);
+  }
+  if (Reduced || Cut) {
     Out.Limitations.push_back(
         "the simulation budget of the launch allowed " +
         std::to_string(Out.SimulatedWarps) + " of the " + std::to_string(Planned) +
         " warps otherwise sampled; the numbers average those");
+    Out.BudgetCuts.push_back(Out.Limitations.back());
+  }
   Out.Captured = Interp.capturedSubexpressions();
   Out.TruncatedLoops = Interp.truncatedLoops();
   Out.BudgetTruncatedLoops = Interp.budgetTruncatedLoops();

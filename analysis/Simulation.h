@@ -126,6 +126,9 @@ struct Simulation {
   model::FlopCounts Flops;
   /// FLOPs per lane inside each loop statement, over the simulated warps.
   std::map<const clang::Stmt *, double> LoopFlops;
+  /// The budget cuts of the launch as a whole (KernelLaunchAnalysis).
+  std::vector<std::string> BudgetCuts;
+  bool StepBudgetExhausted = false;
 };
 
 /// Simulates Launch of Kernel. With FixedPlan, exactly those blocks and

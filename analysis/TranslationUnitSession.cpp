@@ -1,6 +1,10 @@
 //===- TranslationUnitSession.cpp - one unit's analyses, each once --------===//
 
 #include "warpcheck/analysis/TranslationUnitSession.h"
+#include "warpcheck/analysis/ContainedRun.h"
+
+#include <cstdint>
+#include <cstdlib>
 
 namespace warpcheck::analysis {
 
@@ -92,6 +96,45 @@ TranslationUnitSession::instructionsOf(const clang::FunctionDecl *Kernel,
       It->second = kernelMemoryInstructions(*Listing, Found);
   }
   return It->second ? &*It->second : nullptr;
+}
+
+bool TranslationUnitSession::contain(const clang::FunctionDecl *Kernel,
+                                     llvm::function_ref<void()> Fn) {
+  if (Failures.count(Kernel))
+    return false;
+  std::optional<RunFailure> Failed = runContained(
+      [&] {
+        const char *CrashIn = std::getenv("WARPCHECK_TEST_CRASH_KERNEL");
+        if (CrashIn && Kernel->getIdentifier() && Kernel->getName() == CrashIn) {
+          // A real fault: a write into the first page of the address
+          // space, never mapped; the address comes from the run, so that
+          // the compiler cannot drop the write.
+          std::uintptr_t Nowhere = reinterpret_cast<std::uintptr_t>(CrashIn) % 4096;
+          *reinterpret_cast<volatile int *>(Nowhere) = 1;
+        }
+        Fn();
+      },
+      KernelStackBytes);
+  if (!Failed)
+    return true;
+  Failures[Kernel].Why = Failed->Why != RunFailure::Cause::Crash
+                             ? Failed->What
+                             : "internal error: " + Failed->What +
+                                   "; please report it with this file";
+  return false;
+}
+
+const std::string *TranslationUnitSession::failureIn(const clang::FunctionDecl *Kernel) const {
+  auto It = Failures.find(Kernel);
+  return It == Failures.end() ? nullptr : &It->second.Why;
+}
+
+bool TranslationUnitSession::takeFailureReport(const clang::FunctionDecl *Kernel) {
+  auto It = Failures.find(Kernel);
+  if (It == Failures.end() || It->second.Reported)
+    return false;
+  It->second.Reported = true;
+  return true;
 }
 
 } // namespace warpcheck::analysis

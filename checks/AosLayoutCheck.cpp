@@ -71,6 +71,7 @@ static std::string whatTheKernelDoes(const AosGroup &G) {
 void AosLayoutCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   const auto &Launches = unitSession()->analyze(Kernel, analysisOptions(Ctx));
   for (const KernelLaunchAnalysis &Launch : Launches) {
+    warnIfAccessesLost(Kernel, Launch, Ctx);
     for (const AosGroup &G : findAosGroups(Launch, Ctx)) {
       const warpcheck::model::AosTraffic &T = G.Traffic;
       double Efficiency = T.l1Efficiency();
@@ -117,6 +118,8 @@ void AosLayoutCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
              DiagnosticIDs::Note)
             << V.VectorBytes << How << V.L1Sectors << static_cast<unsigned>(V.DramBytes);
       }
+      for (const std::string &Cut : Launch.BudgetCuts)
+        diag(Loc, "%0", DiagnosticIDs::Note) << Cut;
       if (OfferSoAFix)
         offerRewrite(Kernel, G, Launch.Accesses[G.Accesses.front()].Site.Expr, Loc, Ctx);
     }

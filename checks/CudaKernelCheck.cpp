@@ -67,13 +67,39 @@ void CudaKernelCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (!Session || &Session->context() != &Ctx)
     Session = Sessions->acquire(Ctx);
-  if (Session->errorIn(Kernel))
-    return;
-  checkKernel(Kernel, Ctx);
+  containedOnKernel(Kernel, Ctx, [&] {
+    if (!Session->errorIn(Kernel))
+      checkKernel(Kernel, Ctx);
+  });
+}
+
+bool CudaKernelCheck::containedOnKernel(const FunctionDecl *Kernel, ASTContext &Ctx,
+                                        llvm::function_ref<void()> Fn) {
+  // A crash or a stack overflow in the work on one kernel (this check's,
+  // or the report's before it in the warpcheck binary) is contained: said
+  // once, at the kernel, by the first check that meets it, and the other
+  // kernels are still checked. clang-tidy goes on.
+  if (Session->contain(Kernel, Fn))
+    return true;
+  if (Session->takeFailureReport(Kernel))
+    diag(Kernel->getLocation(), "warpcheck could not analyse kernel '%0': %1")
+        << kernelName(Kernel, Ctx) << *Session->failureIn(Kernel);
+  return false;
 }
 
 void CudaKernelCheck::onEndOfTranslationUnit() {
   Session.reset();
+}
+
+void CudaKernelCheck::warnIfAccessesLost(const FunctionDecl *Kernel,
+                                         const KernelLaunchAnalysis &Launch, ASTContext &Ctx) {
+  if (!Launch.StepBudgetExhausted ||
+      !Session->firstToSay(Kernel, "step budget " + Launch.Launch.Block.str() +
+                                       Launch.Launch.Description))
+    return;
+  diag(Kernel->getLocation(), "the simulation of kernel '%0' stopped at its step budget %1: "
+                              "accesses after that point were not analysed")
+      << kernelName(Kernel, Ctx) << launchClause(Kernel, Launch.Launch, Ctx);
 }
 
 std::string CudaKernelCheck::kernelName(const FunctionDecl *Kernel, const ASTContext &Ctx) {

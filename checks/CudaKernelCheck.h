@@ -53,6 +53,24 @@ protected:
   /// calls, compile (a kernel with an error is the compiler's to report).
   virtual void checkKernel(const FunctionDecl *Kernel, ASTContext &Ctx) = 0;
 
+  /// Runs Fn, this check's work on Kernel, contained (a crash or a stack
+  /// overflow in it returns here, TranslationUnitSession::contain): false
+  /// when it failed, now or in an earlier consumer's work on Kernel; the
+  /// first check to meet the failure reports it at the kernel. checkKernel
+  /// runs through it; work a check defers to the end of the unit calls it
+  /// itself.
+  bool containedOnKernel(const FunctionDecl *Kernel, ASTContext &Ctx,
+                         llvm::function_ref<void()> Fn);
+
+  /// For a launch some warp of which stopped at its step budget (its later
+  /// accesses were not simulated, so no check can report them), a warning
+  /// at the kernel, once per kernel and unit whichever simulating check
+  /// meets it first. What else the budget cut is a note of each finding
+  /// (KernelLaunchAnalysis::BudgetCuts).
+  void warnIfAccessesLost(const FunctionDecl *Kernel,
+                          const warpcheck::analysis::KernelLaunchAnalysis &Launch,
+                          ASTContext &Ctx);
+
   /// The target architecture (Arch, else the unit's --cuda-gpu-arch, else
   /// sm_90) and the analysis options for it.
   std::string targetArch(const ASTContext &Ctx) const;

@@ -272,7 +272,8 @@ void OccupancyCheck::onEndOfTranslationUnit() {
   if (Session && !Session->context().getDiagnostics().hasErrorOccurred()) {
     Session->registers().setPreprocessor(PP);
     for (const FunctionDecl *Kernel : Kernels)
-      diagnoseKernel(Kernel, Session->context());
+      containedOnKernel(Kernel, Session->context(),
+                        [&] { diagnoseKernel(Kernel, Session->context()); });
   }
   Kernels.clear();
   CudaKernelCheck::onEndOfTranslationUnit();

@@ -125,6 +125,7 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
 
   for (size_t LaunchIndex = 0; LaunchIndex < Launches.size(); ++LaunchIndex) {
     const KernelLaunchAnalysis &Launch = Launches[LaunchIndex];
+    warnIfAccessesLost(Kernel, Launch, Ctx);
     for (const AccessResult &A : Launch.Accesses) {
       if (A.Site.Space != MemorySpace::Shared || A.Status == AccessStatus::Unknown || A.MayMergeWith ||
           A.Cost.Requests == 0)
@@ -224,6 +225,8 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
         P.Notes.push_back({Loc, Executed});
       for (const Assumption &Assumed : A.Assumptions)
         P.Notes.push_back({Loc, "assumed: " + Assumed.Text});
+      for (const std::string &Cut : Launch.BudgetCuts)
+        P.Notes.push_back({Loc, Cut});
       Pending.push_back(std::move(P));
     }
   }
@@ -319,7 +322,9 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
         if (!UsedRegisters)
           Session->registers().setPreprocessor(PP);
         UsedRegisters = true;
-        if (std::optional<std::string> Cost = occupancyCostOfPadding(P, *Ctx))
+        std::optional<std::string> Cost;
+        containedOnKernel(P.Kernel, *Ctx, [&] { Cost = occupancyCostOfPadding(P, *Ctx); });
+        if (Cost)
           diag(P.PaddedVar->getLocation(), "%0", DiagnosticIDs::Note) << *Cost;
       }
     }

@@ -66,6 +66,7 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
   AnalysisOptions Opts = analysisOptions(Ctx);
   const auto &Launches = unitSession()->analyze(Kernel, Opts);
   for (const KernelLaunchAnalysis &Launch : Launches) {
+    warnIfAccessesLost(Kernel, Launch, Ctx);
     // The arrays of structs of the launch: an access in one of them is
     // weighed with the struct's other fields by cuda-aos-layout.
     std::vector<AosGroup> Structs = findAosGroups(Launch, Ctx);
@@ -174,6 +175,8 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
         diag(Loc, "%0", DiagnosticIDs::Note) << Executed;
       for (const Assumption &Assumed : A.Assumptions)
         diag(Loc, "assumed: %0", DiagnosticIDs::Note) << Assumed.Text;
+      for (const std::string &Cut : Launch.BudgetCuts)
+        diag(Loc, "%0", DiagnosticIDs::Note) << Cut;
     }
   }
 }

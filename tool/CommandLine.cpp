@@ -122,6 +122,12 @@ static const char *HelpTail = R"(
   --timeout=<seconds>      Time limit of each translation unit (default 600), with
                            any number of inputs; its worker and the programs the
                            worker started are killed on it.
+  --memory-limit=<MB>      Memory limit of each translation unit's worker process
+                           (default: none): its address space, which includes
+                           320 MB of stack reserved for deeply nested code, and
+                           that of each program it starts (nvcc); a unit over it
+                           is reported as out of memory, the others go on. Even
+                           a single file then runs in a worker.
   --isolate                Analyse even a single file in a worker process (several
                            files always are: one crash never stops the others).
   --cache-dir=<dir>        Keep each unit's result in <dir> and reuse it while the
@@ -158,8 +164,10 @@ Each input ends in one of three states, counted in the summary line:
 analysed (no compiler error), analysed with errors (the compiler reported
 errors, for instance in host code written for an older CUDA; every kernel
 that compiles is still analysed and reported, a kernel that does not is
-listed with its error), or not analysed (missing or unreadable file, no
-usable compile command, a crash or time-out of its analysis).
+listed with its error, as is a kernel whose analysis failed inside
+warpcheck), or not analysed (missing or unreadable file, no usable compile
+command, code nested too deeply to parse, a crash, time-out or lack of
+memory of its analysis).
 
 Register counts (cuda-occupancy, the JSON's "registers") come from the
 located toolkit's nvcc (ptxas), run once per translation unit with an
@@ -325,6 +333,14 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
       if (R < 0 || llvm::StringRef(Value).getAsInteger(10, CL.TimeoutSeconds) ||
           CL.TimeoutSeconds == 0) {
         error("--timeout needs a positive number of seconds, got '" + Value + "'");
+        return false;
+      }
+    } else if ((R = Take("--memory-limit", Value))) {
+      // Up to 1 TB: the limit is shifted into bytes.
+      if (R < 0 || llvm::StringRef(Value).getAsInteger(10, CL.MemoryLimitMB) ||
+          CL.MemoryLimitMB == 0 || CL.MemoryLimitMB > (1u << 20)) {
+        error("--memory-limit needs a positive number of megabytes (at most 1048576), got '" +
+              Value + "'");
         return false;
       }
     } else if (A.starts_with("-") && A != "-") {

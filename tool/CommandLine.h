@@ -76,6 +76,8 @@ struct CommandLine {
   /// Every user header by default; empty: none (clang-tidy's default).
   std::string HeaderFilter = ".*";
   unsigned TimeoutSeconds = 600;
+  /// --memory-limit: each worker's address space in MB; 0: no limit.
+  unsigned MemoryLimitMB = 0;
   bool ListChecks = false, Help = false, Version = false, PrintClangArgs = false;
   /// --verify-config: check the configuration of the inputs and exit.
   bool VerifyConfig = false;

@@ -165,6 +165,7 @@ static void htmlSummary(const RunResult &R, HtmlPage &Page) {
   Row("Inputs not analysed", C.NotAnalysed);
   Row("Kernels analysed", C.KernelsAnalysed);
   Row("Kernels that do not compile", C.KernelsWithErrors);
+  Row("Kernels that could not be analysed", C.KernelsFailed);
   Row("Launch shapes", C.LaunchShapes);
   Row("Accesses analysed", Accesses);
   Row("Findings", C.Findings);
@@ -332,8 +333,9 @@ static void htmlKernel(const KernelEntry &K, HtmlPage &Page) {
   Page.raw("</code> ");
   Page.text(Page.position(K));
   Page.raw("</h3>\n");
-  if (K.Status == KernelStatus::Error) {
-    // A kernel that does not compile: its error, nothing analysed.
+  if (K.Status != KernelStatus::Analysed) {
+    // A kernel that does not compile, or whose analysis failed: why,
+    // nothing analysed.
     Page.stringList(K.Limitations);
     Page.raw("</section>\n");
     return;

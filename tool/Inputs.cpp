@@ -190,9 +190,17 @@ bool collectFromDatabase(const CommandLine &CL, llvm::StringRef Cwd, InputSet &O
     error(DbPath + ": malformed compile database: " + Err);
     return false;
   }
+  // A relative "directory" (the format wants it absolute; a generator may
+  // not) is the database's folder's.
+  std::string DbFolder = absolutePath(Cwd, CL.BuildDir);
+  auto InDatabaseFolder = [&](clang::tooling::CompileCommand C) {
+    C.Directory = absolutePath(DbFolder, C.Directory);
+    return C;
+  };
   // The database's CUDA entries, first entry of each file.
   std::map<std::string, clang::tooling::CompileCommand> Cuda;
-  for (const clang::tooling::CompileCommand &C : Db->getAllCompileCommands()) {
+  for (clang::tooling::CompileCommand C : Db->getAllCompileCommands()) {
+    C = InDatabaseFolder(std::move(C));
     std::string File = absolutePath(C.Directory, C.Filename);
     if (!Cuda.count(File) && compilesCuda(C))
       Cuda.emplace(File, C);
@@ -229,7 +237,7 @@ bool collectFromDatabase(const CommandLine &CL, llvm::StringRef Cwd, InputSet &O
       Out.Problems.push_back({F, "no compile command for this file in " + DbPath.str().str()});
       continue;
     }
-    Add(Abs, Cmds.front());
+    Add(Abs, InDatabaseFolder(Cmds.front()));
   }
   return true;
 }

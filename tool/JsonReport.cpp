@@ -26,6 +26,7 @@ void renderJson(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream 
                              {"inputs_not_analysed", C.NotAnalysed},
                              {"kernels_analysed", C.KernelsAnalysed},
                              {"kernels_with_errors", C.KernelsWithErrors},
+                             {"kernels_failed", C.KernelsFailed},
                              {"launch_shapes", C.LaunchShapes},
                              {"findings", C.Findings},
                              {"suppressed_by_baseline", C.SuppressedByBaseline},

@@ -273,9 +273,9 @@ Object toJson(const KernelEntry &K) {
            {"accesses", std::move(Accesses)},
            {"sampled_symbols", strings(K.SampledSymbols)},
            {"limitations", strings(K.Limitations)}};
-  if (K.Status == KernelStatus::Error) {
+  if (K.Status != KernelStatus::Analysed) {
     // Nothing was analysed: no warps, registers or occupancy.
-    O["status"] = "error";
+    O["status"] = K.Status == KernelStatus::Error ? "error" : "failed";
     O["error"] = K.Error ? Value(toJson(*K.Error)) : Value(nullptr);
     return O;
   }
@@ -284,6 +284,7 @@ Object toJson(const KernelEntry &K) {
   for (const AosEntry &A : K.Aos)
     Aos.push_back(toJson(A));
   O["aos"] = std::move(Aos);
+  O["budget_cuts"] = strings(K.BudgetCuts);
   O["simulated_warps"] = K.SimulatedWarps;
   O["total_warps"] = K.TotalWarps;
   if (const std::optional<LaunchResourcesEntry> &R = K.Resources) {
@@ -314,7 +315,10 @@ KernelEntry kernelFromJson(const Object &O) {
   K.Name = O.getString("name").value_or("").str();
   K.File = stringField(O, "file");
   K.Line = O.getInteger("line");
-  K.Status = O.getString("status") == "error" ? KernelStatus::Error : KernelStatus::Analysed;
+  std::optional<llvm::StringRef> Status = O.getString("status");
+  K.Status = Status == "error"    ? KernelStatus::Error
+             : Status == "failed" ? KernelStatus::Failed
+                                  : KernelStatus::Analysed;
   if (const Object *E = O.getObject("error"))
     K.Error = kernelErrorFromJson(*E);
   if (const Object *L = O.getObject("launch"))
@@ -323,6 +327,7 @@ KernelEntry kernelFromJson(const Object &O) {
   K.TotalWarps = O.getInteger("total_warps").value_or(0);
   K.SampledSymbols = stringsOf(O.getArray("sampled_symbols"));
   K.Limitations = stringsOf(O.getArray("limitations"));
+  K.BudgetCuts = stringsOf(O.getArray("budget_cuts"));
   if (const Array *Accesses = O.getArray("accesses"))
     for (const Value &V : *Accesses)
       if (const Object *A = V.getAsObject())

@@ -152,7 +152,8 @@ struct ArchOccupancyEntry {
   std::string Unavailable;
 };
 
-/// Where a kernel that does not compile stops.
+/// Where a kernel that does not compile stops; for a kernel whose analysis
+/// failed, the kernel itself and why.
 struct KernelErrorEntry {
   std::optional<std::string> File;
   std::optional<std::int64_t> Line, Column;
@@ -161,10 +162,12 @@ struct KernelErrorEntry {
   std::optional<std::string> Function;
 };
 
-enum class KernelStatus { Analysed, Error };
+enum class KernelStatus { Analysed, Error, Failed };
 
-/// One kernel launch shape (status analysed), or one kernel that does not
-/// compile (status error: Error is set, Launch is not, no accesses).
+/// One kernel launch shape (status analysed), one kernel that does not
+/// compile (status error: Error is set, Launch is not, no accesses), or one
+/// kernel whose analysis failed inside warpcheck (status failed: a crash
+/// or code nested too deeply, contained; as for error).
 struct KernelEntry {
   /// Qualified, with template arguments.
   std::string Name;
@@ -178,6 +181,9 @@ struct KernelEntry {
   /// Anything that stopped the analysis early; "occupancy not computed:
   /// ..." when Resources is nullopt.
   std::vector<std::string> Limitations;
+  /// The limitations that are cuts of the simulation budget in the launch
+  /// as a whole (KernelLaunchAnalysis::BudgetCuts).
+  std::vector<std::string> BudgetCuts;
   std::vector<AccessEntry> Accesses;
   /// The arrays of structs the launch reads and writes (AosEntries.h).
   std::vector<AosEntry> Aos;

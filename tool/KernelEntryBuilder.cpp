@@ -303,6 +303,16 @@ KernelEntry kernelErrorEntry(const FunctionDecl *K, const KernelError &E, ASTCon
   return Kernel;
 }
 
+KernelEntry kernelFailureEntry(const FunctionDecl *K, const std::string &Why, ASTContext &Ctx) {
+  KernelEntry Kernel = kernelIdentity(K, Ctx);
+  Kernel.Status = KernelStatus::Failed;
+  Position P = positionOf(K->getLocation(), Ctx.getSourceManager());
+  Kernel.Error = KernelErrorEntry{P.File, P.Line, P.Column,
+                                  "warpcheck could not analyse the kernel: " + Why, std::nullopt};
+  Kernel.Limitations = {"not analysed: warpcheck could not analyse the kernel: " + Why};
+  return Kernel;
+}
+
 KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSession &Session,
                               llvm::StringRef Arch, const Preprocessor *PP,
                               const clang::tidy::cuda::RegisterCountOptions &Registers,
@@ -314,6 +324,7 @@ KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSess
   Kernel.TotalWarps = static_cast<std::int64_t>(K.TotalWarps);
   Kernel.SampledSymbols = K.SampledSymbols;
   Kernel.Limitations = K.Limitations;
+  Kernel.BudgetCuts = K.BudgetCuts;
   for (const AccessResult &A : K.Accesses)
     Kernel.Accesses.push_back(accessEntry(A, Ctx));
   for (const AosGroup &G : findAosGroups(K, Ctx))

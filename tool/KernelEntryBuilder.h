@@ -44,6 +44,12 @@ KernelEntry kernelLaunchEntry(const analysis::KernelLaunchAnalysis &K,
 KernelEntry kernelErrorEntry(const clang::FunctionDecl *Kernel,
                              const analysis::KernelError &Error, clang::ASTContext &Ctx);
 
+/// A kernel whose analysis failed inside warpcheck (Why, from
+/// TranslationUnitSession::failureIn): its one limitation is "not analysed:
+/// warpcheck could not analyse the kernel: <why>".
+KernelEntry kernelFailureEntry(const clang::FunctionDecl *Kernel, const std::string &Why,
+                               clang::ASTContext &Ctx);
+
 } // namespace warpcheck::tool
 
 #endif

@@ -67,6 +67,8 @@ int mergeMain(llvm::ArrayRef<const char *> Argv) {
       {CL.HeaderFilter != Defaults.HeaderFilter, "--header-filter"},
       {CL.Jobs != 0, "-j"},
       {CL.TimeoutSeconds != Defaults.TimeoutSeconds, "--timeout"},
+      {CL.MemoryLimitMB != 0, "--memory-limit"},
+      {!CL.SassListing.empty(), "--sass-listing"},
       {CL.Isolate, "--isolate"},
       {!CL.CacheDir.empty() || CL.Cache, "--cache-dir"},
       {CL.Progress.has_value(), "--progress"},

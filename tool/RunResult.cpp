@@ -123,11 +123,13 @@ RunCounts countRun(const RunResult &R) {
   // Kernels by name and place: a kernel with three launch shapes is one
   // kernel; one in a header two inputs include, with the same shape, is
   // kept once already.
-  std::set<std::string> Analysed, WithErrors;
+  std::set<std::string> Analysed, WithErrors, Failed;
   for (const KernelEntry &K : R.Kernels) {
     std::string Id = K.Name + "@" + K.File.value_or("") + ":" + std::to_string(K.Line.value_or(0));
     if (K.Status == KernelStatus::Error) {
       WithErrors.insert(Id);
+    } else if (K.Status == KernelStatus::Failed) {
+      Failed.insert(Id);
     } else {
       Analysed.insert(Id);
       ++C.LaunchShapes;
@@ -142,6 +144,7 @@ RunCounts countRun(const RunResult &R) {
   }
   C.KernelsAnalysed = Analysed.size();
   C.KernelsWithErrors = WithErrors.size();
+  C.KernelsFailed = Failed.size();
   for (const Finding &F : R.Findings) {
     ++C.Findings;
     if (F.Severity == "error")
@@ -162,6 +165,8 @@ std::string summaryLine(const RunCounts &C) {
                   counted(C.LaunchShapes, "launch shape", "launch shapes") + ")";
   if (C.KernelsWithErrors)
     S += ", " + counted(C.KernelsWithErrors, "kernel does", "kernels do") + " not compile";
+  if (C.KernelsFailed)
+    S += ", " + counted(C.KernelsFailed, "kernel", "kernels") + " could not be analysed";
   S += "; " + counted(C.Inputs, "input", "inputs") + ": " + std::to_string(C.Analysed) +
        " analysed";
   if (C.AnalysedWithErrors)

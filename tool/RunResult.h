@@ -63,6 +63,8 @@ std::string launchNamed(llvm::StringRef Message);
 struct RunCounts {
   unsigned Inputs = 0, Analysed = 0, AnalysedWithErrors = 0, NotAnalysed = 0;
   unsigned KernelsAnalysed = 0, KernelsWithErrors = 0, LaunchShapes = 0;
+  /// Kernels whose analysis failed inside warpcheck (status failed).
+  unsigned KernelsFailed = 0;
   unsigned Findings = 0, FindingsAsErrors = 0;
   unsigned SuppressedByBaseline = 0, OutsideLineFilter = 0;
   /// Launch shapes by their roofline verdict on the target architecture
@@ -74,9 +76,9 @@ struct RunCounts {
 RunCounts countRun(const RunResult &R);
 
 /// "3 findings; 5 kernels analysed (7 launch shapes), 1 kernel does not
-/// compile; 4 inputs: 2 analysed, 1 analysed with errors, 1 not analysed;
-/// roofline on sm_90: 5 launch shapes memory-bound, 1 compute-bound, 1 not
-/// known".
+/// compile, 1 kernel could not be analysed; 4 inputs: 2 analysed, 1 analysed
+/// with errors, 1 not analysed; roofline on sm_90: 5 launch shapes
+/// memory-bound, 1 compute-bound, 1 not known".
 std::string summaryLine(const RunCounts &C);
 
 /// 3 when an input was not analysed cleanly, else 1 when a reported finding

@@ -94,6 +94,9 @@ struct ParseOutcome {
   unsigned KernelsWithErrors = 0;
   /// Kernels analysed (each counted once, whatever its launch shapes).
   unsigned KernelsAnalysed = 0;
+  /// Kernels whose analysis failed inside warpcheck (contained), each
+  /// "'name': why".
+  std::vector<std::string> KernelFailures;
   /// User headers the unit included (not system headers), absolute.
   std::set<std::string> Headers;
   /// Launches this unit evaluated of kernels it only declares, and the
@@ -220,19 +223,47 @@ public:
     for (const FunctionDecl *K : Finder.Kernels) {
       if (!Reported.reports(K->getLocation()))
         continue;
-      if (const std::optional<analysis::KernelError> &E = Session.errorIn(K)) {
-        Kernels.push_back(kernelErrorEntry(K, *E, Ctx));
-        ++Outcome.KernelsWithErrors;
+      // The kernel's entries are built contained (a crash or a stack
+      // overflow in its analysis returns here) and handed over whole at
+      // the end: a failed run leaves nothing half-built in the report.
+      struct KernelWork {
+        std::vector<KernelEntry> Entries;
+        bool DoesNotCompile = false, WithoutLaunch = false;
+      };
+      std::unique_ptr<KernelWork> Done;
+      bool Contained = Session.contain(K, [&] {
+        auto Work = std::make_unique<KernelWork>();
+        if (const std::optional<analysis::KernelError> &E = Session.errorIn(K)) {
+          Work->Entries.push_back(kernelErrorEntry(K, *E, Ctx));
+          Work->DoesNotCompile = true;
+        } else {
+          const auto &Launches = Session.analyze(K, Options);
+          Work->WithoutLaunch = !Launches.empty() && Launches.front().Launch.Source !=
+                                                         analysis::LaunchSource::LaunchSite;
+          const auto &LaunchWork = Session.work(K, Options);
+          for (std::size_t I = 0; I < Launches.size(); ++I)
+            Work->Entries.push_back(kernelLaunchEntry(Launches[I], Session,
+                                                      cuda::resolveArch(Job.Arch, Ctx), PP,
+                                                      Registers, LaunchWork[I], Job.CompareArchs));
+        }
+        Done = std::move(Work);
+      });
+      if (!Contained || !Done) {
+        const std::string *Why = Session.failureIn(K);
+        std::string Text = Why ? *Why : "no result";
+        Kernels.push_back(kernelFailureEntry(K, Text, Ctx));
+        Outcome.KernelFailures.push_back("'" + K->getNameAsString() + "': " + Text);
         continue;
       }
-      ++Outcome.KernelsAnalysed;
-      const auto &Launches = Session.analyze(K, Options);
-      if (!Launches.empty() && Launches.front().Launch.Source != analysis::LaunchSource::LaunchSite)
-        Outcome.KernelsWithoutLaunch.push_back(analysis::crossUnitName(K));
-      const auto &Work = Session.work(K, Options);
-      for (std::size_t I = 0; I < Launches.size(); ++I)
-        Kernels.push_back(kernelLaunchEntry(Launches[I], Session, cuda::resolveArch(Job.Arch, Ctx),
-                                            PP, Registers, Work[I], Job.CompareArchs));
+      if (Done->DoesNotCompile) {
+        ++Outcome.KernelsWithErrors;
+      } else {
+        ++Outcome.KernelsAnalysed;
+        if (Done->WithoutLaunch)
+          Outcome.KernelsWithoutLaunch.push_back(analysis::crossUnitName(K));
+      }
+      for (KernelEntry &E : Done->Entries)
+        Kernels.push_back(std::move(E));
     }
   }
 
@@ -480,6 +511,14 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
     if (!Recorder.Fatal.empty())
       Cause = "the parse stopped at a fatal error (" + Recorder.Fatal +
               "): kernels after it were not seen";
+  }
+  // A kernel whose analysis failed (contained) is not a finding about the
+  // code: the input is not fully analysed, and says which kernel and why.
+  if (Outcome.Parsed && !Outcome.KernelFailures.empty()) {
+    Status = "analysed_with_errors";
+    std::string Failures = "warpcheck could not analyse kernel " +
+                           llvm::join(Outcome.KernelFailures, "; kernel ");
+    Cause = Cause.empty() ? Failures : Cause + "; " + Failures;
   }
   if (Status == "not_analysed" && Result.Errors.empty())
     Result.Errors.push_back(unanalysedInput(Job.File, Cause));

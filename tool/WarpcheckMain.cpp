@@ -413,12 +413,13 @@ int main(int argc, const char **argv) {
     Progress = std::make_unique<ProgressLine>(llvm::errs(), Terminal,
                                               llvm::sys::Process::StandardErrColumns());
   JobHooks Hooks{Cache.get(), Progress.get()};
+  JobLimits Limits{CL.TimeoutSeconds, CL.MemoryLimitMB};
   std::vector<JobOutcome> Outcomes =
-      runJobs(Self, Jobs, Parallel, CL.TimeoutSeconds, /*InProcess=*/!CL.Isolate, Hooks);
+      runJobs(Self, Jobs, Parallel, Limits, /*InProcess=*/!CL.Isolate, Hooks);
   // A kernel launched in one unit and defined in another: the defining
   // units run again with those launches.
   bindLaunchesAcrossUnits(Jobs, Outcomes, [&](const std::vector<TranslationUnitJob> &Again) {
-    return runJobs(Self, Again, Parallel, CL.TimeoutSeconds, /*InProcess=*/false, Hooks);
+    return runJobs(Self, Again, Parallel, Limits, /*InProcess=*/false, Hooks);
   });
   for (size_t I = 0; I < Jobs.size(); ++I) {
     if (Outcomes[I].Output)

@@ -6,27 +6,105 @@
 #include "ReportSupport.h"
 #include "ResultsCache.h"
 
+#include "warpcheck/analysis/ContainedRun.h"
 #include "warpcheck/toolchain/ProcessRunner.h"
 
 #include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
 #include <mutex>
-#include <cstdlib>
-#include <optional>
-#include <csignal>
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <new>
+#include <optional>
+#include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
 
 namespace warpcheck::tool {
 
 namespace {
+
+/// Runs the job contained (ContainedRun.h: its own large stack, a crash or
+/// a stack overflow returns here) into Out. The result is handed over whole
+/// at the end: a failed run leaves nothing half-built.
+std::optional<analysis::RunFailure> runJobContained(const TranslationUnitJob &Job,
+                                                    std::unique_ptr<JobResult> &Out) {
+  std::optional<analysis::RunFailure> Failed = analysis::runContained(
+      [&] {
+        auto Result = std::make_unique<JobResult>();
+        runTranslationUnitJob(Job, *Result);
+        Out = std::move(Result);
+      },
+      analysis::UnitStackBytes);
+  if (!Failed && !Out)
+    Failed = analysis::RunFailure{analysis::RunFailure::Cause::Crash, "no result"};
+  return Failed;
+}
+
+/// A failed job's cause, as the report gives it for its file.
+std::string jobFailureSentence(const analysis::RunFailure &F) {
+  if (F.Why != analysis::RunFailure::Cause::Crash)
+    return F.What;
+  return "the analysis crashed (" + F.What + "); please report it with this file";
+}
+
+/// A worker's answer when it runs out of memory under --memory-limit:
+/// written by a handler that may not allocate, so prepared beforehand.
+struct OutOfMemoryAnswer {
+  std::string ResultPath;
+  std::string Json;
+};
+OutOfMemoryAnswer *OutOfMemory = nullptr;
+
+/// Writes the prepared answer and ends the worker, with nvcc if it started
+/// one. Async-signal-safe: open, write, close, kill, _exit.
+[[noreturn]] void answerOutOfMemory() {
+  toolchain::killStartedProcessGroups();
+  if (OutOfMemory) {
+    int Fd = ::open(OutOfMemory->ResultPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (Fd >= 0) {
+      ssize_t Written = ::write(Fd, OutOfMemory->Json.data(), OutOfMemory->Json.size());
+      (void)Written;
+      ::close(Fd);
+    }
+  }
+  _exit(ExitInputErrors);
+}
+
+std::string outOfMemorySentence(unsigned LimitMB) {
+  return "the analysis ran out of memory (limit " + std::to_string(LimitMB) +
+         " MB, --memory-limit)";
+}
+
+/// Puts the worker under its memory limit: its address space (the
+/// analysis's stacks included) and that of every program it starts (nvcc
+/// and its children inherit the limit). An allocation that fails, in
+/// LLVM's allocators or in operator new, ends the worker with the answer
+/// "ran out of memory".
+void limitMemory(unsigned LimitMB, const std::string &ResultPath) {
+  static OutOfMemoryAnswer Answer;
+  Answer.ResultPath = ResultPath;
+  Answer.Json = llvm::formatv("{0}", llvm::json::Value(llvm::json::Object{
+                                         {"failure", outOfMemorySentence(LimitMB)}}))
+                    .str();
+  OutOfMemory = &Answer;
+  std::set_new_handler([] { answerOutOfMemory(); });
+  llvm::install_bad_alloc_error_handler(
+      [](void *, const char *, bool) { answerOutOfMemory(); });
+  rlim_t Bytes = static_cast<rlim_t>(LimitMB) << 20;
+  struct rlimit Limit = {Bytes, Bytes};
+  setrlimit(RLIMIT_AS, &Limit);
+}
 
 /// Runs the only job in this process: a process start is a sizeable part of
 /// analysing one small file. A crash is caught and reported by file name; a
@@ -61,12 +139,10 @@ JobOutcome runInProcess(const TranslationUnitJob &Job, unsigned TimeoutSeconds) 
       llvm::sys::fs::remove_directories(RunDir);
     std::_Exit(ExitInputErrors);
   }).detach();
-  JobResult Out;
-  llvm::CrashRecoveryContext::Enable();
-  llvm::CrashRecoveryContext CRC;
-  if (!CRC.RunSafely([&] { runTranslationUnitJob(Job, Out); }))
-    return {std::nullopt, "the analysis crashed; please report it with this file"};
-  return {std::move(Out), ""};
+  std::unique_ptr<JobResult> Out;
+  if (std::optional<analysis::RunFailure> Failure = runJobContained(Job, Out))
+    return {std::nullopt, jobFailureSentence(*Failure)};
+  return {std::move(*Out), ""};
 }
 
 /// Why a worker ended without finishing. Only a signal of the worker's own
@@ -101,7 +177,8 @@ std::string whyWorkerEnded(const toolchain::ProcessResult &Run) {
 /// process-wide alarm(), so every worker thread has one) and in a process
 /// group of its own, killed whole on the deadline.
 JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
-                     unsigned TimeoutSeconds) {
+                     const JobLimits &Limits) {
+  unsigned TimeoutSeconds = Limits.TimeoutSeconds;
   llvm::SmallString<128> Dir;
   if (llvm::sys::fs::createUniqueDirectory("warpcheck-worker", Dir))
     return {std::nullopt, "cannot create a temporary folder"};
@@ -109,6 +186,8 @@ JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
   llvm::SmallString<128> OutPath(Dir);
   llvm::sys::path::append(OutPath, "result.json");
   std::vector<std::string> Args = {Self, "--worker"};
+  if (Limits.MemoryLimitMB)
+    Args.push_back("--worker-memory-limit=" + std::to_string(Limits.MemoryLimitMB));
   std::vector<std::string> JobArgs = jobToArguments(Job, OutPath.str().str());
   Args.insert(Args.end(), JobArgs.begin(), JobArgs.end());
   // The worker's temporary files (nvcc's folder) go into its own folder,
@@ -136,13 +215,16 @@ JobOutcome runWorker(const std::string &Self, const TranslationUnitJob &Job,
       llvm::consumeError(Parsed.takeError());
     return {std::nullopt, "the analysis produced an unreadable result"};
   }
+  // The worker contained a failure of its job and says why.
+  if (std::optional<llvm::StringRef> Failure = Parsed->getAsObject()->getString("failure"))
+    return {std::nullopt, Failure->str()};
   return {jobResultFromJson(*Parsed->getAsObject()), ""};
 }
 
 } // namespace
 
 std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<TranslationUnitJob> &Jobs,
-                                unsigned Parallel, unsigned TimeoutSeconds, bool InProcess,
+                                unsigned Parallel, const JobLimits &Limits, bool InProcess,
                                 const JobHooks &Hooks) {
   std::vector<JobOutcome> Outcomes(Jobs.size());
   if (Hooks.Progress)
@@ -180,8 +262,9 @@ std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<Trans
     if (Hooks.Progress)
       Hooks.Progress->finished(Jobs[I].File, /*Reused=*/false);
   };
-  if (ToRun.size() == 1 && Jobs.size() == 1 && InProcess) {
-    Outcomes[0] = runInProcess(Jobs.front(), TimeoutSeconds);
+  // A memory limit is a worker's: this process must live to report.
+  if (ToRun.size() == 1 && Jobs.size() == 1 && InProcess && !Limits.MemoryLimitMB) {
+    Outcomes[0] = runInProcess(Jobs.front(), Limits.TimeoutSeconds);
     Finished(0);
   } else {
     // Each thread writes only its own slots: the outcomes keep job order,
@@ -191,7 +274,7 @@ std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<Trans
     for (unsigned T = 0; T < std::min<size_t>(std::max(1u, Parallel), ToRun.size()); ++T)
       Threads.emplace_back([&] {
         for (size_t N = Next++; N < ToRun.size(); N = Next++) {
-          Outcomes[ToRun[N]] = runWorker(Self, Jobs[ToRun[N]], TimeoutSeconds);
+          Outcomes[ToRun[N]] = runWorker(Self, Jobs[ToRun[N]], Limits);
           Finished(ToRun[N]);
         }
       });
@@ -213,22 +296,47 @@ int workerMain(llvm::ArrayRef<const char *> Argv) {
     _exit(ExitInputErrors);
   });
   std::vector<std::string> Args(Argv.begin() + 2, Argv.end());
+  unsigned MemoryLimitMB = 0;
+  if (!Args.empty()) {
+    llvm::StringRef First = Args.front();
+    if (First.consume_front("--worker-memory-limit=")) {
+      if (First.getAsInteger(10, MemoryLimitMB)) {
+        error("bad worker argument '" + Args.front() + "'");
+        return ExitUsage;
+      }
+      Args.erase(Args.begin());
+    }
+  }
   TranslationUnitJob Job;
   std::string OutPath, Err;
   if (!jobFromArguments(Args, Job, OutPath, Err)) {
     error(Err);
     return ExitUsage;
   }
-  JobResult Result;
-  int RC = runTranslationUnitJob(Job, Result);
+  if (MemoryLimitMB)
+    limitMemory(MemoryLimitMB, OutPath);
+  std::unique_ptr<JobResult> Result;
+  std::optional<std::string> Failure;
+  if (std::optional<analysis::RunFailure> Failed = runJobContained(Job, Result)) {
+    // Under a memory limit, a run that crashed may have run out of memory
+    // (not every allocation in clang is checked): said so.
+    Failure = jobFailureSentence(*Failed);
+    if (MemoryLimitMB && Failed->Why == analysis::RunFailure::Cause::Crash)
+      *Failure += " (it ran under --memory-limit=" + std::to_string(MemoryLimitMB) +
+                  ", and may have run out of memory)";
+  }
   std::error_code EC;
   llvm::raw_fd_ostream OS(OutPath, EC);
   if (EC) {
     error("cannot write " + OutPath + ": " + EC.message());
     return ExitInputErrors;
   }
-  OS << llvm::json::Value(toJson(Result));
-  return RC;
+  if (Failure) {
+    OS << llvm::json::Value(llvm::json::Object{{"failure", *Failure}});
+    return ExitInputErrors;
+  }
+  OS << llvm::json::Value(toJson(*Result));
+  return Result->Input && Result->Input->Status == "analysed" ? 0 : ExitInputErrors;
 }
 
 } // namespace warpcheck::tool

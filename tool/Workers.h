@@ -37,10 +37,20 @@ struct JobHooks {
   ProgressLine *Progress = nullptr;
 };
 
+/// What each job may use.
+struct JobLimits {
+  /// Wall-clock seconds (--timeout).
+  unsigned TimeoutSeconds = 600;
+  /// Address space of the job's worker in MB (--memory-limit); 0: none. A
+  /// job under a memory limit always runs in a worker.
+  unsigned MemoryLimitMB = 0;
+};
+
 /// Runs the jobs, at most Parallel at a time, and returns their outcomes in
-/// job order. Self is this executable. InProcess: run a single job here.
+/// job order. Self is this executable. InProcess: run a single job here
+/// (unless it has a memory limit).
 std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<TranslationUnitJob> &Jobs,
-                                unsigned Parallel, unsigned TimeoutSeconds, bool InProcess,
+                                unsigned Parallel, const JobLimits &Limits, bool InProcess,
                                 const JobHooks &Hooks = {});
 
 /// `warpcheck --worker ...`: the worker side (Argv as main got it).

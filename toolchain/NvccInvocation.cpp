@@ -125,6 +125,12 @@ SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
     llvm::SmallString<256> P(Path);
     if (!llvm::sys::path::is_absolute(P) && !WorkingDirectory.empty())
       llvm::sys::fs::make_absolute(WorkingDirectory, P);
+    // A working directory that is itself relative (a compile database may
+    // say "directory": "build"): against this process's, as the parse
+    // takes it. nvcc runs in a folder of its own, where a relative path
+    // would name another file.
+    if (!llvm::sys::path::is_absolute(P))
+      llvm::sys::fs::make_absolute(P);
     llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
     return std::string(P.str());
   };

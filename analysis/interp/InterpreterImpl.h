@@ -230,8 +230,7 @@ private:
     Steps += std::bitset<32>(Active).count() + 1;
     if (Steps > Limits.MaxSteps) {
       if (!Aborted)
-        Limitations.insert("the simulation step budget was exhausted; later "
-                           "accesses of this warp were not simulated");
+        Limitations.insert(StepBudgetExhausted);
       Aborted = true;
     }
     return !Aborted;

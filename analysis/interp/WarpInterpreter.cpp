@@ -139,6 +139,9 @@ const std::map<const Stmt *, double> &WarpInterpreter::flopsPerLoop() const {
 const std::set<std::string> &WarpInterpreter::limitations() const {
   return P->Limitations;
 }
+bool WarpInterpreter::stepBudgetExhausted() const {
+  return P->Limitations.count(StepBudgetExhausted) > 0;
+}
 const std::map<const Expr *, std::map<const Expr *, std::vector<std::int64_t>>> &
 WarpInterpreter::capturedSubexpressions() const {
   return P->Captured;

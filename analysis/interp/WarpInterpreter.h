@@ -123,8 +123,13 @@ public:
   /// The FLOPs executed inside each loop statement, per lane, summed over
   /// every warp run (for the loop's arithmetic intensity).
   const std::map<const clang::Stmt *, double> &flopsPerLoop() const;
-  /// Unsupported constructs met (goto, ...).
+  /// Unsupported constructs met (goto, ...), and the step budget's cut.
   const std::set<std::string> &limitations() const;
+  /// Some warp stopped at MaxSteps; its limitation is this sentence.
+  bool stepBudgetExhausted() const;
+  static constexpr const char *StepBudgetExhausted =
+      "the simulation step budget was exhausted; later accesses of this warp were not "
+      "simulated";
   /// Per access site: the values of the index sub-expressions the first time
   /// the access was executed, for explaining which term spreads lanes.
   const std::map<const clang::Expr *,

@@ -49,7 +49,12 @@ std::map<std::string, FunctionRegisters> parsePtxasOutput(llvm::StringRef Text) 
   for (llvm::StringRef Line : Lines) {
     Line = Line.rtrim("\r");
     if (auto Name = quotedAfter(Line, "Compiling entry function '")) {
+      // No kernel has an empty name: a line that names none (output cut
+      // or garbled, found by the ptxas_output fuzz target) gives the
+      // "Used" line after it to nobody.
       Current = Name->str();
+      if (Current.empty())
+        continue;
       FunctionRegisters &F = Result[Current];
       F.Source = RegisterSource::Ptxas;
       if (auto Arch = quotedAfter(Line, "' for '"))

@@ -9,6 +9,7 @@
 #include "Options.h"
 #include "PtxasCache.h"
 
+#include "warpcheck/analysis/ContainedRun.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -47,6 +48,29 @@ std::string loadedFilesKey(const SourceManager &SM) {
   }
   return hexDigest(Hash);
 }
+/// Count's registers, counted contained (ContainedRun.h): the estimate
+/// runs clang's code generator, which recurses as deep as the code nests,
+/// and a crash or a stack overflow in it (or in reading nvcc's output) must
+/// cost the unit its register counts, not the analysis of its kernels;
+/// nor, with the mutex held, every later lookup. What names the step for
+/// the reason given instead.
+TranslationUnitRegisters countContained(llvm::function_ref<TranslationUnitRegisters()> Count,
+                                        llvm::StringRef What) {
+  // Handed over whole (a pointer) at the end: a failed run leaves nothing
+  // half-built behind.
+  std::unique_ptr<TranslationUnitRegisters> Counted;
+  std::optional<RunFailure> Failed = runContained(
+      [&] {
+        auto R = std::make_unique<TranslationUnitRegisters>(Count());
+        Counted = std::move(R);
+      },
+      KernelStackBytes);
+  if (!Failed && Counted)
+    return std::move(*Counted);
+  TranslationUnitRegisters None;
+  None.FallbackReason = What.str() + " failed: " + (Failed ? Failed->What : "no result");
+  return None;
+}
 } // namespace
 
 RegisterUsage::RegisterUsage(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -68,7 +92,8 @@ const TranslationUnitRegisters &RegisterUsage::estimate(const RegisterOptions &O
   Key.Mode = RegisterMode::Estimate;
   auto &Slot = Estimates[Key.fingerprint()];
   if (!Slot)
-    Slot = std::make_unique<TranslationUnitRegisters>(estimateRegisters(Ctx, O, PP));
+    Slot = std::make_unique<TranslationUnitRegisters>(countContained(
+        [&] { return estimateRegisters(Ctx, O, PP); }, "the register estimate"));
   return *Slot;
 }
 
@@ -90,7 +115,8 @@ const TranslationUnitRegisters &RegisterUsage::translationUnit(const RegisterOpt
       llvm::StringRef Real = Main->getFileEntry().tryGetRealPathName();
       Source = Real.empty() ? Main->getName().str() : Real.str();
     }
-  TranslationUnitRegisters R = runPtxas(O, Source, loadedFilesKey(SM));
+  TranslationUnitRegisters R = countContained(
+      [&] { return runPtxas(O, Source, loadedFilesKey(SM)); }, "counting with nvcc");
   if (!R.FallbackReason.empty()) {
     TranslationUnitRegisters E = estimate(O);
     E.FallbackReason = "ptxas was not used (" + R.FallbackReason + ")" +

@@ -58,7 +58,8 @@ const char *AnalysedKernel = R"json({
            "status": "assumed",
            "assumptions": ["the block shape (32, 8, 1) is assumed"],
            "assumption_kinds": ["block_shape"]}],
-  "limitations": [],
+  "limitations": ["the simulation budget of the launch allowed 16 of the 128 warps otherwise sampled; the numbers average those"],
+  "budget_cuts": ["the simulation budget of the launch allowed 16 of the 128 warps otherwise sampled; the numbers average those"],
   "accesses": [
     {"file": "/w/main.cu", "line": 15, "column": 3, "expression": "out[x * N + y]",
      "space": "global", "op": "store", "bytes_per_lane": 4, "status": "exact",
@@ -147,6 +148,8 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_EQ((*K.Launch->Grid)[1], 128);
   EXPECT_EQ(K.Launch->Location, "main.cu:40");
   EXPECT_EQ(K.TotalWarps, 32768);
+  ASSERT_EQ(K.BudgetCuts.size(), 1u);
+  EXPECT_EQ(K.BudgetCuts[0], K.Limitations[0]);
   ASSERT_EQ(K.Aos.size(), 1u);
   EXPECT_EQ(K.Aos[0].Struct, "Particle");
   EXPECT_EQ(K.Aos[0].StructBytes, 24);
@@ -238,7 +241,7 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
 
 TEST(KernelEntries, WorkNotCountedRoundTrips) {
   const char *Json =
-      R"json({"accesses":[],"aos":[],"dram_bytes":{"assumption_kinds":[],"assumptions":[],)json"
+      R"json({"accesses":[],"aos":[],"budget_cuts":[],"dram_bytes":{"assumption_kinds":[],"assumptions":[],)json"
       R"json("not_counted":"the address of 'in[idx[i]]' depends on values read from memory",)json"
       R"json("read":null,"status":"unknown","total":null,"write":null},"file":"/w/k.cu",)json"
       R"json("flops":{"assumption_kinds":[],"assumptions":[],"fp16":{"add":0,"flops":0,"fma":0,)json"
@@ -284,9 +287,26 @@ TEST(KernelEntries, KernelThatDoesNotCompileRoundTrips) {
   EXPECT_EQ(text(toJson(K)), Json);
 }
 
+TEST(KernelEntries, KernelWhoseAnalysisFailedRoundTrips) {
+  const char *Json =
+      R"json({"accesses":[],"error":{"column":17,"file":"/w/k.cu","line":5,)json"
+      R"json("message":"warpcheck could not analyse the kernel: internal error: a )json"
+      R"json(segmentation fault (SIGSEGV); please report it with this file"},"file":"/w/k.cu",)json"
+      R"json("launch":null,"limitations":["not analysed: warpcheck could not analyse the )json"
+      R"json(kernel: internal error: a segmentation fault (SIGSEGV); please report it with )json"
+      R"json(this file"],"line":5,"name":"broken","sampled_symbols":[],"status":"failed"})json";
+  KernelEntry K = kernelFromJson(parseObject(Json));
+  EXPECT_EQ(K.Status, KernelStatus::Failed);
+  ASSERT_TRUE(K.Error);
+  EXPECT_EQ(K.Error->Column, 17);
+  EXPECT_FALSE(K.Launch);
+  EXPECT_EQ(text(toJson(K)), Json);
+}
+
 TEST(KernelEntries, NoRegisterCountIsNullOccupancy) {
   const char *Json =
-      R"json({"accesses":[],"aos":[],"file":"/w/k.cu","launch":{"block":[256,1,1],"context":[],)json"
+      R"json({"accesses":[],"aos":[],"budget_cuts":[],"file":"/w/k.cu",)json"
+      R"json("launch":{"block":[256,1,1],"context":[],)json"
       R"json("description":"the default block (256, 1, 1)","grid":null,"source":"default",)json"
       R"json("unevaluated_launches":[]},"limitations":["occupancy not computed: no count"],)json"
       R"json("line":3,"name":"lone","occupancy":null,"registers":null,"registers_source":null,)json"

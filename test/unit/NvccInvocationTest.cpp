@@ -105,6 +105,21 @@ TEST(RegisterGuards, ToolchainIncludeFoldersAreLeftToNvcc) {
   EXPECT_TRUE(F.Refused.empty());
 }
 
+TEST(RegisterGuards, IncludePathsForNvccAreAbsoluteWhateverTheDirectory) {
+  // nvcc runs in a folder of its own: a relative path would name another
+  // file. A compile database whose "directory" is relative (found by the
+  // compile_command fuzz target) gave "-Irel/inc".
+  llvm::SmallString<256> Cwd;
+  ASSERT_FALSE(llvm::sys::fs::current_path(Cwd));
+  for (llvm::StringRef Dir : {"rel", ""}) {
+    SanitizedFlags F = sanitizeCompileFlags({"-Iinc", "-isystem", "sys", "-include", "c.h"}, Dir);
+    std::string Base = (Cwd + (Dir.empty() ? "" : "/" + Dir.str())).str();
+    EXPECT_EQ(F.Kept, (std::vector<std::string>{"-I" + Base + "/inc", "-isystem", Base + "/sys",
+                                                 "-include", Base + "/c.h"}))
+        << "directory '" << Dir.str() << "'";
+  }
+}
+
 TEST(RegisterGuards, UnsafeIncludePathsAreRefused) {
   SanitizedFlags F = sanitizeCompileFlags({"-I/tmp/$(touch x)", "-isystem", "/a`b`"}, "");
   EXPECT_TRUE(F.Kept.empty());

@@ -102,6 +102,20 @@ TEST(PtxasOutput, Parse) {
   EXPECT_EQ(E.Barriers, 0u);
 }
 
+TEST(PtxasOutput, AHeaderWithoutANameGivesNothing) {
+  // Garbled output (found by the ptxas_output fuzz target): a header that
+  // names no kernel makes no entry, and the "Used" line after it is not
+  // given to the kernel before it.
+  const char *Text =
+      "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
+      "ptxas info    : Used 12 registers, used 0 barriers\n"
+      "ptxas info    : Compiling entry function '' for 'sm_90'\n"
+      "ptxas info    : Used 200 registers, used 1 barriers\n";
+  auto R = parsePtxasOutput(Text);
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_EQ(R.at("_Z1kPf").Registers, 12u);
+}
+
 TEST(KernelNames, NvccAndClangSpellingsMeet) {
   // static: clang mangles _ZL, nvcc _Z.
   EXPECT_EQ(normalizedKernelName("_ZL2skPf"), normalizedKernelName("_Z2skPf"));

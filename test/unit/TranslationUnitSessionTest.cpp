@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -61,6 +63,54 @@ TEST(TranslationUnitSession, AnalysesOncePerOptions) {
   EXPECT_EQ(Again[0].Accesses[0].Cost.SectorsPerRequest,
             First[0].Accesses[0].Cost.SectorsPerRequest);
   EXPECT_EQ(&Session.launchSites(), &Session.launchSites());
+}
+
+/// Recurses with a frame of 64 KB until the stack runs out (Depth is
+/// never reached).
+int useStack(int Depth) {
+  volatile char Frame[65536];
+  Frame[0] = static_cast<char>(Depth);
+  return Depth <= 0 ? Frame[0] : useStack(Depth - 1) + Frame[Depth % 65536];
+}
+
+TEST(TranslationUnitSession, AFailureInOneKernelsWorkStaysThere) {
+  auto AST = parse();
+  ASSERT_TRUE(AST);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::FunctionDecl *Copy = kernelNamed(Ctx, "copy");
+  ASSERT_TRUE(Copy);
+  TranslationUnitSession Session(Ctx);
+  // A fault: contained, said in words, and the kernel is not tried again.
+  EXPECT_FALSE(Session.contain(Copy, [] { std::raise(SIGSEGV); }));
+  ASSERT_TRUE(Session.failureIn(Copy));
+  EXPECT_EQ(*Session.failureIn(Copy), "internal error: a segmentation fault (SIGSEGV); please "
+                                      "report it with this file");
+  bool Ran = false;
+  EXPECT_FALSE(Session.contain(Copy, [&] { Ran = true; }));
+  EXPECT_FALSE(Ran);
+  // Said once.
+  EXPECT_TRUE(Session.takeFailureReport(Copy));
+  EXPECT_FALSE(Session.takeFailureReport(Copy));
+
+  // Another session of the unit: an abort, then the work goes on.
+  TranslationUnitSession Other(Ctx);
+  EXPECT_FALSE(Other.contain(Copy, [] { std::abort(); }));
+  EXPECT_EQ(*Other.failureIn(Copy), "internal error: an abort (SIGABRT: a failed assertion or a "
+                                    "fatal error); please report it with this file");
+
+  // A stack overflow: the kernel's 64 MB are used up; no SIGSEGV.
+  TranslationUnitSession Deep(Ctx);
+  EXPECT_FALSE(Deep.contain(Copy, [] { useStack(1 << 30); }));
+  EXPECT_EQ(*Deep.failureIn(Copy),
+            "the code is nested too deeply (it used up the 64 MB of stack the analysis has)");
+
+  // Work that succeeds runs once and reports nothing.
+  TranslationUnitSession Fine(Ctx);
+  int Runs = 0;
+  EXPECT_TRUE(Fine.contain(Copy, [&] { ++Runs; }));
+  EXPECT_EQ(Runs, 1);
+  EXPECT_FALSE(Fine.failureIn(Copy));
+  EXPECT_FALSE(Fine.takeFailureReport(Copy));
 }
 
 TEST(CheckSessions, TheChecksOfAUnitShareOneSession) {

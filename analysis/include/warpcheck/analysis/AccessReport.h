@@ -185,6 +185,15 @@ struct KernelLaunchAnalysis {
   /// FLOPs per lane executed inside each loop statement, summed over the
   /// simulated warps (loops cut short count their simulated iterations).
   std::map<const clang::Stmt *, double> LoopFlops;
+  /// What the simulation budget cut in the launch as a whole, each a
+  /// sentence also in Limitations: fewer warps simulated than planned (the
+  /// numbers average those), a warp stopped at its step budget (its later
+  /// accesses are missing). Cuts of one access (a loop cut short, the sweep
+  /// stopped) are that access's assumptions.
+  std::vector<std::string> BudgetCuts;
+  /// Some warp stopped at its step budget: accesses after that point were
+  /// not simulated, and may be missing altogether.
+  bool StepBudgetExhausted = false;
 };
 
 } // namespace warpcheck::analysis

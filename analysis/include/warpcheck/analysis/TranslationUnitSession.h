@@ -26,10 +26,12 @@
 #include "warpcheck/analysis/SourceErrors.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,6 +82,30 @@ public:
   /// it, whatever its options' InstructionsFrom. Set before the first
   /// analysis.
   void setListing(std::shared_ptr<const SassListing> L) { Listing = std::move(L); }
+  /// Runs Fn, one consumer's work on Kernel (a check's findings, the
+  /// report's entries, and the analyses they ask for), contained
+  /// (ContainedRun.h): on a stack of its own, a crash or a stack overflow
+  /// inside it returns here. False when it failed, or when an earlier run
+  /// on Kernel did: failureIn() then says why, and Kernel is not tried
+  /// again. Every consumer of the unit runs its work on a kernel through
+  /// it, so that one kernel's failure never takes down the others, nor
+  /// clang-tidy.
+  ///
+  /// For the tests only: when the environment variable
+  /// WARPCHECK_TEST_CRASH_KERNEL names Kernel (its plain name), the run
+  /// faults (a write through a null pointer) before Fn. The analysed code cannot set it.
+  bool contain(const clang::FunctionDecl *Kernel, llvm::function_ref<void()> Fn);
+  /// Why the work on Kernel failed, or null: "internal error: ...; please
+  /// report it with this file", or "the code is nested too deeply (...)".
+  const std::string *failureIn(const clang::FunctionDecl *Kernel) const;
+  /// True for the first caller only, for a kernel whose work failed: the
+  /// consumer that reports the failure, once per unit.
+  bool takeFailureReport(const clang::FunctionDecl *Kernel);
+  /// True the first time What is asked about Kernel: for what the checks of
+  /// a unit say about a kernel once, whichever of them meets it first.
+  bool firstToSay(const clang::FunctionDecl *Kernel, const std::string &What) {
+    return Said.insert({Kernel, What}).second;
+  }
 
 private:
   clang::ASTContext &Ctx;
@@ -101,6 +127,12 @@ private:
   /// Options names; null for none.
   const std::vector<SassMemoryInstruction> *instructionsOf(const clang::FunctionDecl *Kernel,
                                                            const AnalysisOptions &Options);
+  struct Failure {
+    std::string Why;
+    bool Reported = false;
+  };
+  std::map<const clang::FunctionDecl *, Failure> Failures;
+  std::set<std::pair<const clang::FunctionDecl *, std::string>> Said;
 };
 
 } // namespace warpcheck::analysis
