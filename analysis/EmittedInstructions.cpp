@@ -165,38 +165,6 @@ struct InstructionReconciler::Impl {
     return &Slots.back();
   }
 
-  /// The loops Site is written in whose bodies do not hold Line.
-  std::vector<SourceRange> loopsLeft(const Expr *Site, unsigned Line) {
-    std::vector<SourceRange> Out;
-    const SourceManager &SM = Ctx.getSourceManager();
-    DynTypedNode Node = DynTypedNode::create(*Site);
-    for (unsigned Depth = 0; Depth < 256; ++Depth) {
-      DynTypedNodeList Parents = Ctx.getParents(Node);
-      if (Parents.empty())
-        break;
-      const DynTypedNode &Parent = Parents[0];
-      if (Parent.get<FunctionDecl>() || Parent.get<LambdaExpr>())
-        break;
-      const Stmt *Body = nullptr;
-      if (const auto *F = Parent.get<ForStmt>())
-        Body = F->getBody();
-      else if (const auto *W = Parent.get<WhileStmt>())
-        Body = W->getBody();
-      else if (const auto *D = Parent.get<DoStmt>())
-        Body = D->getBody();
-      else if (const auto *R = Parent.get<CXXForRangeStmt>())
-        Body = R->getBody();
-      if (Body && Node.get<Stmt>() == Body) {
-        unsigned First = SM.getExpansionLineNumber(Body->getBeginLoc());
-        unsigned Last = SM.getExpansionLineNumber(Body->getEndLoc());
-        if (Line < First || Line > Last)
-          Out.push_back(Parent.get<Stmt>()->getSourceRange());
-      }
-      Node = Parent;
-    }
-    return Out;
-  }
-
   /// Site's ancestors up to the function's body, each with the child the
   /// path came through (innermost first).
   std::vector<std::pair<DynTypedNode, DynTypedNode>> ancestors(const Expr *Site) {
@@ -212,9 +180,10 @@ struct InstructionReconciler::Impl {
     return Out;
   }
 
-  /// The loops whose bodies hold Site (innermost first).
-  std::vector<SourceRange> enclosingLoops(const Expr *Site) {
-    std::vector<SourceRange> Out;
+  /// The loops whose bodies hold Site (innermost first): each loop
+  /// statement with its body.
+  std::vector<std::pair<const Stmt *, const Stmt *>> enclosingLoops(const Expr *Site) {
+    std::vector<std::pair<const Stmt *, const Stmt *>> Out;
     for (const auto &[Parent, Child] : ancestors(Site)) {
       const Stmt *Body = nullptr;
       if (const auto *F = Parent.get<ForStmt>())
@@ -226,7 +195,20 @@ struct InstructionReconciler::Impl {
       else if (const auto *R = Parent.get<CXXForRangeStmt>())
         Body = R->getBody();
       if (Body && Child.get<Stmt>() == Body)
-        Out.push_back(Parent.get<Stmt>()->getSourceRange());
+        Out.emplace_back(Parent.get<Stmt>(), Body);
+    }
+    return Out;
+  }
+
+  /// The loops Site is written in whose bodies do not hold Line.
+  std::vector<SourceRange> loopsLeft(const Expr *Site, unsigned Line) {
+    std::vector<SourceRange> Out;
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const auto &[Loop, Body] : enclosingLoops(Site)) {
+      unsigned First = SM.getExpansionLineNumber(Body->getBeginLoc());
+      unsigned Last = SM.getExpansionLineNumber(Body->getEndLoc());
+      if (Line < First || Line > Last)
+        Out.push_back(Loop->getSourceRange());
     }
     return Out;
   }
@@ -327,7 +309,9 @@ struct InstructionReconciler::Impl {
       std::vector<std::pair<SiteId, std::vector<SourceRange>>> Kept;
       size_t Varying = 0;
       for (const SiteId &Id : Ids) {
-        std::vector<SourceRange> Loops = enclosingLoops(Id.first);
+        std::vector<SourceRange> Loops;
+        for (const auto &[Loop, Body] : enclosingLoops(Id.first))
+          Loops.push_back(Loop->getSourceRange());
         if (!Loops.empty() && repeatsSameAddresses(Id))
           Kept.emplace_back(Id, std::move(Loops));
         else

@@ -355,9 +355,15 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       bool BoundsBind = !Primary.OutOfBoundsShared;
       std::vector<SweepRun> LeftOut;
       std::uint64_t Steps = 0;
+      // The values the code tests its parameters against come first (a
+      // mode flag's bit, a size's threshold): a budget that stops the
+      // sweep after a few runs still takes both sides of their branches.
       std::vector<std::int64_t> Order = {PrimarySamples.UnboundInteger};
+      for (std::int64_t V : valuesTheCodeTests(Kernel))
+        if (std::find(Order.begin(), Order.end(), V) == Order.end())
+          Order.push_back(V);
       for (std::int64_t V : sweepValues())
-        if (V != PrimarySamples.UnboundInteger)
+        if (std::find(Order.begin(), Order.end(), V) == Order.end())
           Order.push_back(V);
       for (std::int64_t V : Order) {
         // At least three values, whatever they cost: with fewer nothing
@@ -411,7 +417,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       if (Values.Truncated)
         R.Limitations.push_back("the sweep over the values of the unbound parameters stopped "
                                 "at " + std::to_string(Values.Runs.size()) + " of " +
-                                std::to_string(sweepValues().size()) +
+                                std::to_string(Order.size()) +
                                 " values, to stay within the simulation budget");
     }
     std::map<SiteKey, std::uint64_t> GridDigests;

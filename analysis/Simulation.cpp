@@ -330,7 +330,10 @@ constexpr std::uint64_t LaunchStepLimit = 8 * LaunchStepBudget;
 
 } // namespace
 
-AccessCost costOf(const InstructionTotals &T) {
+namespace {
+
+/// Per-request averages of the sums of a site or of one of its instructions.
+template <typename Totals> AccessCost perRequest(const Totals &T) {
   AccessCost C;
   C.Requests = T.Requests;
   if (T.Requests == 0)
@@ -345,20 +348,11 @@ AccessCost costOf(const InstructionTotals &T) {
   return C;
 }
 
-AccessCost costOf(const SiteTotals &T) {
-  AccessCost C;
-  C.Requests = T.Requests;
-  if (T.Requests == 0)
-    return C;
-  double N = T.Requests;
-  C.SectorsPerRequest = T.Sectors / N;
-  C.IdealSectorsPerRequest = T.IdealSectors / N;
-  C.LinesPerRequest = T.Lines / N;
-  C.IdealLinesPerRequest = T.IdealLines / N;
-  C.WavefrontsPerRequest = T.Wavefronts / N;
-  C.IdealWavefrontsPerRequest = T.IdealWavefronts / N;
-  return C;
-}
+} // namespace
+
+AccessCost costOf(const InstructionTotals &T) { return perRequest(T); }
+
+AccessCost costOf(const SiteTotals &T) { return perRequest(T); }
 
 std::uint64_t saturatingCount(const Dim3 &D) {
   unsigned __int128 N = static_cast<unsigned __int128>(D.X) * D.Y * D.Z;

@@ -2,10 +2,13 @@
 
 #include "ValueSweep.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace warpcheck::analysis {
 
@@ -27,6 +30,80 @@ const std::vector<std::int64_t> &sweepValues() {
 }
 
 namespace {
+
+/// E, through parentheses and implicit casts, names a parameter of one of
+/// the functions whose code is read.
+bool namesParameter(const clang::Expr *E) {
+  const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts());
+  return Ref && llvm::isa<clang::ParmVarDecl>(Ref->getDecl());
+}
+
+class TestedValues {
+public:
+  explicit TestedValues(const clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  void function(const clang::FunctionDecl *F, unsigned Depth) {
+    if (!F || Depth > 4 || !Seen.insert(F).second)
+      return;
+    if (const clang::FunctionDecl *Def = F->getDefinition())
+      if (const clang::Stmt *Body = Def->getBody())
+        statement(Body, Depth);
+  }
+
+  std::vector<std::int64_t> Values;
+
+private:
+  static constexpr size_t MaxValues = 8;
+  const clang::ASTContext &Ctx;
+  std::set<const clang::FunctionDecl *> Seen;
+
+  void add(std::int64_t V) {
+    if (V > 0 && V <= 65536 && Values.size() < MaxValues &&
+        std::find(Values.begin(), Values.end(), V) == Values.end())
+      Values.push_back(V);
+  }
+
+  void statement(const clang::Stmt *S, unsigned Depth) {
+    if (!S)
+      return;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S))
+      binary(B);
+    if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S))
+      function(Call->getDirectCallee(), Depth + 1);
+    for (const clang::Stmt *Child : S->children())
+      statement(Child, Depth);
+  }
+
+  void binary(const clang::BinaryOperator *B) {
+    const clang::Expr *Constant = nullptr;
+    if (namesParameter(B->getLHS()))
+      Constant = B->getRHS();
+    else if (namesParameter(B->getRHS()))
+      Constant = B->getLHS();
+    if (!Constant || Constant->isValueDependent())
+      return;
+    clang::Expr::EvalResult R;
+    if (!Constant->EvaluateAsInt(R, Ctx) || R.Val.getInt().getSignificantBits() > 63)
+      return;
+    std::int64_t K = R.Val.getInt().getSExtValue();
+    switch (B->getOpcode()) {
+    case clang::BO_And:
+    case clang::BO_EQ:
+    case clang::BO_NE:
+      add(K);
+      break;
+    case clang::BO_LT:
+    case clang::BO_LE:
+    case clang::BO_GT:
+    case clang::BO_GE:
+      add(K);
+      add(K + 1);
+      break;
+    default:
+      break;
+    }
+  }
+};
 
 /// The names as a message says them: 'n', 'n' and 'm', 'a', 'b' and 'c';
 /// 'n' and the values read from memory.
@@ -217,6 +294,14 @@ std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
   else
     D.WorstCondition = describeValues(D.Symbols, WorstValues, All, Reads);
   return D;
+}
+
+std::vector<std::int64_t> valuesTheCodeTests(const clang::FunctionDecl *Kernel) {
+  if (!Kernel)
+    return {};
+  TestedValues T(Kernel->getASTContext());
+  T.function(Kernel, 0);
+  return T.Values;
 }
 
 } // namespace warpcheck::analysis

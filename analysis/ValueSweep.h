@@ -15,6 +15,8 @@
 
 #include "Simulation.h"
 
+#include "clang/AST/Decl.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +28,16 @@ namespace warpcheck::analysis {
 /// neighbours (alignment and bank patterns change at powers of two; an odd
 /// neighbour breaks them).
 const std::vector<std::int64_t> &sweepValues();
+
+/// Values the kernel's own code singles out for its parameters, in the
+/// order met: the mask of `p & 0x10` (a mode flag: only a value with that
+/// bit takes the branch), the constant of `p == K` / `p != K`, and K and
+/// K + 1 of `p < K` and the other comparisons (the two sides of the test).
+/// Read from Kernel and the functions it calls (their bodies, four calls
+/// deep); positive values up to 65536, at most eight. The sweep tries them
+/// right after the primary value: a budget that cuts it short after a few
+/// values still takes both sides of such a branch.
+std::vector<std::int64_t> valuesTheCodeTests(const clang::FunctionDecl *Kernel);
 
 /// One simulation of the sweep.
 struct SweepRun {

@@ -2,6 +2,8 @@
 // case (analysis/ValueSweep.h): each pattern the messages promise.
 #include "ValueSweep.h"
 
+#include "CudaTestUnit.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,6 +52,37 @@ TEST(ValueSweep, WorstValuesInWords) {
   // Neither: how many, with two of them.
   EXPECT_EQ(describeValues({"n"}, {3, 5, 7, 9}, {1, 2, 3, 4, 5, 7, 8, 9}),
             "for 4 of the 8 values of 'n' tried (such as 3 and 5)");
+}
+
+} // namespace
+
+namespace {
+
+// The values a kernel's code tests its parameters against, tried right after
+// the primary value: the bit of a mode flag (shoc's qtclustering tests
+// `matrix_type_mask & FULL_STORAGE_MATRIX`, 0x10, and its sweep, cut short
+// by the budget after three values, never took the full-storage branch), the
+// constant of an equality, both sides of a threshold, read through the
+// device functions the kernel calls.
+TEST(ValueSweep, ValuesTheCodeTests) {
+  std::unique_ptr<clang::ASTUnit> AST = warpcheck::testing::parseCuda(R"(
+#define FULL_STORAGE 0x10
+__device__ int below(int n, int i) { return i < n && n >= 128; }
+__global__ void k(int mode, int n, float *out, int *flags) {
+  if (mode & FULL_STORAGE)
+    out[threadIdx.x * 2] = 1;
+  if (mode == 3 || flags[0] == 7)
+    out[threadIdx.x] = below(n, threadIdx.x);
+  if (threadIdx.x < 64)
+    out[0] = 0;
+}
+)", warpcheck::testing::CudaSide::Device);
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(AST->getASTContext(), "k");
+  ASSERT_TRUE(K);
+  // flags[0] == 7 and threadIdx.x < 64 test no parameter; `i < n` tests two
+  // (no constant).
+  EXPECT_EQ(warpcheck::analysis::valuesTheCodeTests(K),
+            (std::vector<std::int64_t>{16, 3, 128, 129}));
 }
 
 } // namespace
