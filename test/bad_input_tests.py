@@ -15,6 +15,7 @@ import sys
 import textwrap
 
 from testsupport import Results, STRIDED_UNIT, door_arguments, run, scratch_dir
+from testsupport import json_or_empty as json_report, write_in as write
 
 RESULTS = Results()
 check = RESULTS.check
@@ -89,19 +90,6 @@ ANNOTATION_WARNING = (
     "understood (unknown key 'blok'); expected block(x[, y[, z]]) [grid(x[, y[, z]])] "
     "[shared(bytes)] [cuda-occupancy]")
 
-
-def write(folder, name, text):
-    path = os.path.join(folder, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
-def json_report(out):
-    try:
-        return json.loads(out)
-    except ValueError:
-        return {}
 
 
 def recursion(wc, plugin, clang_tidy, tmp):

@@ -21,6 +21,7 @@ import sys
 import textwrap
 
 from testsupport import Results, STRIDED_UNIT, door_arguments, run, scratch_dir
+from testsupport import json_or_empty as json_report, write_in as write
 
 RESULTS = Results()
 check = RESULTS.check
@@ -42,19 +43,6 @@ FINE_FINDING = "two.cu:3:12: warning: global load 'in[i * 32]' touches 32 sector
 CRASH_WARNING = ("two.cu:5:17: warning: warpcheck could not analyse kernel 'broken': internal "
                  "error: a segmentation fault (SIGSEGV); please report it with this file [cuda-")
 
-
-def write(folder, name, text):
-    path = os.path.join(folder, name)
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
-def json_report(out):
-    try:
-        return json.loads(out)
-    except ValueError:
-        return {}
 
 
 def clang_args(wc, name, tmp):

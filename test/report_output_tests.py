@@ -29,6 +29,7 @@ import textwrap
 
 from testsupport import (Results, STRIDED_UNIT, door_arguments, print_toolkit, run, scratch_dir,
                          toolkit_with_fake_nvcc)
+from testsupport import json_or_empty as json_report, write_in as write
 
 RESULTS = Results()
 check = RESULTS.check
@@ -55,20 +56,6 @@ BANKS = textwrap.dedent("""\
     int main() { transpose<<<1, dim3(32, 32)>>>(nullptr); }
     """)
 
-
-def write(folder, name, text):
-    path = os.path.join(folder, name)
-    with open(path, "w", newline="") as f:
-        f.write(text)
-    return path
-
-
-def json_report(out):
-    try:
-        doc = json.loads(out)
-        return doc if isinstance(doc, dict) else {}
-    except ValueError:
-        return {}
 
 
 def escaped_text(wc, tmp):

@@ -155,3 +155,20 @@ def toolkit_with_fake_nvcc(real, root):
         if os.path.exists(os.path.join(real, entry)):
             os.symlink(os.path.join(real, entry), os.path.join(root, entry))
     return root
+
+
+def write_in(folder, name, text):
+    """Writes text to folder/name; returns the path."""
+    path = os.path.join(folder, name)
+    with open(path, "w", newline="") as f:
+        f.write(text)
+    return path
+
+
+def json_or_empty(out):
+    """A JSON report's text as an object; {} when it is not a JSON object."""
+    try:
+        doc = json.loads(out)
+        return doc if isinstance(doc, dict) else {}
+    except ValueError:
+        return {}
