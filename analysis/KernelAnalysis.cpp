@@ -235,6 +235,17 @@ std::string findSpreadingTerm(
   return "";
 }
 
+/// Every site the primary simulation or a run of the sweep reached.
+std::set<SiteKey> sitesReached(const Simulation &Primary, const std::vector<SweepRun> &Runs) {
+  std::set<SiteKey> Out;
+  for (const auto &[Key, T] : Primary.Sites)
+    Out.insert(Key);
+  for (const SweepRun &Run : Runs)
+    for (const auto &[Key, T] : Run.Sim.Sites)
+      Out.insert(Key);
+  return Out;
+}
+
 } // namespace
 
 std::vector<Assumption> launchShapeAssumptions(const LaunchConfig &Launch) {
@@ -395,12 +406,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       // access then need not depend on the value at all. Such a run is
       // simulated again to its end and kept, so that no access any value
       // reaches is dropped.
-      std::set<SiteKey> Reached;
-      for (const auto &[Key, T] : Primary.Sites)
-        Reached.insert(Key);
-      for (const SweepRun &Run : Values.Runs)
-        for (const auto &[Key, T] : Run.Sim.Sites)
-          Reached.insert(Key);
+      std::set<SiteKey> Reached = sitesReached(Primary, Values.Runs);
       for (const SweepRun &Out : LeftOut) {
         bool ReachesMore = std::any_of(Out.Sim.Sites.begin(), Out.Sim.Sites.end(),
                                        [&](const auto &Site) { return !Reached.count(Site.first); });
@@ -432,13 +438,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     std::sort(Values.Runs.begin(), Values.Runs.end(),
               [](const SweepRun &X, const SweepRun &Y) { return X.Value < Y.Value; });
 
-    // Every site any run reached.
-    std::set<SiteKey> Keys;
-    for (const auto &[Key, T] : Primary.Sites)
-      Keys.insert(Key);
-    for (const SweepRun &Run : Values.Runs)
-      for (const auto &[Key, T] : Run.Sim.Sites)
-        Keys.insert(Key);
+    std::set<SiteKey> Keys = sitesReached(Primary, Values.Runs);
     // Swept reads decide branches that unknown data left open: the launch
     // is simulated once more with them unknown, so that an access only
     // some data reaches is never dropped.
