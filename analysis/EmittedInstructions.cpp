@@ -65,15 +65,6 @@ std::string normalizedPath(llvm::StringRef Path) {
 /// A line of a file, one kind of access.
 using LineKey = std::tuple<std::string, unsigned, SassOp>;
 
-bool sameAddresses(const model::WarpAddressSet &A, const model::WarpAddressSet &B) {
-  if (A.activeMask() != B.activeMask() || A.bytesPerLane() != B.bytesPerLane())
-    return false;
-  for (unsigned L = 0; L < model::WarpSize; ++L)
-    if (A.isActive(L) && A.address(L) != B.address(L))
-      return false;
-  return true;
-}
-
 /// Every active lane's address plus Offset is a multiple of Align.
 bool alignedAt(const model::WarpAddressSet &A, std::uint64_t Offset, unsigned Align) {
   for (unsigned L = 0; L < model::WarpSize; ++L)
@@ -257,7 +248,7 @@ struct InstructionReconciler::Impl {
           return false;
         if (!First)
           First = &*R.Addresses;
-        else if (!sameAddresses(*First, *R.Addresses))
+        else if (!First->sameRequest(*R.Addresses))
           return false;
         else
           Repeated = true;
@@ -732,7 +723,7 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
       }
       if (Plan.Hoisted) {
         auto [It, New] = LastOfHoisted.try_emplace(Id, &*R.Addresses);
-        if (!New && sameAddresses(*It->second, *R.Addresses)) {
+        if (!New && It->second->sameRequest(*R.Addresses)) {
           Served(R);
           continue;
         }

@@ -533,6 +533,21 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           A.Assumptions.push_back({AssumptionKind::StructCopy,
                                   "a whole-struct copy was split into field-sized "
                                   "requests; the compiler may drop unused fields"});
+        if (T.KeptInRegister > 0) {
+          A.InstructionsFrom = InstructionOrigin::Model;
+          bool Load = T.Site.Op == AccessOp::Load;
+          A.Assumptions.push_back(
+              {AssumptionKind::KeptInRegister,
+               std::string("nvcc keeps this value in a register across its loop (the same "
+                           "addresses in every iteration, and nothing else in the loop ") +
+                   (Load ? "writes memory it may read): it is loaded once"
+                         : "reads or writes through its __restrict__ pointer): it is stored "
+                           "once, after the loop") +
+                   ", " + std::to_string(T.Requests) + " requests for " +
+                   std::to_string(T.Requests + T.KeptInRegister) +
+                   " executions (predicted from the source; no listing of the compiled "
+                   "kernel was read)"});
+        }
         if (!T.Unmatched.empty())
           A.Assumptions.push_back({AssumptionKind::UnmatchedInstructions,
                                    T.Unmatched + "; these numbers are those of the access as "

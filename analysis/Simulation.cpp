@@ -2,6 +2,7 @@
 
 #include "Simulation.h"
 #include "EmittedInstructions.h"
+#include "RegisterPromotion.h"
 
 #include "warpcheck/model/GlobalMemory.h"
 #include "warpcheck/model/SharedMemory.h"
@@ -23,11 +24,34 @@ public:
   unsigned Warp = 0;
   bool InFirstBlock = false;
 
+  /// Without a listing: the accesses nvcc keeps in a register across
+  /// their loop (RegisterPromotion.h), and the last addresses each had in
+  /// the warp being simulated.
+  std::map<std::pair<const Expr *, AccessOp>, const Stmt *> Kept;
+  std::map<std::pair<const Expr *, AccessOp>, model::WarpAddressSet> LastKept;
+
   void add(const RecordedRequest &R) {
     record(R);
-    if (R.Addresses)
-      cost(Sites[{R.Site.Expr, R.Site.Op}], R, *R.Addresses);
+    if (!R.Addresses)
+      return;
+    SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
+    auto K = Kept.find({R.Site.Expr, R.Site.Op});
+    if (K != Kept.end()) {
+      // An execution with the addresses of the access's previous one in
+      // this warp is served by the register.
+      auto [Last, New] = LastKept.try_emplace(K->first, *R.Addresses);
+      if (!New && Last->second.sameRequest(*R.Addresses)) {
+        ++T.KeptInRegister;
+        T.KeptAcross = K->second;
+        return;
+      }
+      Last->second = *R.Addresses;
+    }
+    cost(T, R, *R.Addresses);
   }
+
+  /// A new warp: nothing is in its registers.
+  void startWarp() { LastKept.clear(); }
 
   /// What every request says of its site, whichever instruction serves it:
   /// its shape, flags and addresses (the digest the value sweep compares).
@@ -372,6 +396,8 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   std::vector<RecordedRequest> WarpRequests;
   if (Options.Instructions)
     Reconciler.emplace(*Options.Instructions, Kernel);
+  else
+    Agg.Kept = accessesKeptInRegisters(Kernel);
   WarpInterpreter Interp(Kernel->getASTContext(), Launch, Samples, Limits, Layouts,
                          [&](const RecordedRequest &Req) {
                            if (!Reconciler)
@@ -405,6 +431,7 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
       Where.WarpInBlock = W;
       Agg.Warp = W;
       Agg.InFirstBlock = I == 0;
+      Agg.startWarp();
       Interp.runWarp(Kernel, Where);
       Out.Flops += Interp.flopsOfLastWarp();
       if (Reconciler)

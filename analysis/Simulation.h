@@ -87,6 +87,11 @@ struct SiteTotals {
   std::string Unmatched;
   /// Executions another access's instruction served (counted there).
   unsigned ServedByOthers = 0;
+  /// Without a listing: executions predicted to be served by the value the
+  /// compiler keeps in a register across the loop (RegisterPromotion.h),
+  /// which make no request; and that loop.
+  unsigned KeptInRegister = 0;
+  const clang::Stmt *KeptAcross = nullptr;
   /// The loops the instruction was hoisted out of: their truncation does
   /// not change its requests.
   std::vector<clang::SourceRange> HoistedOutOf;

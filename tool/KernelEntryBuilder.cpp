@@ -114,6 +114,8 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
   if (!A.DataSource.empty())
     E.DataSource = A.DataSource;
   E.Assumptions = A.Assumptions;
+  if (A.InstructionsFrom == InstructionOrigin::Model)
+    E.InstructionsFrom = "model";
   if (A.InstructionsFrom == InstructionOrigin::Listing) {
     E.InstructionsFrom = "listing";
     for (const EmittedInstruction &I : A.Instructions) {

@@ -76,6 +76,10 @@ enum class AssumptionKind {
   /// The compiled kernel's memory instructions were read, and the ones on
   /// the access's line could not be matched with it.
   UnmatchedInstructions,
+  /// Without a listing: the access is predicted to be kept in a register
+  /// across its loop (RegisterPromotion.h), one request for its repeated
+  /// executions.
+  KeptInRegister,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -106,7 +110,8 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::MergedInstruction,    AssumptionKind::MemoryValue,
     AssumptionKind::RetryLoop,
     AssumptionKind::UncountedOperation,   AssumptionKind::IrregularBlocks,
-    AssumptionKind::IncompleteSimulation, AssumptionKind::UnmatchedInstructions};
+    AssumptionKind::IncompleteSimulation, AssumptionKind::UnmatchedInstructions,
+    AssumptionKind::KeptInRegister};
 
 } // namespace warpcheck::analysis
 

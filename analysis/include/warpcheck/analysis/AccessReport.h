@@ -88,6 +88,9 @@ enum class InstructionOrigin {
   /// Matched with the memory instructions of the compiled kernel, read from
   /// the toolkit's listing (SassListing.h, EmittedInstructions.h).
   Listing,
+  /// No listing; the source's accesses reshaped as the compiler is
+  /// predicted to emit them (RegisterPromotion.h): said by an assumption.
+  Model,
 };
 
 /// One kind of instruction that executes an access: an opcode at a source

@@ -50,6 +50,16 @@ public:
   /// read the same bytes are served by one delivery: broadcast).
   std::uint64_t uniqueBytes() const;
 
+  /// The same lanes, width and addresses: one request serves both.
+  bool sameRequest(const WarpAddressSet &O) const {
+    if (ActiveMask != O.ActiveMask || BytesPerLane != O.BytesPerLane)
+      return false;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (isActive(L) && Addresses[L] != O.Addresses[L])
+        return false;
+    return true;
+  }
+
   /// Convenience for tests and worked examples: lane L reads Base + L * Stride.
   static WarpAddressSet strided(std::uint64_t Base, std::int64_t StrideBytes,
                                 unsigned BytesPerLane,

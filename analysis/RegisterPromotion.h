@@ -1,0 +1,45 @@
+//===- RegisterPromotion.h - accesses nvcc keeps in a register in a loop --===//
+//
+// Private to analysis/. Without the compiled kernel's listing
+// (EmittedInstructions.h reads it when a toolkit is there), what nvcc's
+// optimizer does to a loop's global accesses is predicted from the source,
+// for the case measured on the H200 (test/inputs/compiler-transformations.cu,
+// records test/hw/inputs/): an access whose addresses are the same in every
+// iteration is kept in a register across the loop when nothing else in it
+// may write the memory it reads (a load: LLVM's LICM and store-to-load
+// forwarding, as `tmp[i] += A[i * n + j] * x[j]`'s load of tmp[i], made once
+// before the loop with or without __restrict__), or read the memory it
+// writes (a store through a __restrict__ pointer: sunk after the loop; a
+// plain pointer's store stays in every iteration, since A or x may alias
+// tmp). Whether the addresses repeat is seen in the simulation; this reads
+// only the source: the loop's stores and the pointers they go through.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_REGISTERPROMOTION_H
+#define WARPCHECK_ANALYSIS_REGISTERPROMOTION_H
+
+#include "warpcheck/analysis/AccessKinds.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+#include <map>
+#include <utility>
+
+namespace warpcheck::analysis {
+
+/// The global accesses of Kernel's own loops (not those of the functions
+/// it calls; loops with no loop inside or around them) that nvcc may keep
+/// in a register across their loop, each with that loop. A load qualifies when every other store of the loop
+/// goes through a different pointer parameter and one of the two pointers
+/// is __restrict__ (or to a local or __shared__ array); a store when its
+/// pointer parameter is __restrict__ and no other access of the loop goes
+/// through it. A loop with a call, an atomic, a barrier, inline assembly,
+/// a volatile access or a store through anything but a pointer parameter
+/// or an array of its own keeps all its accesses.
+std::map<std::pair<const clang::Expr *, AccessOp>, const clang::Stmt *>
+accessesKeptInRegisters(const clang::FunctionDecl *Kernel);
+
+} // namespace warpcheck::analysis
+
+#endif
