@@ -277,6 +277,33 @@ LValue WarpInterpreter::Impl::evalLValue(const Expr *E) {
                                 AS->getIdx()->getType());
     return Result;
   }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    // `c ? a[i] : b[j]` of one type is an lvalue: one access of the address
+    // each lane's arm selects (nvcc emits one load of the selected address;
+    // measured on the H200 for the two arms of an if, test/inputs/
+    // compiler-transformations.cu's branchArms). Arms that are variables
+    // are not memory: their values stay unknown.
+    Lanes C = eval(CO->getCond());
+    Mask T, F, U;
+    splitByCondition(C, Active, T, F, U);
+    LValue A, B;
+    if (T | U)
+      A = evalLValueForLanes(CO->getTrueExpr(), T | U, U != 0);
+    if (F | U)
+      B = evalLValueForLanes(CO->getFalseExpr(), F | U, U != 0);
+    if (((T | U) && A.K != LValue::Mem) || ((F | U) && B.K != LValue::Mem))
+      return Result;
+    Result.K = LValue::Mem;
+    for (unsigned L = 0; L < WarpSize; ++L) {
+      if (isBitSet(T, L))
+        Result.Addr[L] = A.Addr[L];
+      else if (isBitSet(F, L))
+        Result.Addr[L] = B.Addr[L];
+      else if (isBitSet(U, L))
+        Result.Addr[L] = join(A.Addr[L], B.Addr[L]);
+    }
+    return Result;
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_Deref) {
       Result.K = LValue::Mem;

@@ -307,6 +307,9 @@ private:
   /// E evaluated for the lanes of Within only (one side of &&, || or ?:),
   /// marked as under a data-dependent mask if UnderUncertainMask.
   Lanes evalForLanes(const clang::Expr *E, Mask Within, bool UnderUncertainMask);
+  /// E's lvalue for the lanes Within: one arm of a conditional lvalue
+  /// (`c ? a[i] : b[j]`, the addresses of whose lanes are the arm each takes).
+  LValue evalLValueForLanes(const clang::Expr *E, Mask Within, bool UnderUncertainMask);
   Lanes arith(clang::BinaryOperatorKind Op, const Lanes &L, const Lanes &R,
               clang::QualType OperandType, clang::QualType ResultType);
   /// Notes what an integer operation left undefined: signed overflow and

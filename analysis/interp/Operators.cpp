@@ -119,6 +119,19 @@ Lanes WarpInterpreter::Impl::evalForLanes(const Expr *E, Mask Within,
   return V;
 }
 
+LValue WarpInterpreter::Impl::evalLValueForLanes(const Expr *E, Mask Within,
+                                                bool UnderUncertainMask) {
+  Mask Saved = Active;
+  Active = Within;
+  if (UnderUncertainMask)
+    ++Uncertain;
+  LValue V = evalLValue(E);
+  if (UnderUncertainMask)
+    --Uncertain;
+  Active = Saved;
+  return V;
+}
+
 Lanes WarpInterpreter::Impl::evalBinary(const BinaryOperator *BO) {
   BinaryOperatorKind Op = BO->getOpcode();
   if (Op == BO_Assign) {
