@@ -307,6 +307,19 @@ private:
   /// E evaluated for the lanes of Within only (one side of &&, || or ?:),
   /// marked as under a data-dependent mask if UnderUncertainMask.
   Lanes evalForLanes(const clang::Expr *E, Mask Within, bool UnderUncertainMask);
+  /// Fn's result with only the lanes Within active (counted as under an
+  /// uncertain mask when UnderUncertainMask).
+  template <typename F> auto forLanes(Mask Within, bool UnderUncertainMask, F Fn) {
+    Mask Saved = Active;
+    Active = Within;
+    if (UnderUncertainMask)
+      ++Uncertain;
+    auto V = Fn();
+    if (UnderUncertainMask)
+      --Uncertain;
+    Active = Saved;
+    return V;
+  }
   /// E's lvalue for the lanes Within: one arm of a conditional lvalue
   /// (`c ? a[i] : b[j]`, the addresses of whose lanes are the arm each takes).
   LValue evalLValueForLanes(const clang::Expr *E, Mask Within, bool UnderUncertainMask);

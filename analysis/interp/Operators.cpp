@@ -108,28 +108,12 @@ void WarpInterpreter::Impl::noteUndefined(values::Undefined UB) {
 
 Lanes WarpInterpreter::Impl::evalForLanes(const Expr *E, Mask Within,
                                           bool UnderUncertainMask) {
-  Mask Saved = Active;
-  Active = Within;
-  if (UnderUncertainMask)
-    ++Uncertain;
-  Lanes V = eval(E);
-  if (UnderUncertainMask)
-    --Uncertain;
-  Active = Saved;
-  return V;
+  return forLanes(Within, UnderUncertainMask, [&] { return eval(E); });
 }
 
 LValue WarpInterpreter::Impl::evalLValueForLanes(const Expr *E, Mask Within,
                                                 bool UnderUncertainMask) {
-  Mask Saved = Active;
-  Active = Within;
-  if (UnderUncertainMask)
-    ++Uncertain;
-  LValue V = evalLValue(E);
-  if (UnderUncertainMask)
-    --Uncertain;
-  Active = Saved;
-  return V;
+  return forLanes(Within, UnderUncertainMask, [&] { return evalLValue(E); });
 }
 
 Lanes WarpInterpreter::Impl::evalBinary(const BinaryOperator *BO) {
