@@ -224,7 +224,8 @@ private:
   const FunctionDecl *Caller = nullptr;
 };
 
-LaunchSiteIndex::LaunchSiteIndex(ASTContext &Ctx) : Ctx(Ctx) {
+LaunchSiteIndex::LaunchSiteIndex(ASTContext &Ctx, const CrossUnitCalls *OtherUnitCalls)
+    : Ctx(Ctx), OtherUnitCalls(OtherUnitCalls) {
   LaunchSiteCollector Collector(*this, Ctx.getSourceManager());
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
@@ -236,13 +237,38 @@ static const model::ArchSpec &archFor(const std::string &Name) {
   return A ? *A : *model::findArch(model::DefaultArchName);
 }
 
-const host::HostEvaluator &LaunchSiteIndex::hostRun(const std::string &Arch) const {
-  std::unique_ptr<host::HostEvaluator> &Run = Runs[Arch];
+const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaults) const {
+  std::unique_ptr<host::HostEvaluator> &Run = Runs[Defaults.Arch];
   if (Run)
     return *Run;
-  Run = std::make_unique<host::HostEvaluator>(Ctx, archFor(Arch), SiteByCall);
+  Run = std::make_unique<host::HostEvaluator>(Ctx, archFor(Defaults.Arch), SiteByCall);
+  std::vector<const FunctionDecl *> &Unbound = UnboundRoots[Defaults.Arch];
   if (Main)
     Run->run(Main, " (the command line)");
+  // A root with no caller in this unit: once per call another unit makes
+  // of it, with the arguments it passes; with unknown parameters when no
+  // unit's call of it is known.
+  auto RunRoot = [&](const FunctionDecl *Root, const std::string &ParamsWhy) {
+    if (OtherUnitCalls && Root->getNumParams() > 0) {
+      auto It = OtherUnitCalls->find(crossUnitName(Root));
+      if (It != OtherUnitCalls->end() && !It->second.empty()) {
+        for (const CrossUnitCall &X : It->second) {
+          host::ExternalCall Call;
+          Call.Callee = Root;
+          Call.Location = X.Location;
+          Call.Context = X.Context;
+          for (const auto &[Index, Arg] : X.Arguments)
+            if (Arg.Integer)
+              Call.Integers[Index] = static_cast<std::uint64_t>(*Arg.Integer);
+          Run->run(Root, Call);
+        }
+        return;
+      }
+    }
+    if (Root->getNumParams() > 0)
+      Unbound.push_back(Root);
+    Run->run(Root, ParamsWhy);
+  };
   // Launches main does not reach: from the functions that call their
   // function and that nothing calls, then from that function itself.
   for (const auto &S : Sites) {
@@ -267,7 +293,7 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const std::string &Arch) con
     }
     for (const FunctionDecl *Root : Roots)
       if (!Run->reached(Root))
-        Run->run(Root, ", which no function of this file calls");
+        RunRoot(Root, ", which no function of this file calls");
     if (!Run->reached(S->Caller))
       Run->run(S->Caller, " whose calls were not followed");
   }
@@ -443,7 +469,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
     if (S->Kernel ? S->Kernel->getCanonicalDecl() != Canonical : !S->Callee)
       continue;
     if (!Run)
-      Run = &hostRun(Defaults.Arch);
+      Run = &hostRun(Defaults);
     auto Records = Run->records().find(S.get());
     if (Records == Run->records().end()) {
       if (S->Kernel)
@@ -598,6 +624,31 @@ std::string crossUnitName(const FunctionDecl *Kernel) {
   else
     OS << Kernel->getName();
   return OS.str();
+}
+
+CrossUnitCalls LaunchSiteIndex::callsOfExternalFunctions(const LaunchDefaults &Defaults) const {
+  CrossUnitCalls Out;
+  for (const host::ExternalCall &C : hostRun(Defaults).externalCalls()) {
+    CrossUnitCall X;
+    X.Location = C.Location;
+    X.Context = C.Context;
+    for (const auto &[Index, Bits] : C.Integers) {
+      BoundArgument Arg;
+      Arg.Integer = static_cast<std::int64_t>(Bits);
+      X.Arguments[Index] = Arg;
+    }
+    Out[crossUnitName(C.Callee)].push_back(std::move(X));
+  }
+  return Out;
+}
+
+std::vector<std::string>
+LaunchSiteIndex::launchingFunctionsWithoutCaller(const LaunchDefaults &Defaults) const {
+  hostRun(Defaults);
+  std::vector<std::string> Out;
+  for (const FunctionDecl *Root : UnboundRoots[Defaults.Arch])
+    Out.push_back(crossUnitName(Root));
+  return Out;
 }
 
 CrossUnitLaunches

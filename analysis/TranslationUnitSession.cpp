@@ -27,7 +27,7 @@ TranslationUnitSession::errorIn(const clang::FunctionDecl *Kernel) {
 
 const LaunchSiteIndex &TranslationUnitSession::launchSites() {
   if (!Launches)
-    Launches = std::make_unique<LaunchSiteIndex>(Ctx);
+    Launches = std::make_unique<LaunchSiteIndex>(Ctx, OtherCalls);
   return *Launches;
 }
 

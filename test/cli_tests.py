@@ -570,6 +570,43 @@ def main():
                   load[0]["sectors_per_request"] == 16 and load[0]["status"] == "exact" and
                   "cross_unit_launches" not in out and "kernels_without_launch" not in out,
                   out[-3000:] + err)
+        # A host function defined in the kernel's unit and called from a
+        # plain C++ unit in a loop over strides: the defining unit runs it
+        # once per call, with the arguments passed. Stride 2 floats: 8
+        # sectors per request; stride 4: 16; both exact.
+        with open(os.path.join(xtu, "wrapper.cu"), "w") as f:
+            f.write("__global__ void gather(float *out, const float *in, int stride) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  out[i] = in[i * stride];\n"
+                    "}\n"
+                    "extern \"C\" void runGather(float *out, const float *in, int stride, int block) {\n"
+                    "  gather<<<64, block>>>(out, in, stride);\n"
+                    "}\n")
+        with open(os.path.join(xtu, "host.cpp"), "w") as f:
+            f.write("extern \"C\" void runGather(float *out, const float *in, int stride, int block);\n"
+                    "int main() {\n"
+                    "  float *a = nullptr, *b = nullptr;\n"
+                    "  for (int s = 2; s <= 4; s *= 2)\n"
+                    "    runGather(a, b, s, 128);\n"
+                    "  return 0;\n"
+                    "}\n")
+        rc, out, err = run([wc, "--format=json", "wrapper.cu", "host.cpp"], cwd=xtu)
+        try:
+            doc = json.loads(out)
+            ks = [k for k in doc["kernels"] if k["name"] == "gather"]
+            got = sorted((k["launch"]["block"][0], a["sectors_per_request"], a["status"],
+                          k["launch"]["context"][-1])
+                         for k in ks for a in k["accesses"] if a["op"] == "load")
+        except (ValueError, KeyError, IndexError):
+            got = []
+        check("a host function called from another unit runs with the arguments passed",
+              rc == 0 and got == [(128, 8, "exact", "'runGather' called at host.cpp:5"),
+                                  (128, 16, "exact", "'runGather' called at host.cpp:5")] and
+              "cross_unit_calls" not in out and "functions_without_caller" not in out,
+              repr(got) + out[-3000:] + err)
+        rc, out, err = run([wc, "--format=json", "wrapper.cu"], cwd=xtu)
+        check("without the calling unit, the function's parameters are unknown",
+              rc == 0 and "which no function of this file calls" in out, out[-2000:] + err)
         rc, out, err = run([wc, "--format=json", "kernels.cu"], cwd=xtu)
         check("without the launching unit, the kernel has no launch",
               rc == 0 and '"source": "default"' in out.replace('":"', '": "'), out[-2000:] + err)

@@ -6,7 +6,12 @@
 // reports the launches it evaluated of kernels it only declares, and the
 // kernels it defines but could not see launched; the units that define a
 // kernel another unit launches are then analysed once more with those
-// launches (LaunchDefaults::OtherUnits). Only those units are parsed twice.
+// launches (LaunchDefaults::OtherUnits). Host functions likewise: main.cpp
+// calls `sortArrays(keys, n, 64)`, defined in sort.cu where it launches
+// with its parameters; main.cpp reports the call and its integer
+// arguments, sort.cu the functions it ran with unknown parameters, and
+// sort.cu is analysed once more, the function run once per call
+// (LaunchSiteIndex's OtherUnitCalls). Only those units are parsed twice.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_TOOL_CROSSUNITLAUNCHES_H
@@ -23,18 +28,29 @@
 
 namespace warpcheck::tool {
 
+/// What the units of one run tell each other: launches of kernels and
+/// calls of host functions that another unit defines.
+struct OtherUnitsTable {
+  analysis::CrossUnitLaunches Launches;
+  analysis::CrossUnitCalls Calls;
+};
+
 llvm::json::Value crossUnitLaunchesToJson(const analysis::CrossUnitLaunches &L);
 /// False (and Out partly filled) when V is not such a table.
 bool crossUnitLaunchesFromJson(const llvm::json::Value &V, analysis::CrossUnitLaunches &Out);
+llvm::json::Value crossUnitCallsToJson(const analysis::CrossUnitCalls &C);
+bool crossUnitCallsFromJson(const llvm::json::Value &V, analysis::CrossUnitCalls &Out);
 
-/// Reads the table a job was given (TranslationUnitJob::OtherUnitsFile).
-bool readCrossUnitLaunches(const std::string &Path, analysis::CrossUnitLaunches &Out,
-                           std::string &Error);
+/// Reads the table a job was given (TranslationUnitJob::OtherUnitsFile):
+/// {"launches": {...}, "calls": {...}}.
+bool readOtherUnitsTable(const std::string &Path, OtherUnitsTable &Out, std::string &Error);
 
 /// After the first run of every job: the launches each unit made of the
 /// others' kernels go to the units that define them and saw no launch of
-/// their own; those jobs run again (Rerun, with OtherUnitsFile set) and
-/// their outcomes replace the first ones.
+/// their own, and the calls each unit made of the others' host functions
+/// go to the units that define them and ran them with unknown parameters;
+/// those jobs run again (Rerun, with OtherUnitsFile set) and their outcomes
+/// replace the first ones.
 void bindLaunchesAcrossUnits(
     std::vector<TranslationUnitJob> &Jobs, std::vector<JobOutcome> &Outcomes,
     const std::function<std::vector<JobOutcome>(const std::vector<TranslationUnitJob> &)>

@@ -15,6 +15,8 @@ using llvm::json::Value;
 
 static constexpr const char *CrossUnitLaunchesKey = "cross_unit_launches";
 static constexpr const char *KernelsWithoutLaunchKey = "kernels_without_launch";
+static constexpr const char *CrossUnitCallsKey = "cross_unit_calls";
+static constexpr const char *FunctionsWithoutCallerKey = "functions_without_caller";
 static constexpr const char *DependenciesKey = "dependencies";
 
 std::string contentDigest(llvm::StringRef Data) {
@@ -53,6 +55,10 @@ Object toJson(const JobResult &R) {
     O[CrossUnitLaunchesKey] = crossUnitLaunchesToJson(R.LaunchesOfOtherUnitsKernels);
   if (!R.KernelsWithoutLaunch.empty())
     O[KernelsWithoutLaunchKey] = strings(R.KernelsWithoutLaunch);
+  if (!R.CallsOfOtherUnitsFunctions.empty())
+    O[CrossUnitCallsKey] = crossUnitCallsToJson(R.CallsOfOtherUnitsFunctions);
+  if (!R.FunctionsWithoutCaller.empty())
+    O[FunctionsWithoutCallerKey] = strings(R.FunctionsWithoutCaller);
   if (!R.Dependencies.empty()) {
     Array Files;
     for (const FileDigest &D : R.Dependencies)
@@ -74,6 +80,9 @@ JobResult jobResultFromJson(const Object &O) {
   if (const Value *L = O.get(CrossUnitLaunchesKey))
     crossUnitLaunchesFromJson(*L, R.LaunchesOfOtherUnitsKernels);
   R.KernelsWithoutLaunch = stringsOf(O.getArray(KernelsWithoutLaunchKey));
+  if (const Value *C = O.get(CrossUnitCallsKey))
+    crossUnitCallsFromJson(*C, R.CallsOfOtherUnitsFunctions);
+  R.FunctionsWithoutCaller = stringsOf(O.getArray(FunctionsWithoutCallerKey));
   if (const Array *Files = O.getArray(DependenciesKey))
     for (const Value &V : *Files)
       if (const Object *D = V.getAsObject())

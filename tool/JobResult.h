@@ -51,6 +51,11 @@ struct JobResult {
   /// kernels it defines but saw no launch of (analysis::crossUnitName).
   analysis::CrossUnitLaunches LaunchesOfOtherUnitsKernels;
   std::vector<std::string> KernelsWithoutLaunch;
+  /// The same for host functions: the calls this unit evaluated of
+  /// functions it only declares, and the functions it defines that launch
+  /// and that it ran with unknown parameters (no caller in the unit).
+  analysis::CrossUnitCalls CallsOfOtherUnitsFunctions;
+  std::vector<std::string> FunctionsWithoutCaller;
   /// Every file the parse read (the unit, its headers, the toolkit's),
   /// when the job was asked to record them (TranslationUnitJob::
   /// RecordDependencies); never reported.
@@ -58,8 +63,9 @@ struct JobResult {
 };
 
 /// {"file", "input": {...}, "headers": [...], "errors": [...], "findings":
-/// [...], "kernels": [...]} and, when not empty, "cross_unit_launches" and
-/// "kernels_without_launch", and "dependencies" ([{"file", "digest"}]).
+/// [...], "kernels": [...]} and, when not empty, "cross_unit_launches",
+/// "kernels_without_launch", "cross_unit_calls", "functions_without_caller",
+/// and "dependencies" ([{"file", "digest"}]).
 llvm::json::Object toJson(const JobResult &R);
 JobResult jobResultFromJson(const llvm::json::Object &O);
 

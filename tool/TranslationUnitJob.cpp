@@ -104,8 +104,13 @@ struct ParseOutcome {
   /// crossUnitName): for CrossUnitLaunches.h.
   analysis::CrossUnitLaunches LaunchesOfOtherUnitsKernels;
   std::vector<std::string> KernelsWithoutLaunch;
-  /// What other units launch of this unit's kernels.
-  const analysis::CrossUnitLaunches *OtherUnits = nullptr;
+  /// The same for host functions: calls of functions this unit only
+  /// declares, and the launching functions it defines with no caller here.
+  analysis::CrossUnitCalls CallsOfOtherUnitsFunctions;
+  std::vector<std::string> FunctionsWithoutCaller;
+  /// What other units launch of this unit's kernels and call of its
+  /// functions.
+  const OtherUnitsTable *OtherUnits = nullptr;
   /// Every file the parse read, when the job records them.
   std::vector<FileDigest> Dependencies;
 };
@@ -217,9 +222,14 @@ public:
     // The checks, which run after this consumer in the same session, see
     // the same errors and the same launches from other units.
     Session.setCompilerErrors(Recorder.Errors);
-    Session.setOtherUnitLaunches(Outcome.OtherUnits);
-    Outcome.LaunchesOfOtherUnitsKernels =
-        Session.launchSites().launchesOfExternalKernels(Options.Defaults);
+    if (Outcome.OtherUnits) {
+      Session.setOtherUnitLaunches(&Outcome.OtherUnits->Launches);
+      Session.setOtherUnitCalls(&Outcome.OtherUnits->Calls);
+    }
+    const analysis::LaunchSiteIndex &Sites = Session.launchSites();
+    Outcome.LaunchesOfOtherUnitsKernels = Sites.launchesOfExternalKernels(Options.Defaults);
+    Outcome.CallsOfOtherUnitsFunctions = Sites.callsOfExternalFunctions(Options.Defaults);
+    Outcome.FunctionsWithoutCaller = Sites.launchingFunctionsWithoutCaller(Options.Defaults);
     for (const FunctionDecl *K : Finder.Kernels) {
       if (!Reported.reports(K->getLocation()))
         continue;
@@ -433,14 +443,14 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
   // processing" line.
   Tool.setPrintErrorMessage(false);
   ParseOutcome Outcome;
-  analysis::CrossUnitLaunches OtherUnits;
+  OtherUnitsTable OtherUnits;
   if (!Job.OtherUnitsFile.empty()) {
     std::string Why;
-    if (readCrossUnitLaunches(Job.OtherUnitsFile, OtherUnits, Why))
+    if (readOtherUnitsTable(Job.OtherUnitsFile, OtherUnits, Why))
       Outcome.OtherUnits = &OtherUnits;
     else // the table is warpcheck's own file: a bug, not the input's fault
       llvm::errs() << "warpcheck: warning: " << Job.File
-                   << ": launches of other units not used: " << Why << "\n";
+                   << ": launches and calls of other units not used: " << Why << "\n";
   }
   // The report's kernels with the architecture and default block the
   // checks use (a .clang-tidy may set them).
@@ -534,6 +544,8 @@ int runTranslationUnitJob(const TranslationUnitJob &Job, JobResult &Result) {
   Result.Headers.assign(Outcome.Headers.begin(), Outcome.Headers.end());
   Result.LaunchesOfOtherUnitsKernels = std::move(Outcome.LaunchesOfOtherUnitsKernels);
   Result.KernelsWithoutLaunch = std::move(Outcome.KernelsWithoutLaunch);
+  Result.CallsOfOtherUnitsFunctions = std::move(Outcome.CallsOfOtherUnitsFunctions);
+  Result.FunctionsWithoutCaller = std::move(Outcome.FunctionsWithoutCaller);
   Result.Dependencies = std::move(Outcome.Dependencies);
   return Status == "analysed" ? 0 : 3;
 }

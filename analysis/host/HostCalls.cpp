@@ -100,6 +100,7 @@ HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
       eval(Obj);
     }
   }
+  std::vector<HostValue> ArgValues(CE->getNumArgs());
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
     const ParmVarDecl *P =
@@ -118,6 +119,7 @@ HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
       }
     }
     HostValue V = eval(A);
+    ArgValues[I] = V;
     bool ConstPointee = !PT.isNull() && PT->isPointerType() &&
                         PT->getPointeeType().isConstQualified();
     if (V.K == HostValue::Address && !ConstPointee) {
@@ -127,7 +129,37 @@ HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
       write(Pl, Written);
     }
   }
+  if (FD && FirstArg == 0)
+    recordExternalCall(FD, CE, ArgValues);
   return HostValue::unknown("a value " + Name + " returns" + At);
+}
+
+void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *CE,
+                                       const std::vector<HostValue> &Args) {
+  // Only a function of the program's own code that this unit cannot run:
+  // declared here (in the unit or a user header), defined in another unit.
+  // Methods are left out: their object is another unit's too.
+  if (FD->hasBody() || isa<CXXMethodDecl>(FD) || !FD->getIdentifier() ||
+      FD->getBuiltinID() || SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+    return;
+  ExternalCall Call;
+  Call.Callee = FD->getCanonicalDecl();
+  for (unsigned I = 0; I < Args.size() && I < FD->getNumParams(); ++I)
+    if (Args[I].K == HostValue::Int && FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
+      Call.Integers[I] = toType(Args[I], FD->getParamDecl(I)->getType()).Bits;
+  // One record per distinct binding: a loop that calls with the same
+  // values every iteration is one call; a few dozen bindings are enough to
+  // stand for a loop over sizes (each is a run of the callee elsewhere).
+  unsigned Same = 0;
+  for (const ExternalCall &Prev : ExternalCalls) {
+    if (Prev.Callee != Call.Callee)
+      continue;
+    if (Prev.Integers == Call.Integers || ++Same >= 32)
+      return;
+  }
+  Call.Location = where(CE);
+  Call.Context = Context;
+  ExternalCalls.push_back(std::move(Call));
 }
 
 std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,

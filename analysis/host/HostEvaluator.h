@@ -72,6 +72,17 @@ struct LaunchRecord {
   bool InWidenedIteration = false;
 };
 
+/// A call of a host function this unit declares but does not define (its
+/// definition, in another unit, may launch kernels with its parameters).
+struct ExternalCall {
+  const clang::FunctionDecl *Callee = nullptr;
+  /// Parameter index -> the integer passed, normalised to the parameter's
+  /// type; the parameters not here were passed values not known.
+  std::map<unsigned, std::uint64_t> Integers;
+  std::string Location; ///< "main.cpp:111"
+  std::vector<std::string> Context;
+};
+
 struct HostLimits {
   /// Iterations a loop is unrolled for before its variables are taken as
   /// unknown and its body run once more with them.
@@ -108,6 +119,15 @@ public:
   /// phrase "a parameter of 'Root'" ("whose callers ...", "which no
   /// function of this file calls"). Records every launch reached.
   void run(const clang::FunctionDecl *Root, const std::string &ParamsWhy);
+  /// Runs Root for one call another unit makes of it: its integer
+  /// parameters take the values Call passes (the others unknown: "a
+  /// parameter of 'Root' whose caller at main.cpp:12 passes a value not
+  /// known"); the launches reached are recorded under the call's context.
+  void run(const clang::FunctionDecl *Root, const ExternalCall &Call);
+
+  /// Every distinct call reached of a function declared here without a
+  /// body and outside the system headers, in the order first reached.
+  const std::vector<ExternalCall> &externalCalls() const { return ExternalCalls; }
 
   const std::map<const LaunchSite *, std::vector<LaunchRecord>> &records() const {
     return Records;
@@ -171,6 +191,12 @@ private:
   unsigned WidenedDepth = 0;
   std::map<const LaunchSite *, std::vector<LaunchRecord>> Records;
   std::set<const clang::FunctionDecl *> Reached;
+  std::vector<ExternalCall> ExternalCalls;
+  /// Records a call of FD (no body here) with its argument values.
+  void recordExternalCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
+                          const std::vector<HostValue> &Args);
+  /// Starts a run of Root: its frame, nothing else known.
+  const clang::FunctionDecl *startRun(const clang::FunctionDecl *Root);
 
   bool step();
   std::string where(const clang::Stmt *S) const;

@@ -27,21 +27,49 @@ using namespace clang;
 
 namespace warpcheck::analysis::host {
 
-void HostEvaluator::run(const FunctionDecl *Root, const std::string &ParamsWhy) {
+const FunctionDecl *HostEvaluator::startRun(const FunctionDecl *Root) {
   const FunctionDecl *Def = nullptr;
   if (!Root || !Root->hasBody(Def) || !Def)
-    return;
+    return nullptr;
   Cur = HostState();
   Frames.clear();
   Context.clear();
   Steps = 0;
   Aborted = false;
   Frames.push_back(Frame{Def, NextFrameId++, {}, {}, std::nullopt, {}});
+  return Def;
+}
+
+void HostEvaluator::run(const FunctionDecl *Root, const std::string &ParamsWhy) {
+  const FunctionDecl *Def = startRun(Root);
+  if (!Def)
+    return;
   for (const ParmVarDecl *P : Def->parameters())
     Cur.Vars[VarKey{frame().Id, P}] =
         HostValue::unknown("a parameter of '" + Def->getNameAsString() + "'" + ParamsWhy);
   runFunction(Def);
   Frames.clear();
+}
+
+void HostEvaluator::run(const FunctionDecl *Root, const ExternalCall &Call) {
+  const FunctionDecl *Def = startRun(Root);
+  if (!Def)
+    return;
+  std::string Name = Def->getNameAsString();
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    auto It = Call.Integers.find(I);
+    HostValue V = It != Call.Integers.end() && P->getType()->isIntegralOrEnumerationType()
+                      ? toType(HostValue::integer(It->second), P->getType())
+                      : HostValue::unknown("a parameter of '" + Name + "' whose caller at " +
+                                           Call.Location + " passes a value not known");
+    Cur.Vars[VarKey{frame().Id, P}] = V;
+  }
+  Context = Call.Context;
+  Context.push_back("'" + Name + "' called at " + Call.Location);
+  runFunction(Def);
+  Frames.clear();
+  Context.clear();
 }
 
 void HostEvaluator::runFunction(const FunctionDecl *FD) {

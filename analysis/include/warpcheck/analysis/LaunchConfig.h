@@ -120,7 +120,24 @@ struct CrossUnitLaunch {
 /// launches other units make of it, in input order.
 using CrossUnitLaunches = std::map<std::string, std::vector<CrossUnitLaunch>>;
 
-/// The name a kernel has across translation units (its mangled name).
+/// A call one translation unit evaluated of a host function it only
+/// declares (main.cpp calls `bitonicSort(..., arrayLength, dir)`, defined in
+/// bitonicSort.cu, where it launches): the arguments it passes, so that the
+/// defining unit runs the function with them instead of with unknown
+/// parameters. Plain data, like CrossUnitLaunch.
+struct CrossUnitCall {
+  std::string Location; ///< "main.cpp:111"
+  /// The calls, loop iterations and cases that led to the call in its unit.
+  std::vector<std::string> Context;
+  /// Parameter index -> value passed (integers only; the others unknown).
+  std::map<unsigned, BoundArgument> Arguments;
+};
+
+/// Host function (by mangled name) -> the calls other units make of it.
+using CrossUnitCalls = std::map<std::string, std::vector<CrossUnitCall>>;
+
+/// The name a kernel (or any function) has across translation units: its
+/// mangled name, or its name for extern "C".
 std::string crossUnitName(const clang::FunctionDecl *Kernel);
 
 struct LaunchDefaults {
@@ -142,7 +159,12 @@ class HostEvaluator;
 /// Every kernel launch of a translation unit, found once.
 class LaunchSiteIndex {
 public:
-  explicit LaunchSiteIndex(clang::ASTContext &Ctx);
+  /// OtherUnitCalls: the calls other translation units make of this unit's
+  /// host functions (not owned; may be null): a function that no function
+  /// of this unit calls is run once per such call, with the arguments it
+  /// passes, instead of once with unknown parameters.
+  explicit LaunchSiteIndex(clang::ASTContext &Ctx,
+                           const CrossUnitCalls *OtherUnitCalls = nullptr);
   ~LaunchSiteIndex();
 
   /// All launch configurations of Kernel, in source order, one per distinct
@@ -157,11 +179,22 @@ public:
   /// define, keyed by crossUnitName.
   CrossUnitLaunches launchesOfExternalKernels(const LaunchDefaults &Defaults) const;
 
+  /// The calls this unit evaluates of host functions it declares but does
+  /// not define (their definitions may launch in another unit), keyed by
+  /// crossUnitName.
+  CrossUnitCalls callsOfExternalFunctions(const LaunchDefaults &Defaults) const;
+  /// The functions (crossUnitName) that launch and that no function of this
+  /// unit calls, which the host evaluation ran with unknown parameters: the
+  /// calls another unit makes of them would bind those.
+  std::vector<std::string> launchingFunctionsWithoutCaller(const LaunchDefaults &Defaults) const;
+
 private:
-  /// The host evaluation for one target architecture, run once.
-  const host::HostEvaluator &hostRun(const std::string &Arch) const;
+  /// The host evaluation for one target architecture (and the calls other
+  /// units make of this unit's functions), run once.
+  const host::HostEvaluator &hostRun(const LaunchDefaults &Defaults) const;
 
   clang::ASTContext &Ctx;
+  const CrossUnitCalls *OtherUnitCalls;
   /// In source order.
   std::vector<std::unique_ptr<host::LaunchSite>> Sites;
   std::map<const clang::Expr *, const host::LaunchSite *> SiteByCall;
@@ -169,6 +202,8 @@ private:
   std::map<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callers;
   const clang::FunctionDecl *Main = nullptr;
   mutable std::map<std::string, std::unique_ptr<host::HostEvaluator>> Runs;
+  /// Per architecture: the roots hostRun ran with unknown parameters.
+  mutable std::map<std::string, std::vector<const clang::FunctionDecl *>> UnboundRoots;
   friend class LaunchSiteCollector;
 };
 

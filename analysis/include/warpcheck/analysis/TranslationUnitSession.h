@@ -54,6 +54,11 @@ public:
   /// none): every analysis of the unit uses them where the unit's own
   /// launches cannot be evaluated (the warpcheck binary over several units).
   void setOtherUnitLaunches(const CrossUnitLaunches *Launches) { OtherUnits = Launches; }
+  /// Calls other units make of this unit's host functions (not owned; null
+  /// for none): the host evaluation runs the functions no function of this
+  /// unit calls with the arguments those calls pass. Set before the first
+  /// use of launchSites().
+  void setOtherUnitCalls(const CrossUnitCalls *Calls) { OtherCalls = Calls; }
   /// The first error inside Kernel or a function it calls (computed once);
   /// such a kernel is not analysed (analyze() gives no launches).
   const std::optional<KernelError> &errorIn(const clang::FunctionDecl *Kernel);
@@ -118,6 +123,7 @@ private:
   std::map<const clang::FunctionDecl *, std::optional<KernelError>> Errors;
   RegisterUsage Registers;
   const CrossUnitLaunches *OtherUnits = nullptr;
+  const CrossUnitCalls *OtherCalls = nullptr;
   std::shared_ptr<const SassListing> Listing;
   /// Each kernel's instructions from Listing (none: not in it).
   std::map<const clang::FunctionDecl *, std::optional<std::vector<SassMemoryInstruction>>>
