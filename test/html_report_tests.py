@@ -120,11 +120,11 @@ def find_chromium():
     return None
 
 
-def chromium(browser, *args):
+def chromium(browser, *args, height=2000):
     # --no-sandbox: CI containers run as root, where Chromium's sandbox
     # refuses to start; the page is our own report of our own inputs.
     return run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                "--window-size=%d,2000" % WIDTH] + list(args), timeout=180)
+                "--window-size=%d,%d" % (WIDTH, height)] + list(args), timeout=180)
 
 
 def dom_of(browser, page):
@@ -200,6 +200,14 @@ def check_report(wc, browser, artifacts):
           "overflow: %s; %s" % (body.attrs.get("data-selfcheck-overflow"),
                                 body.attrs.get("data-selfcheck-wide")))
 
+    # The whole page too, the launches' details folded as it opens.
+    full = os.path.join(artifacts, "report-full.png")
+    height = int(body.attrs.get("data-selfcheck-folded-height", "0") or 0)
+    rc, _, err = chromium(browser, "--screenshot=" + full, "file://" + page,
+                          height=min(max(height, 2000), 16000))
+    check("screenshot of the whole page: %s" % full, rc == 0 and os.path.exists(full), err[-800:])
+    print("screenshot of the whole page: " + full)
+
     s = doc["summary"]
     tiles = {t.attrs["data-count"]: t.text() for t in dom.root.all("div", "tile")}
     check("verdict: inputs, kernels, launch shapes and findings as the JSON counts them; the "
@@ -223,11 +231,13 @@ def check_report(wc, browser, artifacts):
           "%d rows" % len(rows))
     bad = []
     for n, (row, k) in enumerate(zip(rows, kernels), 1):
-        cells = [c.text().strip() for c in row.all("td")]
+        tds = [c for c in row.children if isinstance(c, Node)]
+        cells = [c.text().strip() for c in tds]
         want = expected_row(k)
-        got = {"occupancy": cells[7], "registers": cells[5], "worst": cells[9],
-               "weighted": cells[10], "conflict": cells[11]}
-        if cells[0] != str(n) or cells[1] != k["name"] or got != want:
+        got = {"occupancy": cells[6], "registers": cells[4], "worst": cells[8],
+               "weighted": cells[9], "conflict": cells[10]}
+        name = tds[1].first("code").text() if len(tds) > 1 and tds[1].first("code") else None
+        if cells[0] != str(n) or name != k["name"] or got != want:
             bad.append((n, k["name"], cells[:2], got, want))
     check("table: each row's kernel, registers, occupancy, global efficiency (worst, "
           "weighted) and worst conflict as the JSON's accesses give them", rows and not bad,

@@ -40,11 +40,11 @@ table.sortable th[aria-sort=ascending]::after { content: " ▲"; }
 table.sortable th[aria-sort=descending]::after { content: " ▼"; }
 #launches { width: 100%; font-size: 12.5px; table-layout: fixed; }
 #launches th { font-size: 12px; }
-#launches col.num { width: 3%; } #launches col.kernel { width: 16%; }
-#launches col.place { width: 12%; } #launches col.shape { width: 10%; }
-#launches col.from { width: 12%; } #launches col.regs { width: 7%; }
-#launches col.shared { width: 7%; } #launches col.occ { width: 6%; }
-#launches col.limiter { width: 7%; } #launches col.metric { width: 5%; }
+#launches col.num { width: 3%; } #launches col.kernel { width: 20%; }
+#launches col.shape { width: 11%; } #launches col.from { width: 15%; }
+#launches col.regs { width: 8%; } #launches col.shared { width: 7%; }
+#launches col.occ { width: 6%; } #launches col.limiter { width: 8%; }
+#launches col.metric { width: 5.5%; }
 tr.poor, td.poor { background: #fff1e0; }
 td.bad { background: #ffe3e3; }
 td ul, li ul { margin: 0; padding-left: 1.2em; }
@@ -132,6 +132,8 @@ static constexpr llvm::StringLiteral HtmlScript = R"(
   window.addEventListener('hashchange', reveal);
   reveal();
   if (location.hash === '#selfcheck') {
+    document.body.setAttribute('data-selfcheck-folded-height',
+                               String(document.documentElement.scrollHeight));
     document.querySelectorAll('details').forEach(function (d) { d.open = true; });
     var width = document.documentElement.clientWidth, wide = [];
     document.querySelectorAll('body *').forEach(function (e) {
@@ -260,11 +262,11 @@ static void htmlLaunchTable(const std::vector<LaunchView> &Launches, HtmlPage &P
     return;
   }
   Page.raw("<table id=\"launches\" class=\"sortable\">\n<colgroup><col class=\"num\">"
-           "<col class=\"kernel\"><col class=\"place\"><col class=\"shape\"><col class=\"from\">"
+           "<col class=\"kernel\"><col class=\"shape\"><col class=\"from\">"
            "<col class=\"regs\"><col class=\"shared\"><col class=\"occ\"><col class=\"limiter\">"
            "<col class=\"metric\"><col class=\"metric\"><col class=\"metric\"><col class=\"metric\">"
            "</colgroup>\n<thead><tr><th class=\"n\">#</th>"
-           "<th>Kernel</th><th>Defined at</th><th>Block</th><th>Shape from</th>"
+           "<th>Kernel, defined at</th><th>Block</th><th>Shape from</th>"
            "<th class=\"n\">Registers</th><th class=\"n\">Shared bytes</th>"
            "<th class=\"n\">Occu&shy;pancy</th><th>Limited by</th><th class=\"n\">Global eff. "
            "worst</th><th class=\"n\">Global eff. all</th><th class=\"n\">Worst con&shy;flict</th>"
@@ -278,8 +280,9 @@ static void htmlLaunchTable(const std::vector<LaunchView> &Launches, HtmlPage &P
              "\">" + std::to_string(V.Number) + "</a></td>");
     Page.raw("<td><a href=\"#" + V.Id + "\"><code>");
     Page.text(K.Name);
-    Page.raw("</code></a></td>");
-    Page.codeCell(Page.position(K.File, K.Line));
+    Page.raw("</code></a><br><span class=\"sub\">");
+    Page.text(Page.position(K.File, K.Line));
+    Page.raw("</span></td>");
     if (K.Status != KernelStatus::Analysed || !K.Launch) {
       Page.cell(K.Status == KernelStatus::Error ? "does not compile" : "could not be analysed");
       for (int I = 0; I < 9; ++I)
