@@ -10,55 +10,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HtmlPage.h"
+#include "HtmlSvg.h"
 #include "OccupancySweep.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <tuple>
 
 namespace warpcheck::tool {
-
-/// A coordinate of the SVG, one decimal.
-static std::string coord(double V) {
-  char Text[32];
-  std::snprintf(Text, sizeof Text, "%.1f", V);
-  return Text;
-}
-
-/// Colours that stay apart for people with the common colour blindnesses
-/// (Okabe and Ito's palette).
-static const char *colour(size_t I) {
-  static const char *Palette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                                  "#e69f00", "#56b4e9", "#000000", "#f0e442"};
-  return Palette[I % (sizeof Palette / sizeof *Palette)];
-}
-
-/// At most Max characters (code points) of a label; the full text goes in
-/// the element's <title>.
-static std::string shortened(const std::string &Label, size_t Max) {
-  size_t CodePoints = 0, Cut = 0;
-  for (size_t I = 0; I < Label.size(); ++I)
-    if ((static_cast<unsigned char>(Label[I]) & 0xC0) != 0x80 && ++CodePoints == Max)
-      Cut = I;
-  return CodePoints <= Max ? Label : Label.substr(0, Cut) + "…";
-}
-
-/// <text> at (X, Y) with the given attributes, its content escaped.
-static void svgText(HtmlPage &Page, double X, double Y, llvm::StringRef Attributes,
-                    llvm::StringRef Text) {
-  Page.raw("<text x=\"" + coord(X) + "\" y=\"" + coord(Y) + "\" " + Attributes.str() + ">");
-  Page.text(Text);
-  Page.raw("</text>");
-}
-
-static void svgLine(HtmlPage &Page, double X1, double Y1, double X2, double Y2,
-                    llvm::StringRef Class) {
-  Page.raw("<line x1=\"" + coord(X1) + "\" y1=\"" + coord(Y1) + "\" x2=\"" + coord(X2) +
-           "\" y2=\"" + coord(Y2) + "\" class=\"" + Class.str() + "\"/>");
-}
 
 /// Bars: the traffic-weighted global efficiency of each launch, the worst
 /// access marked on it.
@@ -200,7 +160,7 @@ static void occupancyChart(const std::vector<LaunchView> &Launches, HtmlPage &Pa
                 V->Kernel->Launch->Block[2]]
             .push_back(V);
     // Labels placed where no earlier one is: [left, right] at each height.
-    std::vector<std::tuple<double, double, double>> Taken;
+    LabelPlacer Labels;
     for (const auto &[Block, Marked] : ByBlock) {
       if (Block < 1 || Block > Arch->MaxThreadsPerBlock)
         continue;
@@ -219,16 +179,11 @@ static void occupancyChart(const std::vector<LaunchView> &Launches, HtmlPage &Pa
       bool Right = X(Block) < (X0 + X1) / 2;
       std::string Label = shortened(Numbers, 20) + ": " + model::formatPercent(R.Theoretical);
       // About 7 units per character of the 12-unit font.
-      double TextWidth = 7.2 * static_cast<double>(Label.size()) + 4;
-      double Left = Right ? X(Block) + 7 : X(Block) - 7 - TextWidth;
+      double TextWidth = labelWidth(Label);
       bool Below = R.Theoretical > 0.7;
-      double LabelY = Below ? Y(R.Theoretical) + 18 : Y(R.Theoretical) - 9;
-      while (llvm::any_of(Taken, [&](const auto &T) {
-        return std::abs(std::get<0>(T) - LabelY) < 13 && Left < std::get<2>(T) &&
-               std::get<1>(T) < Left + TextWidth;
-      }))
-        LabelY += Below ? 14 : -14;
-      Taken.emplace_back(LabelY, Left, Left + TextWidth);
+      double LabelY = Labels.place(Right ? X(Block) + 7 : X(Block) - 7 - TextWidth, TextWidth,
+                                   Below ? Y(R.Theoretical) + 18 : Y(R.Theoretical) - 9,
+                                   Below ? 14 : -14, Below ? Height : 0);
       svgText(Page, X(Block) + (Right ? 7 : -7), LabelY,
               std::string("class=\"label\" text-anchor=\"") + (Right ? "start" : "end") + "\"",
               Label);
@@ -341,9 +296,9 @@ static void rooflineChart(const std::vector<LaunchView> &Launches, HtmlPage &Pag
   std::vector<const RooflineEntry *> ByIndex(Roofs.size());
   for (const auto &[Key, R] : Roofs)
     ByIndex[R.Index] = R.Entry;
-  std::vector<std::tuple<double, double, double>> Taken;
+  LabelPlacer Labels;
   for (double U : LabelYs)
-    Taken.emplace_back(U, X1 - 90, X1);
+    Labels.take(X1 - 90, 90, U);
   for (const auto &[Place, Here] : Places) {
     const Point &P = *Here.front();
     std::string Numbers;
@@ -359,16 +314,10 @@ static void rooflineChart(const std::vector<LaunchView> &Launches, HtmlPage &Pag
     // point on the slope, straight up from one under the peak; moved up
     // while it would cover an earlier label.
     std::string Label = shortened(Numbers, 40);
-    double TextWidth = 7.2 * static_cast<double>(Label.size()) + 4;
+    double TextWidth = labelWidth(Label);
     bool OnSlope = P.Intensity < ByIndex[P.Roof]->Ridge;
     double Right = OnSlope ? X(P.Intensity) - 6 : X(P.Intensity) + TextWidth / 2;
-    double LabelY = Y(P.Flops) - 9;
-    while (LabelY > Y0 + 12 && llvm::any_of(Taken, [&](const auto &T) {
-             return std::abs(std::get<0>(T) - LabelY) < 13 && Right - TextWidth < std::get<2>(T) &&
-                    std::get<1>(T) < Right;
-           }))
-      LabelY -= 14;
-    Taken.emplace_back(LabelY, Right - TextWidth, Right);
+    double LabelY = Labels.place(Right - TextWidth, TextWidth, Y(P.Flops) - 9, -14, Y0 + 12);
     svgText(Page, Right, LabelY, "class=\"label\" text-anchor=\"end\"", Label);
     Page.raw("</g>");
   }
