@@ -291,7 +291,8 @@ static void htmlLaunchTable(const std::vector<LaunchView> &Launches, HtmlPage &P
       continue;
     }
     const LaunchEntry &L = *K.Launch;
-    Page.raw("<td>");
+    // Sorted by the threads per block.
+    Page.raw("<td data-v=\"" + std::to_string(L.Block[0] * L.Block[1] * L.Block[2]) + "\">");
     Page.text(dimText(L.Block));
     Page.raw("<br><span class=\"sub\">grid ");
     Page.text(dimText(L.Grid));

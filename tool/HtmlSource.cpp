@@ -109,7 +109,7 @@ void fixDiff(const std::vector<FixIt> &Fixes, Sources &S, HtmlPage &Page) {
           Before += "\n";
         Before += S.Lines.line(File, ++Last).str();
       }
-      if (!Placed || Line > Count || Before.size() < End) {
+      if (!Placed || Line < 1 || Line > Count || Before.size() < End) {
         // The file changed or is gone: say what the fix-it replaces.
         for (const FixIt *X : Here)
           Page.text("@@ line " + std::to_string(X->Line) + ", column " +
