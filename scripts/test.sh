@@ -2,5 +2,5 @@
 # Sets warpcheck up and runs the whole test suite (ctest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --tests
 ctest --test-dir build --output-on-failure -j "$(nproc)"

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OccupancySweep.h"
+
 #include "warpcheck/model/Arch.h"
 #include "warpcheck/model/Occupancy.h"
 
@@ -22,6 +24,7 @@
 #include <vector>
 
 using namespace warpcheck::model;
+using warpcheck::tool::OccupancySweep;
 
 namespace {
 
@@ -110,7 +113,8 @@ std::string toText(const ArchSpec &Arch, const KernelResources &C, const Occupan
 /// suggestion (model::suggestBlockSize), in the format asked.
 void printSweep(const ArchSpec &Arch, KernelResources C, std::uint64_t PerThread,
                 llvm::StringRef Format, llvm::json::Array &Json) {
-  BlockSizeSuggestion Best = suggestBlockSize(Arch, C, PerThread);
+  OccupancySweep Sweep = warpcheck::tool::sweepBlockSizes(Arch, C, PerThread);
+  const BlockSizeSuggestion &Best = Sweep.Suggested;
   llvm::json::Array Rows;
   if (Format == "text")
     llvm::outs() << Arch.Name << ": " << C.RegistersPerThread << " registers, "
@@ -118,11 +122,10 @@ void printSweep(const ArchSpec &Arch, KernelResources C, std::uint64_t PerThread
                  << (PerThread ? std::to_string(PerThread) + " B dynamic shared per thread"
                                : std::to_string(C.DynamicSharedBytes) + " B dynamic shared")
                  << "\n  block  blocks/SM  warps/SM  occupancy  limited by\n";
-  for (unsigned Block = Arch.WarpSize; Block <= Arch.MaxThreadsPerBlock; Block += Arch.WarpSize) {
-    C.ThreadsPerBlock = Block;
-    if (PerThread)
-      C.DynamicSharedBytes = PerThread * Block;
-    OccupancyResult R = computeOccupancy(Arch, C);
+  for (const OccupancySweep::Point &P : Sweep.Points) {
+    const KernelResources &At = P.Resources;
+    const OccupancyResult &R = P.Result;
+    unsigned Block = At.ThreadsPerBlock;
     std::string Limiter = R.valid() ? limiterName(R.Limiter) : std::string("invalid");
     bool Suggested = Block == Best.BlockSize;
     if (Format == "text")
@@ -130,12 +133,12 @@ void printSweep(const ArchSpec &Arch, KernelResources C, std::uint64_t PerThread
                                     Block, R.ActiveBlocksPerSM, R.ActiveWarpsPerSM,
                                     formatPercent(R.Theoretical), Limiter);
     else if (Format == "csv")
-      llvm::outs() << Arch.Name << "," << C.RegistersPerThread << "," << C.StaticSharedBytes << ","
-                   << C.DynamicSharedBytes << "," << Block << "," << R.ActiveBlocksPerSM << ","
-                   << R.ActiveWarpsPerSM << "," << llvm::formatv("{0:F4}", R.Theoretical) << ","
-                   << Limiter << "," << (Suggested ? 1 : 0) << "\n";
+      llvm::outs() << Arch.Name << "," << At.RegistersPerThread << "," << At.StaticSharedBytes
+                   << "," << At.DynamicSharedBytes << "," << Block << "," << R.ActiveBlocksPerSM
+                   << "," << R.ActiveWarpsPerSM << "," << llvm::formatv("{0:F4}", R.Theoretical)
+                   << "," << Limiter << "," << (Suggested ? 1 : 0) << "\n";
     else
-      Rows.push_back(toJson(Arch, C, R));
+      Rows.push_back(toJson(Arch, At, R));
   }
   if (Format == "text") {
     if (Best.BlockSize)

@@ -45,8 +45,9 @@ void renderJson(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream 
 /// notifications of the invocation.
 void renderSarif(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS);
 
-/// One self-contained HTML page for audits: summary, findings, and each
-/// kernel launch's accesses and occupancy. All text is escaped.
+/// The audit report, one self-contained HTML page (HtmlPage.h names its
+/// parts): the verdict, a sortable table of the launches, charts, the
+/// findings with their source, each launch's details. All text is escaped.
 void renderHtml(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream &OS);
 
 } // namespace warpcheck::tool
