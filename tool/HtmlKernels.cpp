@@ -11,6 +11,16 @@
 
 namespace warpcheck::tool {
 
+/// The texts of an access's assumptions, closing its row's last cell.
+static void assumptionsCellEnd(const std::vector<analysis::Assumption> &Assumptions,
+                               HtmlPage &Page) {
+  std::vector<std::string> Texts;
+  for (const analysis::Assumption &X : Assumptions)
+    Texts.push_back(X.Text);
+  Page.stringList(Texts);
+  Page.raw("</td></tr>\n");
+}
+
 /// "measured (ideal N)" for a per-request metric and its ideal.
 static std::string perRequestText(std::optional<double> Actual, std::optional<double> Ideal) {
   if (!Actual)
@@ -88,11 +98,7 @@ static void htmlAos(const KernelEntry &K, HtmlPage &Page) {
     Page.stringList(Fields);
     Page.raw("</td><td>");
     Page.text(A.Exact ? "exact" : "assumed");
-    std::vector<std::string> Assumptions;
-    for (const analysis::Assumption &X : A.Assumptions)
-      Assumptions.push_back(X.Text);
-    Page.stringList(Assumptions);
-    Page.raw("</td></tr>\n");
+    assumptionsCellEnd(A.Assumptions, Page);
   }
   Page.raw("</table>\n");
 }
@@ -177,11 +183,7 @@ void htmlKernel(const LaunchView &V, HtmlPage &Page) {
     Page.cell(percentText(A.Efficiency));
     Page.raw("<td>");
     Page.text(analysis::statusName(A.Status));
-    std::vector<std::string> Assumptions;
-    for (const analysis::Assumption &X : A.Assumptions)
-      Assumptions.push_back(X.Text);
-    Page.stringList(Assumptions);
-    Page.raw("</td></tr>\n");
+    assumptionsCellEnd(A.Assumptions, Page);
   }
   Page.raw("</table>\n");
   htmlAos(K, Page);
