@@ -23,10 +23,17 @@ For every translation unit of every program the bench measures:
                 nvcc path, the unit's flags, relative -I paths, "-c unit -o
                 obj", "directory" the program's build directory (relative
                 paths are relative to it) and "file" absolute (relative with
-                --relative-file). warpcheck runs on each unit of it
-                (warpcheck -p <scratch> --format=json -o <unit>.json <unit>),
-                one unit a run so that every kernel and every error belongs
-                to one unit. Never with the fix-ups: warpcheck has to cope
+                --relative-file). The program's host units ("host_units":
+                the C and C++ files its build compiles beside the CUDA
+                units, e.g. a main.cpp calling an extern "C" wrapper that
+                launches) are in the database with a host compiler's
+                command (the program's -D and -I, the toolkit's include
+                directory). warpcheck runs on each CUDA unit of it with the
+                host units beside it (warpcheck -p <scratch> --format=json
+                -o <unit>.json <unit> <host units>), one CUDA unit a run so
+                that every kernel and every error belongs to one unit; the
+                host units' calls bind the unit's launching functions as in
+                a whole-program run, and their own errors are theirs. Never with the fix-ups: warpcheck has to cope
                 with the code as it is. The bench runs a copy of
                 <build>/bin/warpcheck and <build>/share taken at its start
                 (--in-place: the build itself), so a rebuild meanwhile
@@ -370,6 +377,22 @@ class Program:
                  "-o", self.object_path(unit)]
         return args
 
+    def host_arguments(self, unit, nvcc):
+        """The host compiler's arguments for a host unit: the program's
+        defines and include directories, and the toolkit's headers, as a build
+        linking the CUDA runtime adds them. Nothing runs this command; it only
+        tells warpcheck how the unit is compiled."""
+        e = self.entry
+        is_c = unit.endswith(".c")
+        toolkit_include = os.path.join(os.path.dirname(os.path.dirname(nvcc)), "include")
+        args = ["cc" if is_c else "c++"]
+        args += ["-D" + d for d in e.get("defines", [])]
+        args += ["-I" + self.include_dir(i) for i in e.get("include_dirs", [])]
+        args += ["-I" + toolkit_include] + ([] if is_c else ["-std=c++17"])
+        args += ["-c", os.path.relpath(self.unit_path(unit), self.directory),
+                 "-o", self.object_path(unit)]
+        return args
+
     def write_generated(self):
         for rel, key in self.entry.get("generated", {}).items():
             path = os.path.join(self.gen, rel)
@@ -380,10 +403,11 @@ class Program:
     def write_database(self, nvcc, relative_file):
         os.makedirs(self.scratch, exist_ok=True)
         db = []
-        for unit in self.entry["units"]:
+        for unit in self.entry["units"] + self.entry.get("host_units", []):
             path = self.unit_path(unit)
+            host = unit not in self.entry["units"]
             db.append({"directory": self.directory,
-                       "arguments": self.arguments(unit, nvcc),
+                       "arguments": (self.host_arguments if host else self.arguments)(unit, nvcc),
                        "file": os.path.relpath(path, self.directory) if relative_file else path,
                        "output": self.object_path(unit)})
         with open(os.path.join(self.scratch, "compile_commands.json"), "w") as f:
@@ -485,7 +509,8 @@ def run_warpcheck(prog, unit, warpcheck, timeout, extra):
     if os.path.exists(out_json):
         os.remove(out_json)
     cmd = [warpcheck, "-p", prog.scratch, "--format=json", "-o", out_json,
-           "--timeout=%d" % timeout] + list(extra) + [prog.unit_path(unit)]
+           "--timeout=%d" % timeout] + list(extra) + [prog.unit_path(unit)] + \
+        [prog.unit_path(h) for h in prog.entry.get("host_units", [])]
     rc, _, err, seconds = run(cmd, timeout=timeout + 60)
     lines = [l for l in err.splitlines() if l.strip()]
     summary = lines[-1].strip() if lines else ""
