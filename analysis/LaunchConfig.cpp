@@ -224,8 +224,9 @@ private:
   const FunctionDecl *Caller = nullptr;
 };
 
-LaunchSiteIndex::LaunchSiteIndex(ASTContext &Ctx, const CrossUnitCalls *OtherUnitCalls)
-    : Ctx(Ctx), OtherUnitCalls(OtherUnitCalls) {
+LaunchSiteIndex::LaunchSiteIndex(ASTContext &Ctx, const CrossUnitCalls *OtherUnitCalls,
+                                 KernelOccupancyInputsFn KernelOccupancy)
+    : Ctx(Ctx), OtherUnitCalls(OtherUnitCalls), KernelOccupancy(std::move(KernelOccupancy)) {
   LaunchSiteCollector Collector(*this, Ctx.getSourceManager());
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
@@ -242,6 +243,8 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaul
   if (Run)
     return *Run;
   Run = std::make_unique<host::HostEvaluator>(Ctx, archFor(Defaults.Arch), SiteByCall);
+  if (KernelOccupancy)
+    Run->setKernelOccupancyInputs(&KernelOccupancy);
   std::vector<const FunctionDecl *> &Unbound = UnboundRoots[Defaults.Arch];
   if (Main)
     Run->run(Main, " (the command line)");

@@ -2,6 +2,8 @@
 
 #include "warpcheck/analysis/TranslationUnitSession.h"
 #include "warpcheck/analysis/ContainedRun.h"
+#include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/KernelResources.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -27,8 +29,38 @@ TranslationUnitSession::errorIn(const clang::FunctionDecl *Kernel) {
 
 const LaunchSiteIndex &TranslationUnitSession::launchSites() {
   if (!Launches)
-    Launches = std::make_unique<LaunchSiteIndex>(Ctx, OtherCalls);
+    Launches = std::make_unique<LaunchSiteIndex>(
+        Ctx, OtherCalls, [this](const clang::FunctionDecl *Kernel, std::string &WhyNot) {
+          return occupancyInputs(Kernel, WhyNot);
+        });
   return *Launches;
+}
+
+std::optional<KernelOccupancyInputs>
+TranslationUnitSession::occupancyInputs(const clang::FunctionDecl *Kernel, std::string &WhyNot) {
+  // The occupancy report's own inputs for a one-warp launch: registers,
+  // static shared memory and __launch_bounds__ do not depend on the shape.
+  const clang::FunctionDecl *Definition = nullptr;
+  if (!Kernel->hasBody(Definition) || !isAnalysableKernel(Definition)) {
+    WhyNot = "'" + Kernel->getNameAsString() + "', whose body is not here";
+    return std::nullopt;
+  }
+  LaunchConfig OneWarp;
+  OneWarp.Block = {32, 1, 1};
+  OneWarp.DynamicSharedBytes = 0;
+  std::string Why;
+  std::optional<KernelOccupancyReport> Report =
+      occupancyFor(Definition, OneWarp, *this, HostRegisters.value_or(RegisterOptions()),
+                   std::nullopt, &Why);
+  if (!Report) {
+    WhyNot = "'" + Kernel->getNameAsString() + "' (" + Why + ")";
+    return std::nullopt;
+  }
+  KernelOccupancyInputs In;
+  In.Resources = Report->Resources;
+  In.MaxThreadsPerBlock = Report->Bounds ? Report->Bounds->MaxThreads : 0;
+  In.RegistersSource = Report->RegistersSource;
+  return In;
 }
 
 const std::vector<KernelLaunchAnalysis> &

@@ -65,8 +65,11 @@ void CudaKernelCheck::check(const MatchFinder::MatchResult &Result) {
   if (!isAnalysableKernel(Kernel))
     return;
   ASTContext &Ctx = *Result.Context;
-  if (!Session || &Session->context() != &Ctx)
+  if (!Session || &Session->context() != &Ctx) {
     Session = Sessions->acquire(Ctx);
+    // Host code's occupancy calls see the registers the report counts.
+    Session->setHostRegisterOptions(registerOptions(Ctx));
+  }
   containedOnKernel(Kernel, Ctx, [&] {
     if (!Session->errorIn(Kernel))
       checkKernel(Kernel, Ctx);

@@ -7,7 +7,9 @@
 #include "warpcheck/analysis/KernelResources.h"
 #include "warpcheck/analysis/RegisterUsage.h"
 #include "warpcheck/analysis/SharedArrayPadding.h"
+#include "warpcheck/analysis/WarpMatrix.h"
 #include "warpcheck/model/Arch.h"
+#include "warpcheck/model/MatrixFragment.h"
 #include "warpcheck/model/Occupancy.h"
 
 #include "clang/AST/ASTContext.h"
@@ -50,6 +52,37 @@ void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MaxPadding", MaxPadding);
   CudaKernelCheck::storeOptions(Opts);
 }
+
+namespace {
+
+/// For a store of a warp matrix accumulator (wmma::store_matrix_sync): the
+/// leading dimension that removes the conflict, which is the store's
+/// argument and the tile's row length, not the array's declaration.
+std::optional<std::string> leadingDimensionNote(const AccessResult &A, const ASTContext &Ctx) {
+  std::optional<WarpMatrixStore> Store =
+      warpMatrixStore(dyn_cast_or_null<CallExpr>(A.Site.Expr), Ctx);
+  if (!Store)
+    return std::nullopt;
+  std::string Ld = sourceText(cast<CallExpr>(A.Site.Expr)->getArg(2), Ctx);
+  // Row-major a store writes eight rows of the tile, column-major columns
+  // (model/MatrixFragment.h), 'ldm' elements apart.
+  std::string Rows = std::string("each store writes eight ") +
+                     (Store->RowMajor.value_or(true) ? "rows" : "columns") +
+                     " of the tile, 'ldm' (" + Ld + ") elements apart";
+  if (!Store->RowMajor || !Store->LeadingDimension)
+    return "no padding offered: " + Rows + "; a leading dimension that is not a multiple of "
+           "128 bytes spreads them over the banks (pad the tile to match)";
+  std::optional<std::int64_t> Better = model::conflictFreeLeadingDimension(
+      Store->Fragment, *Store->RowMajor, *Store->LeadingDimension);
+  if (!Better)
+    return "no padding offered: " + Rows + ", and no leading dimension up to 128 bytes "
+           "longer serves them without a conflict";
+  return Rows + ": with 'ldm' " + std::to_string(*Better) + " (" +
+         std::to_string(*Better - *Store->LeadingDimension) +
+         " more, the tile padded to match) every store is conflict-free";
+}
+
+} // namespace
 
 namespace {
 
@@ -211,6 +244,8 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
                         std::to_string(Padding.AddedBytes) + " bytes, " +
                         formatPercent(double(Padding.AddedBytes) / double(arrayBytes(*Layout))) +
                         ")";
+      } else if (std::optional<std::string> Note = leadingDimensionNote(A, Ctx)) {
+        P.Notes.push_back({Loc, *Note});
       } else if (Layout && Layout->Dims.size() >= 2) {
         P.Notes.push_back({Loc, "no padding offered: " + NoFix +
                                     "; an XOR swizzle spreads the rows over the banks "

@@ -222,6 +222,7 @@ public:
     // The checks, which run after this consumer in the same session, see
     // the same errors and the same launches from other units.
     Session.setCompilerErrors(Recorder.Errors);
+    Session.setHostRegisterOptions(*Options.InstructionsFrom);
     if (Outcome.OtherUnits) {
       Session.setOtherUnitLaunches(&Outcome.OtherUnits->Launches);
       Session.setOtherUnitCalls(&Outcome.OtherUnits->Calls);

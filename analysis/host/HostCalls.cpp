@@ -5,7 +5,8 @@
 // the few library and runtime functions that size launches are known by
 // name (min and max; cudaGetDeviceProperties and cudaDeviceGetAttribute,
 // which give the target architecture's properties; cudaMallocPitch's pitch,
-// model::mallocPitchBytes); any other call is
+// model::mallocPitchBytes; the occupancy functions, HostOccupancyCalls.cpp);
+// any other call is
 // opaque: its result, and what it may write through an address or a
 // non-const reference, are unknown, naming the function. A launch site's
 // shape, shared bytes, kernels and arguments are recorded each time it is
@@ -167,6 +168,8 @@ std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
   if (!FD->getIdentifier() || runnable(FD))
     return std::nullopt;
   llvm::StringRef Name = FD->getName();
+  if (std::optional<HostValue> R = occupancyCall(Name, CE))
+    return R;
   QualType T = CE->getType().getNonReferenceType();
   if ((Name == "min" || Name == "max") && CE->getNumArgs() == 2 &&
       T->isIntegralOrEnumerationType()) {

@@ -22,6 +22,7 @@
 #define WARPCHECK_ANALYSIS_HOST_HOSTEVALUATOR_H
 
 #include "HostValue.h"
+#include "warpcheck/analysis/LaunchConfig.h"
 
 #include "warpcheck/model/Arch.h"
 
@@ -138,6 +139,9 @@ public:
   }
   /// True when a run stopped at the step budget.
   bool exhausted() const { return Exhausted; }
+  /// What kernels ask of an SM, for the runtime's occupancy functions
+  /// (HostOccupancyCalls.cpp); not owned, may be null.
+  void setKernelOccupancyInputs(const KernelOccupancyInputsFn *F) { OccupancyInputs = F; }
 
 private:
   struct Breakable {
@@ -246,6 +250,10 @@ private:
   HostValue opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                        unsigned FirstArg);
   std::optional<HostValue> libraryCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  /// cudaOccupancyMaxPotentialBlockSize and
+  /// cudaOccupancyMaxActiveBlocksPerMultiprocessor (HostOccupancyCalls.cpp).
+  std::optional<HostValue> occupancyCall(llvm::StringRef Name, const clang::CallExpr *CE);
+  const KernelOccupancyInputsFn *OccupancyInputs = nullptr;
   bool runnable(const clang::FunctionDecl *FD) const;
   void recordLaunch(const LaunchSite &S, const clang::CallExpr *CE);
   std::vector<const clang::FunctionDecl *> kernelsOf(const HostValue &V);

@@ -197,7 +197,9 @@ WarpInterpreter::Impl::libraryFunction(llvm::StringRef Name) {
       {"__shfl_sync", {&I::shuffleCall, ShuffleIndex}},
       {"__shfl_xor_sync", {&I::shuffleCall, ShuffleXor}},
       {"__shfl_up_sync", {&I::shuffleCall, ShuffleUp}},
-      {"__shfl_down_sync", {&I::shuffleCall, ShuffleDown}}};
+      {"__shfl_down_sync", {&I::shuffleCall, ShuffleDown}},
+      // Warp matrix functions (WarpMatrix.cpp).
+      {"store_matrix_sync", {&I::warpMatrixStoreCall, 0}}};
   static const LibraryFunction Atomic = {&I::atomicCall, 0};
   auto It = Table.find(Name);
   if (It != Table.end())

@@ -414,6 +414,8 @@ private:
   std::optional<Lanes> integerAbsCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> mul24Call(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> shuffleCall(const clang::CallExpr *CE, unsigned Variant);
+  /// nvcuda::wmma::store_matrix_sync of an accumulator fragment (WarpMatrix.cpp).
+  std::optional<Lanes> warpMatrixStoreCall(const clang::CallExpr *CE, unsigned Variant);
 
   // ---- statements and declarations (Statements.cpp) ----
   void exec(const clang::Stmt *S);

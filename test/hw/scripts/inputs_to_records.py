@@ -14,7 +14,13 @@ space, op) we sum, over the SASS instructions of that kind:
 Each record also keeps its SASS instructions one by one (sass_rows: the
 instruction, the times it was executed and its own sectors or wavefronts),
 for the comparison per instruction of what warpcheck reads from the cubin.
-Usage: inputs_to_records.py RAW_DIR OUT_DIR
+Instructions the source view puts in a toolkit header (the stores of an
+inlined nvcuda::wmma::store_matrix_sync are in crt/mma.hpp) belong to the
+input's line that the input's nvdisasm -gi listing (test/hw/sass, made from
+the same build) gives them, when LISTINGS_DIR is given: the instruction is
+found in the listing by its offset in the kernel (its address less the
+kernel's first address) and must read the same there.
+Usage: inputs_to_records.py RAW_DIR OUT_DIR [LISTINGS_DIR]
 """
 import csv
 import json
@@ -45,22 +51,122 @@ def normalize_function(name):
     return name.strip()
 
 
-def parse_source_csv(path, input_name):
+INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s+(.*?)\s*;")
+LINE_COMMENT = re.compile(r'//## File "([^"]*)", line (\d+)(?: inlined at "([^"]*)", line (\d+))?')
+SECTION = re.compile(r"^\.text\.(\S+):")
+
+
+def sass_text(text):
+    return " ".join(text.replace(";", " ").split())
+
+
+def without_reuse(text):
+    return sass_text(text).replace(".reuse", "")
+
+
+def sass_opcode(text):
+    """The opcode with its predicate ('@!P0 BRA'): what the listing and the
+    source view write alike (operands differ: .reuse flags, branch targets
+    as labels or addresses)."""
+    words = sass_text(text).split()
+    return " ".join(words[:2] if words and words[0].startswith("@") else words[:1])
+
+
+def listing_lines(path, input_name):
+    """{kernel section: {offset: (instruction, the input's line or None)}}."""
+    out, current, line = {}, None, None
+    with open(path) as f:
+        for text in f:
+            m = SECTION.match(text)
+            if m:
+                current, line = out.setdefault(m.group(1), {}), None
+                continue
+            m = LINE_COMMENT.search(text)
+            if m:
+                if os.path.basename(m.group(1)) == input_name:
+                    line = int(m.group(2))
+                elif m.group(3) and os.path.basename(m.group(3)) == input_name:
+                    line = int(m.group(4))
+                continue
+            m = INSTRUCTION.match(text)
+            if m and current is not None:
+                current[int(m.group(1), 16)] = (sass_text(m.group(2)), line)
+    return out
+
+
+def address_of(r, col):
+    try:
+        return int(r[col["Address"]], 16)
+    except (KeyError, ValueError, IndexError):
+        return None
+
+
+def listing_lines_by_launch(blocks, listing):
+    """(function, launch) -> {address: the input's line}, for the launches
+    whose every instruction reads as the listing of one kernel does at the
+    same offset from the kernel's first instruction (the padding NOPs after
+    the last one are not in the listing)."""
+    rows, texts = {}, {}
+    for function, launch, col, items in blocks:
+        for line, r, is_source_line in items:
+            a = address_of(r, col)
+            if not is_source_line and a is not None and len(r) > 3:
+                rows.setdefault((function, launch), {})[a] = sass_opcode(r[3])
+                texts.setdefault((function, launch), {})[a] = without_reuse(r[3])
+    out = {}
+    for key, by_address in rows.items():
+        base = min(by_address)
+        fits = [k for k, offsets in listing.items()
+                if all(sass_opcode(offsets.get(a - base, ("",))[0]) == t
+                       for a, t in by_address.items()
+                       if t != "NOP" or a - base in offsets)]
+        if len(fits) > 1:
+            # Kernels of one shape (a template's instances): the one whose
+            # operands agree most (immediates differ).
+            def agreeing(k):
+                return sum(1 for a, t in texts[key].items()
+                           if without_reuse(listing[k].get(a - base, ("",))[0]) == t)
+            best = max(agreeing(k) for k in fits)
+            fits = [k for k in fits if agreeing(k) == best]
+        if len(fits) > 1:
+            # Kernels compiled to the same code: the one of the same name
+            # (its mangled name holds the identifier with its length).
+            ident = key[0].split("<")[0].split("::")[-1]
+            fits = [k for k in fits if "%d%s" % (len(ident), ident) in k]
+        if len(fits) == 1:
+            out[key] = {a: listing[fits[0]][a - base][1] for a in by_address
+                        if a - base in listing[fits[0]]}
+    return out
+
+
+def parse_source_csv(path, input_name, listing=None):
     records = {}
     launches = {}
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
+    blocks = []
     for file_path, function, header, items in source_blocks(rows):
         col = {name: k for k, name in enumerate(header)}
         key_fn = normalize_function(function)
         block_key = (file_path, key_fn)
         launch = launches.get(block_key, -1) + 1
         launches[block_key] = launch
-        if os.path.basename(file_path) != input_name:
+        blocks.append((file_path, key_fn, launch, col, header, items))
+    listed = listing_lines_by_launch([(b[1], b[2], b[3], b[5]) for b in blocks],
+                                     listing) if listing else {}
+    for file_path, key_fn, launch, col, header, items in blocks:
+        in_input = os.path.basename(file_path) == input_name
+        if not in_input and (key_fn, launch) not in listed:
             continue
         for line, r, is_source_line in items:
             if is_source_line or line is None or len(r) < len(header):
                 continue
+            if not in_input:
+                # A toolkit header's instruction: at the input's line the
+                # listing gives it, or not recorded.
+                line = listed[(key_fn, launch)].get(address_of(r, col))
+                if line is None:
+                    continue
             space = r[col["Address Space"]] if "Address Space" in col else "-"
             op = OPS.get(r[col["Access Operation"]] if "Access Operation" in col else "-")
             if space not in ("Global", "Shared") or op is None:
@@ -130,12 +236,16 @@ def parse_metrics_csv(path):
 
 def main():
     raw, dest = sys.argv[1], sys.argv[2]
+    listings = sys.argv[3] if len(sys.argv) > 3 else None
     os.makedirs(dest, exist_ok=True)
     for name in sorted(os.listdir(raw)):
         if not name.endswith(".source.csv"):
             continue
         stem = name[: -len(".source.csv")]
-        records = parse_source_csv(os.path.join(raw, name), stem + ".cu")
+        listing_path = os.path.join(listings, stem + ".nvdisasm.txt") if listings else None
+        listing = (listing_lines(listing_path, stem + ".cu")
+                   if listing_path and os.path.exists(listing_path) else None)
+        records = parse_source_csv(os.path.join(raw, name), stem + ".cu", listing)
         metrics_path = os.path.join(raw, stem + ".metrics.csv")
         kernels = parse_metrics_csv(metrics_path) if os.path.exists(metrics_path) else []
         # The shared-atomic and the DRAM/L2 metrics, each from a run of its own.

@@ -9,6 +9,7 @@
 #define WARPCHECK_ANALYSIS_LAUNCHCONFIG_H
 
 #include "warpcheck/model/Arch.h"
+#include "warpcheck/model/Occupancy.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -16,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -151,6 +153,22 @@ struct LaunchDefaults {
   const CrossUnitLaunches *OtherUnits = nullptr;
 };
 
+/// What a kernel asks of an SM, for the runtime's occupancy functions host
+/// code calls to size its launches (cudaOccupancyMaxPotentialBlockSize,
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor): registers per thread
+/// and static shared memory as the occupancy report has them, and
+/// __launch_bounds__'s thread count (cudaFuncAttributes::maxThreadsPerBlock;
+/// 0 when the kernel has none).
+struct KernelOccupancyInputs {
+  model::KernelResources Resources;
+  unsigned MaxThreadsPerBlock = 0;
+  /// "ptxas" or "estimate": where the register count comes from.
+  std::string RegistersSource;
+};
+/// The inputs for one kernel, or nullopt with WhyNot set.
+using KernelOccupancyInputsFn = std::function<std::optional<KernelOccupancyInputs>(
+    const clang::FunctionDecl *Kernel, std::string &WhyNot)>;
+
 namespace host {
 struct LaunchSite;
 class HostEvaluator;
@@ -163,8 +181,12 @@ public:
   /// host functions (not owned; may be null): a function that no function
   /// of this unit calls is run once per such call, with the arguments it
   /// passes, instead of once with unknown parameters.
+  /// KernelOccupancy: what a kernel asks of an SM, for host code that
+  /// sizes its launches with the runtime's occupancy functions (null: their
+  /// results are unknown).
   explicit LaunchSiteIndex(clang::ASTContext &Ctx,
-                           const CrossUnitCalls *OtherUnitCalls = nullptr);
+                           const CrossUnitCalls *OtherUnitCalls = nullptr,
+                           KernelOccupancyInputsFn KernelOccupancy = nullptr);
   ~LaunchSiteIndex();
 
   /// All launch configurations of Kernel, in source order, one per distinct
@@ -195,6 +217,7 @@ private:
 
   clang::ASTContext &Ctx;
   const CrossUnitCalls *OtherUnitCalls;
+  KernelOccupancyInputsFn KernelOccupancy;
   /// In source order.
   std::vector<std::unique_ptr<host::LaunchSite>> Sites;
   std::map<const clang::Expr *, const host::LaunchSite *> SiteByCall;

@@ -59,6 +59,14 @@ public:
   /// unit calls with the arguments those calls pass. Set before the first
   /// use of launchSites().
   void setOtherUnitCalls(const CrossUnitCalls *Calls) { OtherCalls = Calls; }
+  /// The register counts host code's occupancy calls
+  /// (cudaOccupancyMaxPotentialBlockSize) see, as the occupancy report
+  /// counts them; before the first launchSites() (later calls change
+  /// nothing). Unset: the estimate.
+  void setHostRegisterOptions(const RegisterOptions &Options) {
+    if (!Launches)
+      HostRegisters = Options;
+  }
   /// The first error inside Kernel or a function it calls (computed once);
   /// such a kernel is not analysed (analyze() gives no launches).
   const std::optional<KernelError> &errorIn(const clang::FunctionDecl *Kernel);
@@ -124,6 +132,10 @@ private:
   RegisterUsage Registers;
   const CrossUnitLaunches *OtherUnits = nullptr;
   const CrossUnitCalls *OtherCalls = nullptr;
+  std::optional<RegisterOptions> HostRegisters;
+  /// What Kernel asks of an SM, for the host evaluation's occupancy calls.
+  std::optional<KernelOccupancyInputs> occupancyInputs(const clang::FunctionDecl *Kernel,
+                                                       std::string &WhyNot);
   std::shared_ptr<const SassListing> Listing;
   /// Each kernel's instructions from Listing (none: not in it).
   std::map<const clang::FunctionDecl *, std::optional<std::vector<SassMemoryInstruction>>>
