@@ -90,6 +90,11 @@ HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
                                                : "a function called through a pointer";
   std::string At = " at run time (" + where(CE) + ")";
   HostValue Written = HostValue::unknown("a value " + Name + " writes" + At);
+  // A function of the program's own code that is not followed may change
+  // any global; a library function only what it is given the address of.
+  if (GlobalsTracked && GlobalsLost.empty() &&
+      (!FD || !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()))))
+    GlobalsLost = Name + " (" + where(CE) + ")";
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     const Expr *Obj = MC->getImplicitObjectArgument();
     const auto *MD = MC->getMethodDecl();

@@ -233,6 +233,13 @@ private:
   // ---- places (HostPlaces.cpp) ----
   Place place(const clang::Expr *E);
   HostValue globalValue(const clang::VarDecl *VD);
+  /// The place of a global in a run from main (nullopt otherwise, or once
+  /// a call not followed may have changed the globals).
+  std::optional<VarKey> trackedGlobal(const clang::VarDecl *VD);
+  /// Whether the current run started at main, and, once a call not
+  /// followed may have changed the globals, that call ("'f' (main.cu:12)").
+  bool GlobalsTracked = false;
+  std::string GlobalsLost;
   std::optional<VarKey> keyOf(const clang::ValueDecl *D);
   HostValue read(const Place &P, clang::QualType T);
   void write(const Place &P, HostValue V);

@@ -5,16 +5,19 @@
 // run it), then fields and elements. Reads give unknown values the name of
 // the variable they came from; what a statement may change (assigned,
 // incremented, passed by address or non-const reference) can be forgotten
-// at once. Globals are read from their declarations: only constants are
-// known.
+// at once. Globals are read from their declarations (only constants are
+// known), except in a run from main, where each holds its initial value
+// until the code followed changes it or a call not followed may have.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HostEvaluator.h"
 #include "DeclaredVariables.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -31,9 +34,39 @@ HostValue HostEvaluator::globalValue(const VarDecl *VD) {
     if (!Init->HasSideEffects(Ctx))
       return toType(eval(Init), T);
   }
+  if (!VD->isStaticLocal() && !GlobalsLost.empty())
+    return HostValue::unknown("a global variable, which " + GlobalsLost + " may change");
   return HostValue::unknown(VD->isStaticLocal() ? "a static variable"
                                                 : "a global variable, which code elsewhere "
                                                   "may change");
+}
+
+std::optional<VarKey> HostEvaluator::trackedGlobal(const VarDecl *VD) {
+  // From main's first statement a global holds its initial value (static
+  // initialisation is done before main runs) until code changes it: the
+  // code followed here writes it as a variable of its own; a call not
+  // followed (a function without a body here, or one abandoned) may change
+  // any global, and from then on they are unknown again.
+  if (!GlobalsTracked || !GlobalsLost.empty() || !VD->hasGlobalStorage() ||
+      VD->isStaticLocal() || VD->getType().isVolatileQualified() ||
+      VD->getType()->isReferenceType() || VD->hasAttr<CUDADeviceAttr>() ||
+      VD->hasAttr<CUDAConstantAttr>() || VD->hasAttr<CUDASharedAttr>() ||
+      SM.isInSystemHeader(SM.getFileLoc(VD->getLocation())))
+    return std::nullopt;
+  VarKey K{0, VD->getCanonicalDecl()};
+  if (!Cur.Vars.count(K)) {
+    const Expr *Init = VD->getAnyInitializer();
+    QualType T = VD->getType();
+    // An initializer that reads the variable itself reads this.
+    Cur.Vars[K] = HostValue::unknown("a global variable read in its own initializer");
+    if (!Init)
+      Cur.Vars[K] = zeroOf(T);
+    else if (Init->HasSideEffects(Ctx) && !isa<CXXConstructExpr>(Init->IgnoreImplicit()))
+      Cur.Vars[K] = HostValue::unknown("a global variable whose initializer runs code");
+    else
+      Cur.Vars[K] = toType(eval(Init), T);
+  }
+  return K;
 }
 
 std::optional<VarKey> HostEvaluator::keyOf(const ValueDecl *D) {
@@ -73,6 +106,11 @@ HostEvaluator::Place HostEvaluator::place(const Expr *E) {
       // A local not declared on this path (a jump over it): a fresh place.
       P.Valid = true;
       P.Var = VarKey{frame().Id, VD};
+      return P;
+    }
+    if (std::optional<VarKey> K = trackedGlobal(VD)) {
+      P.Valid = true;
+      P.Var = *K;
       return P;
     }
     HostValue G = globalValue(VD);

@@ -34,6 +34,8 @@ const FunctionDecl *HostEvaluator::startRun(const FunctionDecl *Root) {
   Cur = HostState();
   Frames.clear();
   Context.clear();
+  GlobalsTracked = Def->isMain();
+  GlobalsLost.clear();
   Steps = 0;
   Aborted = false;
   Frames.push_back(Frame{Def, NextFrameId++, {}, {}, std::nullopt, {}});

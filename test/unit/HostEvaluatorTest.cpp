@@ -404,3 +404,57 @@ int main(int argc, char **argv) {
   auto Bound = Cs[0].Arguments.find(N);
   EXPECT_TRUE(Bound == Cs[0].Arguments.end() || !Bound->second.Integer.has_value());
 }
+
+// From main's first statement a global holds its initial value until code
+// changes it (simpleMultiCopy: `dim3 block(512);` at namespace scope, `N`
+// scaled in main); a call of a function not followed may change any global.
+TEST(HostEvaluator, GlobalsHoldTheirValuesInARunFromMain) {
+  Unit U(std::string(Kernels) + R"(
+dim3 block(512);
+dim3 grid;
+int N = 1 << 20;
+int blocksNeeded;
+int main() {
+  float *p;
+  N = N / 4;
+  blocksNeeded = N / block.x;
+  grid = dim3(blocksNeeded, 1);
+  k<<<grid, block>>>(p, N);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Block.str(), "(512, 1, 1)");
+  ASSERT_TRUE(Cs[0].GridKnown);
+  EXPECT_EQ(Cs[0].Grid.str(), "(512, 1, 1)");
+}
+
+TEST(HostEvaluator, GlobalsAreLostToACallNotFollowed) {
+  Unit U(std::string(Kernels) + R"(
+int threads = 128;
+void configure();
+int main() {
+  float *p;
+  configure();
+  k<<<1, threads>>>(p, 0);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u);
+  ASSERT_EQ(Cs[0].Unevaluated.size(), 1u);
+  EXPECT_EQ(Cs[0].Unevaluated[0],
+            "the launch at unit.cu:8 uses a global variable, which 'configure' (unit.cu:7) "
+            "may change");
+}
+
+TEST(HostEvaluator, GlobalsAreNotKnownOutsideMain) {
+  // A launching function nothing calls runs with the globals unknown: any
+  // code may have run before it.
+  Unit U(std::string(Kernels) + R"(
+int threads = 128;
+void launch(float *p) { k<<<1, threads>>>(p, 0); }
+)");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Block.str(), "(256, 1, 1)"); // the default block
+}
