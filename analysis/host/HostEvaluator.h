@@ -10,9 +10,11 @@
 // its own variables, an `if` or `?:` whose condition is unknown runs both
 // ways and joins them, a loop whose condition stays known is unrolled (each
 // iteration's launch is one record), a call of a host function with a body
-// runs it with its arguments bound, and everything else (the CUDA runtime,
-// the C library, reads of input) gives unknown values that say where they
-// came from. Each time a launch site is reached its shape, shared bytes,
+// runs it with its arguments bound, globals hold their initial values in
+// a run from main until a call not followed may change them, the
+// runtime's occupancy functions answer with the occupancy model, and
+// everything else (the rest of the CUDA runtime, the C library, reads of
+// input) gives unknown values that say where they came from. Each time a launch site is reached its shape, shared bytes,
 // arguments and kernels are recorded with the context that led there.
 // Integers follow values/IntegerSemantics.h: an undefined result is no
 // launch shape.
