@@ -28,12 +28,13 @@ For every translation unit of every program the bench measures:
                 units, e.g. a main.cpp calling an extern "C" wrapper that
                 launches) are in the database with a host compiler's
                 command (the program's -D and -I, the toolkit's include
-                directory). warpcheck runs on each CUDA unit of it with the
-                host units beside it (warpcheck -p <scratch> --format=json
-                -o <unit>.json <unit> <host units>), one CUDA unit a run so
-                that every kernel and every error belongs to one unit; the
-                host units' calls bind the unit's launching functions as in
-                a whole-program run, and their own errors are theirs. Never with the fix-ups: warpcheck has to cope
+                directory). warpcheck runs on each CUDA unit of it
+                (warpcheck -p <scratch> --launches-from=database
+                --format=json -o <unit>.json <unit>), one CUDA unit a run
+                so that every kernel and every error belongs to one unit;
+                the database's other units (CUDA and host) are parsed for
+                their launches and calls, which bind the unit's kernels and
+                launching functions as in a whole-program run. Never with the fix-ups: warpcheck has to cope
                 with the code as it is. The bench runs a copy of
                 <build>/bin/warpcheck and <build>/share taken at its start
                 (--in-place: the build itself), so a rebuild meanwhile
@@ -508,9 +509,8 @@ def run_warpcheck(prog, unit, warpcheck, timeout, extra):
     os.makedirs(os.path.dirname(out_json), exist_ok=True)
     if os.path.exists(out_json):
         os.remove(out_json)
-    cmd = [warpcheck, "-p", prog.scratch, "--format=json", "-o", out_json,
-           "--timeout=%d" % timeout] + list(extra) + [prog.unit_path(unit)] + \
-        [prog.unit_path(h) for h in prog.entry.get("host_units", [])]
+    cmd = [warpcheck, "-p", prog.scratch, "--launches-from=database", "--format=json",
+           "-o", out_json, "--timeout=%d" % timeout] + list(extra) + [prog.unit_path(unit)]
     rc, _, err, seconds = run(cmd, timeout=timeout + 60)
     lines = [l for l in err.splitlines() if l.strip()]
     summary = lines[-1].strip() if lines else ""

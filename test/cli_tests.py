@@ -605,6 +605,38 @@ def main():
                                   (128, 16, "exact", "'runGather' called at host.cpp:5")] and
               "cross_unit_calls" not in out and "functions_without_caller" not in out,
               repr(got) + out[-3000:] + err)
+        # --launches-from=database: only the kernels' units are inputs; the
+        # database's other units (main.cu's launch, host.cpp's calls) are
+        # parsed for their host code only and bind them, and are no inputs.
+        with open(os.path.join(xtu, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": xtu, "file": n,
+                        "arguments": (["nvcc", "-arch=sm_90", "-c", n] if n.endswith(".cu")
+                                      else ["c++", "-c", n])}
+                       for n in ("kernels.cu", "main.cu", "wrapper.cu", "host.cpp")], f)
+        rc, out, err = run([wc, "--format=json", "-p", xtu, "--launches-from=database",
+                            "kernels.cu", "wrapper.cu"], cwd=xtu)
+        try:
+            doc = json.loads(out)
+            got = sorted((k["name"], k["launch"]["block"][0], a["sectors_per_request"], a["status"])
+                         for k in doc["kernels"] for a in k["accesses"] if a["op"] == "load")
+            inputs = sorted(os.path.basename(i["file"]) for i in doc["inputs"])
+        except (ValueError, KeyError, IndexError):
+            got, inputs = [], []
+        check("--launches-from=database binds launches and calls of units that are no inputs",
+              rc == 0 and got == [("gather", 128, 8, "exact"), ("gather", 128, 16, "exact"),
+                                  ("scale", 128, 16, "exact")] and
+              inputs == ["kernels.cu", "wrapper.cu"] and "2 inputs: 2 analysed" in err,
+              repr(got) + repr(inputs) + out[-2000:] + err)
+        rc, out, err = run([wc, "--format=json", "-p", xtu, "kernels.cu", "wrapper.cu"], cwd=xtu)
+        check("by default only the inputs' launches bind (the defaults here)",
+              rc == 0 and out.replace('":"', '": "').count('"source": "default"') == 2,
+              out[-2000:] + err)
+        rc, out, err = run([wc, "--launches-from=database", "kernels.cu"], cwd=xtu)
+        check("--launches-from=database without -p: exit 2, said",
+              rc == 2 and "--launches-from=database needs a compile database (-p)" in err, err)
+        rc, out, err = run([wc, "--launches-from=everywhere", "-p", xtu], cwd=xtu)
+        check("--launches-from with another value: exit 2, said",
+              rc == 2 and "--launches-from needs inputs or database, got 'everywhere'" in err, err)
         rc, out, err = run([wc, "--format=json", "wrapper.cu"], cwd=xtu)
         check("without the calling unit, the function's parameters are unknown",
               rc == 0 and "which no function of this file calls" in out, out[-2000:] + err)

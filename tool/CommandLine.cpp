@@ -72,6 +72,12 @@ static const char *HelpTail = R"(
                            with -lineinfo), instead of those of the located toolkit's
                            nvcc and nvdisasm.
   --default-block=<x,y,z>  Block shape for kernels with no launch site (default 256,1,1).
+  --launches-from=inputs|database
+                           Where the launches of a kernel defined in one unit and
+                           the calls of a host function that launches are looked
+                           for: the inputs (default), or, with -p, every entry of
+                           the compile database (its other C, C++ and CUDA files
+                           are parsed for their host code only, not reported).
   --header-filter=<regex>  User headers whose findings and kernels are reported
                            (default: every user header, '.*'; system headers such
                            as CUDA's and CCCL's never). An empty value restores
@@ -306,6 +312,14 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
       }
       CL.ShardIndex = Shard.Index;
       CL.ShardCount = Shard.Count;
+    } else if ((R = Take("--launches-from", Value))) {
+      if (R < 0)
+        return false;
+      if (Value != "inputs" && Value != "database") {
+        error("--launches-from needs inputs or database, got '" + Value + "'");
+        return false;
+      }
+      CL.LaunchesFromDatabase = Value == "database";
     } else if ((R = Take("--fail-on", Value))) {
       if (R < 0)
         return false;
@@ -393,6 +407,10 @@ static bool validateChecks(const std::string &Checks, std::vector<std::string> &
 bool validateCommandLine(CommandLine &CL, std::vector<std::string> &Enabled) {
   if (!validateChecks(CL.Checks, Enabled))
     return false;
+  if (CL.LaunchesFromDatabase && CL.BuildDir.empty()) {
+    error("--launches-from=database needs a compile database (-p)");
+    return false;
+  }
   if (!CL.Arch.empty()) {
     // --arch=sm_90,sm_80,sm_75: the model's target first; occupancy is also
     // computed for the others (cuda-occupancy's notes, "occupancy_by_arch").

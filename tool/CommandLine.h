@@ -99,6 +99,11 @@ struct CommandLine {
   /// memory instructions the kernels are costed with (instead of those of
   /// the located toolkit's nvcc and nvdisasm).
   std::string SassListing;
+  /// --launches-from=database (with -p): the compile database's other
+  /// entries are parsed for their host code only, so that their launches
+  /// of the inputs' kernels and their calls of the inputs' host functions
+  /// bind them (the inputs alone by default).
+  bool LaunchesFromDatabase = false;
 };
 
 /// Parses argv (argv[0] is the program). False after printing an error.

@@ -194,7 +194,8 @@ void bindLaunchesAcrossUnits(
     }
   std::vector<size_t> Again;
   for (size_t I = 0; I < Outcomes.size(); ++I) {
-    if (!Outcomes[I].Output)
+    // A unit parsed for its launches only is not analysed again.
+    if (!Outcomes[I].Output || Jobs[I].LaunchesOnly)
       continue;
     const JobResult &R = *Outcomes[I].Output;
     if (llvm::any_of(R.KernelsWithoutLaunch,

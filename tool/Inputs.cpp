@@ -209,6 +209,21 @@ bool collectFromDatabase(const CommandLine &CL, llvm::StringRef Cwd, InputSet &O
     if (!llvm::any_of(Out.Inputs, [&](const Input &I) { return I.File == File; }))
       Out.Inputs.push_back({File, C.Directory, C.CommandLine});
   };
+  // Every other entry (first command of each file), in the database's
+  // order, for --launches-from=database.
+  auto AddLaunchSources = [&] {
+    if (!CL.LaunchesFromDatabase)
+      return;
+    std::set<std::string> Seen;
+    for (const Input &I : Out.Inputs)
+      Seen.insert(I.File);
+    for (clang::tooling::CompileCommand C : Db->getAllCompileCommands()) {
+      C = InDatabaseFolder(std::move(C));
+      std::string File = absolutePath(C.Directory, C.Filename);
+      if (Seen.insert(File).second)
+        Out.LaunchSources.push_back({File, C.Directory, C.CommandLine});
+    }
+  };
   if (CL.Files.empty()) {
     if (Cuda.empty()) {
       error(DbPath + ": no CUDA source (.cu, or compiled with -x cu) in the compile database");
@@ -216,6 +231,7 @@ bool collectFromDatabase(const CommandLine &CL, llvm::StringRef Cwd, InputSet &O
     }
     for (const auto &[File, C] : Cuda)
       Add(File, C);
+    AddLaunchSources();
     return true;
   }
   for (const std::string &F : CL.Files) {
@@ -239,6 +255,7 @@ bool collectFromDatabase(const CommandLine &CL, llvm::StringRef Cwd, InputSet &O
     }
     Add(Abs, InDatabaseFolder(Cmds.front()));
   }
+  AddLaunchSources();
   return true;
 }
 

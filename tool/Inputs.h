@@ -45,6 +45,9 @@ struct InputSet {
   /// Files left out because another input includes them (analysed
   /// through it), and other facts worth a note.
   std::vector<InputMessage> Notes;
+  /// --launches-from=database: the compile database's other entries (C,
+  /// C++ and CUDA), parsed for their launches and calls only.
+  std::vector<Input> LaunchSources;
 };
 
 /// Collects the inputs: the files and folders of CL (relative to Cwd), or

@@ -231,6 +231,8 @@ public:
     Outcome.LaunchesOfOtherUnitsKernels = Sites.launchesOfExternalKernels(Options.Defaults);
     Outcome.CallsOfOtherUnitsFunctions = Sites.callsOfExternalFunctions(Options.Defaults);
     Outcome.FunctionsWithoutCaller = Sites.launchingFunctionsWithoutCaller(Options.Defaults);
+    if (Job.LaunchesOnly)
+      return;
     for (const FunctionDecl *K : Finder.Kernels) {
       if (!Reported.reports(K->getLocation()))
         continue;
@@ -325,7 +327,9 @@ public:
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     Consumers.push_back(std::make_unique<KernelReportConsumer>(
         Job, Registers, Recorder, *Session, Kernels, Outcome, &CI.getPreprocessor()));
-    Consumers.push_back(Tidy.createASTConsumer(CI, File));
+    // A unit parsed for its launches only runs no check.
+    if (!Job.LaunchesOnly)
+      Consumers.push_back(Tidy.createASTConsumer(CI, File));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
   }
 
@@ -570,6 +574,8 @@ std::vector<std::string> jobToArguments(const TranslationUnitJob &Job,
     Args.push_back("--check-option=" + O);
   if (Job.RecordDependencies)
     Args.push_back("--record-dependencies");
+  if (Job.LaunchesOnly)
+    Args.push_back("--launches-only");
   Args.push_back("--");
   Args.insert(Args.end(), Job.ClangArgs.begin(), Job.ClangArgs.end());
   return Args;
@@ -593,6 +599,10 @@ bool jobFromArguments(const std::vector<std::string> &Args, TranslationUnitJob &
     std::string Option;
     if (A == "--record-dependencies") {
       Job.RecordDependencies = true;
+      continue;
+    }
+    if (A == "--launches-only") {
+      Job.LaunchesOnly = true;
       continue;
     }
     if (Value("--worker-file=", Job.File) || Value("--worker-dir=", Job.Directory) ||

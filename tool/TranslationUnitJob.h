@@ -50,6 +50,10 @@ struct TranslationUnitJob {
   /// Fill JobResult::Dependencies (for the results cache): every file the
   /// parse read, with the digest of what it read.
   bool RecordDependencies = false;
+  /// Parsed only for the launches and host-function calls it makes of other
+  /// units' kernels and functions (--launches-from=database): no check
+  /// runs, no kernel is analysed, nothing of it is reported.
+  bool LaunchesOnly = false;
   /// An `nvdisasm -gi` listing the kernels' memory instructions are read
   /// from (--sass-listing, an absolute path); empty: the toolkit's.
   std::string SassListing;

@@ -384,6 +384,19 @@ int main(int argc, const char **argv) {
 
   if (CL.VerifyConfig)
     return verifyConfigOnly(Jobs);
+  // --launches-from=database: the database's other units, after the
+  // inputs, parsed for the launches and calls they make of the inputs'
+  // kernels and functions; one that cannot be planned is left out.
+  const size_t InputJobs = Jobs.size();
+  for (const Input &Source : Set.LaunchSources) {
+    if (!unreadable(Source).empty())
+      continue;
+    PlannedJob P = planJob(Source, CL, CudaArgs, Toolkit ? Toolkit->Root : "");
+    if (!P.Problem.empty())
+      continue;
+    P.Job.LaunchesOnly = true;
+    Jobs.push_back(std::move(P.Job));
+  }
   // A value the checks refuse is replaced by their default: said now, and
   // the run's exit code is 2 (a misspelled option would otherwise be
   // silently the default).
@@ -421,6 +434,9 @@ int main(int argc, const char **argv) {
   bindLaunchesAcrossUnits(Jobs, Outcomes, [&](const std::vector<TranslationUnitJob> &Again) {
     return runJobs(Self, Again, Parallel, Limits, /*InProcess=*/false, Hooks);
   });
+  // The launch sources are no inputs: nothing of them is reported.
+  Jobs.resize(InputJobs);
+  Outcomes.resize(InputJobs);
   for (size_t I = 0; I < Jobs.size(); ++I) {
     if (Outcomes[I].Output)
       Record.job(JobInput[I], std::move(*Outcomes[I].Output), JobNotes[I],
