@@ -117,7 +117,7 @@ std::string sweptNames(const std::vector<std::string> &Symbols,
 /// "the numbers depend on 'size', not known at a launch site: 2 wavefronts
 /// per request when 'size' <= 16, 1 otherwise (values 1 to 65536 tried)".
 std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
-                               const SampleValues &Primary) {
+                               const SampleValues &Primary, const LaunchConfig &Launch) {
   std::string Names = sweptNames(D.Symbols, D.MemoryReads);
   const char *Unit = Space == MemorySpace::Shared ? " wavefronts" : " sectors";
   auto Number = [](double V) {
@@ -148,9 +148,18 @@ std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
     Given = "; the numbers given are those with the values read taken as " +
             std::to_string(*D.RepresentativeValue) +
             (D.MemoryReads.size() > 1 ? " (element e of an array as e + 1 times it)" : "");
+  // Parameters the host code passes multiples of (a pitch in elements)
+  // take each value rounded up to one.
+  std::string Multiples;
+  for (const auto &[Param, Arg] : Launch.Arguments)
+    if (Arg.Multiple && llvm::is_contained(D.Symbols, Param->getNameAsString()))
+      Multiples += (Multiples.empty() ? "; " : ", ") + ("'" + Param->getNameAsString() +
+                   "' a multiple of " + std::to_string(*Arg.Multiple));
+  if (!Multiples.empty())
+    Multiples += " as the host code passes it, each value rounded up to one";
   return "the numbers depend on " + Names + ": " + Range +
          " (values " + std::to_string(Lo) + " to " + std::to_string(Hi) + " tried" +
-         (D.Truncated ? ", the sweep cut short" : "") + ")" + Given;
+         (D.Truncated ? ", the sweep cut short" : "") + Multiples + ")" + Given;
 }
 
 std::optional<std::int64_t> laneStride(const model::WarpAddressSet &S) {
@@ -498,7 +507,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         if (Dependence)
           A.Assumptions.push_back({Dependence->RepresentativeValue ? AssumptionKind::MemoryValue
                                                                    : AssumptionKind::UnboundValue,
-                                  dependenceSentence(*Dependence, T.Site.Space, PrimarySamples) +
+                                  dependenceSentence(*Dependence, T.Site.Space, PrimarySamples, Launch) +
                                   "; simulated on " + std::to_string(Sim.SimulatedWarps) +
                                   " warps"});
         else if (Values.Truncated)

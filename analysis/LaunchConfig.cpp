@@ -382,7 +382,9 @@ std::map<const ParmVarDecl *, BoundArgument> boundArguments(const host::LaunchRe
       Arg.Integer = static_cast<std::int64_t>(R.Args[I].Bits);
     else if (P->getType()->isPointerType() && R.Args[I].K == host::HostValue::Pointer)
       Arg.PointerOffsetBytes = static_cast<std::int64_t>(R.Args[I].Bits);
-    if (Arg.Integer || Arg.PointerOffsetBytes)
+    else if (P->getType()->isIntegerType() && !R.Args[I].known() && R.Args[I].Multiple > 1)
+      Arg.Multiple = static_cast<std::int64_t>(R.Args[I].Multiple);
+    if (Arg.Integer || Arg.PointerOffsetBytes || Arg.Multiple)
       Out[P] = Arg;
   }
   return Out;
@@ -429,7 +431,8 @@ std::optional<LaunchConfig> configOf(const host::LaunchSite &S, const host::Laun
 }
 
 bool sameArgument(const BoundArgument &A, const BoundArgument &B) {
-  return A.Integer == B.Integer && A.PointerOffsetBytes == B.PointerOffsetBytes;
+  return A.Integer == B.Integer && A.PointerOffsetBytes == B.PointerOffsetBytes &&
+         A.Multiple == B.Multiple;
 }
 
 /// The arguments every one of Records passes alike: what launches whose

@@ -246,6 +246,8 @@ std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
     eval(CE->getArg(3));
     HostValue Pitch = HostValue::unknown("the pitch of an allocation whose width is known only "
                                          "at run time (" + where(CE) + ")");
+    // Whatever the width, a multiple of the pitch alignment.
+    Pitch.Multiple = model::MallocPitchAlignmentBytes;
     if (Width.K == HostValue::Int)
       Pitch = HostValue::integer(model::mallocPitchBytes(Width.Bits));
     if (PitchAt.K == HostValue::Address) {

@@ -297,10 +297,24 @@ HostValue HostEvaluator::evalUnary(const UnaryOperator *UO) {
 HostValue HostEvaluator::arithmetic(BinaryOperatorKind Op, const HostValue &L,
                                     const HostValue &R, QualType Operand, QualType Result,
                                     const Expr *At) {
+  // An unknown multiple of M (a pitch) times or divided by a constant that
+  // divides M is a multiple still: `pitch / sizeof(float)` of 512 is one
+  // of 128. Anything else about it is unknown.
+  auto Scaled = [&](HostValue U, const HostValue &C, bool UnknownOnLeft) {
+    std::uint64_t M = U.Multiple;
+    U.Multiple = 0;
+    if (M && C.K == HostValue::Int && C.Bits > 0 && C.Bits < (1u << 20)) {
+      if (Op == BO_Mul && M < (std::uint64_t(1) << 40))
+        U.Multiple = M * C.Bits;
+      else if (Op == BO_Div && UnknownOnLeft && M % C.Bits == 0)
+        U.Multiple = M / C.Bits;
+    }
+    return U;
+  };
   if (L.K != HostValue::Int)
-    return L.known() ? HostValue::unknown("") : L;
+    return L.known() ? HostValue::unknown("") : Scaled(L, R, true);
   if (R.K != HostValue::Int)
-    return R.known() ? HostValue::unknown("") : R;
+    return R.known() ? HostValue::unknown("") : Scaled(R, L, false);
   values::IntegerResult V =
       values::binary(Op, L.Bits, R.Bits, values::integerTypeOf(Operand, Ctx),
                      values::integerTypeOf(Result, Ctx));

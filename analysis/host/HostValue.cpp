@@ -41,7 +41,7 @@ bool HostValue::operator==(const HostValue &O) const {
     return false;
   switch (K) {
   case Unknown:
-    return Why == O.Why && Var == O.Var;
+    return Why == O.Why && Var == O.Var && Multiple == O.Multiple;
   case Int:
   case Pointer:
     return Bits == O.Bits;
@@ -64,13 +64,31 @@ bool HostValue::operator==(const HostValue &O) const {
   return false;
 }
 
+/// What a value that may be either of two unknowns, or an unknown and an
+/// integer, is known to be a multiple of: their greatest common divisor.
+static std::uint64_t commonMultiple(const HostValue &A, const HostValue &B) {
+  auto Of = [](const HostValue &V) -> std::uint64_t {
+    return V.K == HostValue::Int ? V.Bits : V.known() ? 0 : V.Multiple;
+  };
+  std::uint64_t X = Of(A), Y = Of(B);
+  if (!X || !Y)
+    return 0;
+  while (Y) {
+    std::uint64_t T = X % Y;
+    X = Y;
+    Y = T;
+  }
+  return X;
+}
+
 HostValue join(const HostValue &A, const HostValue &B, const std::string &Where) {
   if (A == B)
     return A;
-  if (!A.known())
-    return A;
-  if (!B.known())
-    return B;
+  if (!A.known() || !B.known()) {
+    HostValue R = !A.known() ? A : B;
+    R.Multiple = commonMultiple(A, B);
+    return R;
+  }
   if (A.K == HostValue::Functions && B.K == HostValue::Functions) {
     HostValue R = A;
     for (const clang::FunctionDecl *F : B.Callees)

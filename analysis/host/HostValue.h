@@ -38,6 +38,9 @@ struct HostValue {
   /// unknown value comes from, as a phrase ("a value 'atoi' returns at run
   /// time (main.cu:12)").
   std::string Var, Why;
+  /// Unknown: a positive number the value is known to be a multiple of (a
+  /// pitch cudaMallocPitch gives: 512), or 0.
+  std::uint64_t Multiple = 0;
   /// Record: the fields set so far (others read as unknown).
   std::vector<HostField> Fields;
   /// Record: a cudaDeviceProp filled by the runtime; fields not set are the

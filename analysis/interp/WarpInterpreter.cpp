@@ -63,8 +63,14 @@ void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
         S.Val = splat(LaneValue::integer(normalize(
             static_cast<std::uint64_t>(*Bound->second.Integer), T)));
       else {
-        S.Val = splat(LaneValue::integer(normalize(
-            static_cast<std::uint64_t>(Samples.UnboundInteger), T)));
+        // Unbound: the sampled value, rounded up to the multiple the host
+        // code guarantees (a pitch in elements) when it says one.
+        std::int64_t V = Samples.UnboundInteger;
+        if (Bound != Launch.Arguments.end() && Bound->second.Multiple && V > 0) {
+          std::int64_t M = *Bound->second.Multiple;
+          V = (V + M - 1) / M * M;
+        }
+        S.Val = splat(LaneValue::integer(normalize(static_cast<std::uint64_t>(V), T)));
         S.IsReference = false;
         SampledParams.insert(P);
       }

@@ -458,3 +458,30 @@ void launch(float *p) { k<<<1, threads>>>(p, 0); }
   ASSERT_EQ(Cs.size(), 1u);
   EXPECT_EQ(Cs[0].Block.str(), "(256, 1, 1)"); // the default block
 }
+
+// A pitch cudaMallocPitch gives for a width known only at run time is still
+// a multiple of 512 bytes (model::MallocPitchAlignmentBytes, measured on the
+// H200): in elements of a short, of 256; a sum with it is not.
+TEST(HostEvaluator, PitchesOfUnknownWidthsAreMultiples) {
+  Unit U(std::string(Kernels) + R"(
+#include <cstdlib>
+__global__ void q(short *p, int stride, int rows) {}
+int main(int argc, char **argv) {
+  int width = std::atoi(argv[1]);
+  short *plane;
+  size_t pitch;
+  cudaMallocPitch((void **)&plane, &pitch, width * sizeof(short), 64);
+  pitch /= sizeof(short);
+  q<<<1, 64>>>(plane, (int)pitch, (int)pitch + 1);
+  return 0;
+})");
+  auto Cs = U.configs("q");
+  ASSERT_EQ(Cs.size(), 1u);
+  std::map<std::string, BoundArgument> ByName;
+  for (const auto &[P, A] : Cs[0].Arguments)
+    ByName[P->getNameAsString()] = A;
+  ASSERT_TRUE(ByName.count("stride"));
+  EXPECT_FALSE(ByName["stride"].Integer);
+  EXPECT_EQ(ByName["stride"].Multiple, std::optional<std::int64_t>(256));
+  EXPECT_FALSE(ByName.count("rows") && ByName["rows"].Multiple);
+}

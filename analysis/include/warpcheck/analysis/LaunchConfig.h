@@ -51,6 +51,9 @@ struct BoundArgument {
   std::optional<std::int64_t> Integer;
   /// Byte offset of a pointer argument from its allocation (d_in + 1 -> 4).
   std::optional<std::int64_t> PointerOffsetBytes;
+  /// An integer known only to be a multiple of this (a pitch in elements,
+  /// `pitch / sizeof(short)`: 256): the values it is simulated with are.
+  std::optional<std::int64_t> Multiple;
 };
 
 /// A launch the architecture cannot run at all (a block over 1024 threads,
