@@ -6,7 +6,10 @@
 #   scripts/setup.sh          what building warpcheck and the demo need
 #   scripts/setup.sh --tests  and what only the test suite needs: Debian's
 #                             chromium, in which the html_report test renders
-#                             the audit report (skipped without it)
+#                             the audit report, and libclang-rt-19-dev, the
+#                             libFuzzer and sanitizer runtimes of the
+#                             fuzz_smoke_model_invariants test (each test is
+#                             skipped without its package)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +18,7 @@ packages=(clang-19 libclang-19-dev clang-tidy-19 llvm-19-dev llvm-19-tools
           python3-yaml clang-tools-19)
 for arg in "$@"; do
   case "$arg" in
-    --tests) packages+=(chromium) ;;
+    --tests) packages+=(chromium libclang-rt-19-dev) ;;
     *) echo "warpcheck setup: unknown option '$arg' (expected --tests)" >&2; exit 2 ;;
   esac
 done
