@@ -128,12 +128,8 @@ HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
     ArgValues[I] = V;
     bool ConstPointee = !PT.isNull() && PT->isPointerType() &&
                         PT->getPointeeType().isConstQualified();
-    if (V.K == HostValue::Address && !ConstPointee) {
-      Place Pl;
-      Pl.Valid = true;
-      Pl.Var = V.Target;
-      write(Pl, Written);
-    }
+    if (!ConstPointee)
+      writeThrough(V, Written);
   }
   if (FD && FirstArg == 0)
     recordExternalCall(FD, CE, ArgValues);
@@ -199,10 +195,7 @@ std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
       HostValue Props;
       Props.K = HostValue::Record;
       Props.DeviceProperties = true;
-      Place P;
-      P.Valid = true;
-      P.Var = Target.Target;
-      write(P, Props);
+      writeThrough(Target, Props);
     }
     return HostValue::unknown("the error code of " + Name.str());
   }
@@ -229,12 +222,7 @@ std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
       else
         V = HostValue::unknown(Why);
     }
-    if (Target.K == HostValue::Address) {
-      Place P;
-      P.Valid = true;
-      P.Var = Target.Target;
-      write(P, V);
-    }
+    writeThrough(Target, V);
     return HostValue::unknown("the error code of cudaDeviceGetAttribute");
   }
   // The pitch of a pitched allocation, from its width in bytes: what
@@ -250,12 +238,7 @@ std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
     Pitch.Multiple = model::MallocPitchAlignmentBytes;
     if (Width.K == HostValue::Int)
       Pitch = HostValue::integer(model::mallocPitchBytes(Width.Bits));
-    if (PitchAt.K == HostValue::Address) {
-      Place P;
-      P.Valid = true;
-      P.Var = PitchAt.Target;
-      write(P, Pitch);
-    }
+    writeThrough(PitchAt, Pitch);
     return HostValue::unknown("the error code of cudaMallocPitch");
   }
   return std::nullopt;

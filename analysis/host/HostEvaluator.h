@@ -245,6 +245,9 @@ private:
   std::optional<VarKey> keyOf(const clang::ValueDecl *D);
   HostValue read(const Place &P, clang::QualType T);
   void write(const Place &P, HostValue V);
+  /// Writes V where Address points, when it is the address of a variable
+  /// (`&blockSize` given to the runtime); otherwise nothing.
+  void writeThrough(const HostValue &Address, HostValue V);
   /// Every variable E may change becomes unknown, with Why.
   void forgetAssignedIn(const clang::Stmt *S, const std::string &Why);
 

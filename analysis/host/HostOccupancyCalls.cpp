@@ -59,14 +59,6 @@ std::optional<HostValue> HostEvaluator::occupancyCall(llvm::StringRef Name,
       return std::nullopt;
     return Args[I].Bits;
   };
-  auto Write = [&](const HostValue &Target, HostValue V, QualType T) {
-    if (Target.K != HostValue::Address)
-      return;
-    Place P;
-    P.Valid = true;
-    P.Var = Target.Target;
-    write(P, toType(V, T));
-  };
   QualType Int = Ctx.IntTy;
   std::string Where = " (" + where(CE) + ")";
   if (PotentialBlockSize) {
@@ -92,8 +84,8 @@ std::optional<HostValue> HostEvaluator::occupancyCall(llvm::StringRef Name,
                                  "' chooses for a dynamic shared size or limit known only at "
                                  "run time" + Where);
     }
-    Write(Args[0], MinGrid, Int);
-    Write(Args[1], Block, Int);
+    writeThrough(Args[0], toType(MinGrid, Int));
+    writeThrough(Args[1], toType(Block, Int));
   } else {
     std::optional<std::uint64_t> Threads = IntegerArg(2, 0), Dynamic = IntegerArg(3, 0);
     HostValue Blocks = HostValue::unknown("the active blocks per SM '" + Name.str() +
@@ -111,7 +103,7 @@ std::optional<HostValue> HostEvaluator::occupancyCall(llvm::StringRef Name,
                                   "' gives for a block size or dynamic shared size known only "
                                   "at run time" + Where);
     }
-    Write(Args[0], Blocks, Int);
+    writeThrough(Args[0], toType(Blocks, Int));
   }
   return HostValue::unknown("the error code of " + Name.str());
 }

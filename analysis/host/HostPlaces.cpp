@@ -41,6 +41,15 @@ HostValue HostEvaluator::globalValue(const VarDecl *VD) {
                                                   "may change");
 }
 
+void HostEvaluator::writeThrough(const HostValue &Address, HostValue V) {
+  if (Address.K != HostValue::Address)
+    return;
+  Place P;
+  P.Valid = true;
+  P.Var = Address.Target;
+  write(P, std::move(V));
+}
+
 std::optional<VarKey> HostEvaluator::trackedGlobal(const VarDecl *VD) {
   // From main's first statement a global holds its initial value (static
   // initialisation is done before main runs) until code changes it: the
