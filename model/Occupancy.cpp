@@ -440,8 +440,18 @@ maxDynamicSharedForBlocks(const ArchSpec &Arch, const KernelResources &Kernel,
   if (TargetBlocks == 0)
     return std::nullopt;
   KernelResources Trial = Kernel;
-  // Only sizes that fill an allocation unit exactly can be the answer:
-  // walk the allocated sizes down from the per-block maximum.
+  // A program's cudaFuncAttributeMaxDynamicSharedMemorySize caps the size;
+  // when the cap ends inside an allocation unit, the cap itself holds the
+  // same allocation as the unit boundary below it plus up to one unit less
+  // one byte, and is the answer whenever it reaches the target (anything
+  // above it is refused).
+  if (Kernel.MaxDynamicSharedBytes) {
+    Trial.DynamicSharedBytes = *Kernel.MaxDynamicSharedBytes;
+    if (computeOccupancy(Arch, Trial).ActiveBlocksPerSM >= TargetBlocks)
+      return Trial.DynamicSharedBytes;
+  }
+  // Otherwise only sizes that fill an allocation unit exactly can be the
+  // answer: walk the allocated sizes down from the per-block maximum.
   std::uint64_t Fixed =
       Kernel.StaticSharedBytes + Arch.ReservedSharedMemoryPerBlock;
   std::uint64_t Top =

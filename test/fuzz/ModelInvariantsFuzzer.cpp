@@ -495,20 +495,10 @@ void checkSharedSearch(const ArchSpec &Arch, const KernelResources &K, const Occ
   Trial.DynamicSharedBytes = *Most;
   require(computeOccupancy(Arch, Trial).ActiveBlocksPerSM >= Target,
           "maxDynamicSharedForBlocks's size misses the target", Case);
-  // maxDynamicSharedForBlocks tries only sizes that end an allocation unit.
-  // When the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize ends
-  // inside a unit, every size from the answer to that cap holds the same
-  // allocation, and the answer can be up to one unit short of the largest
-  // size, the cap (sm_120, 32 threads, 255 registers, a cap of 1000 bytes:
-  // 896 for 8 blocks, where 1000 gives 8 too). Then nothing above the cap
-  // may reach the target.
-  std::uint64_t Unit = Arch.SharedAllocationUnit;
-  std::uint64_t Fixed = K.StaticSharedBytes + Arch.ReservedSharedMemoryPerBlock;
-  std::uint64_t Largest = *Most;
-  if (K.MaxDynamicSharedBytes && *K.MaxDynamicSharedBytes > *Most &&
-      (Fixed + *Most + Unit) / Unit == (Fixed + *K.MaxDynamicSharedBytes + Unit - 1) / Unit)
-    Largest = *K.MaxDynamicSharedBytes;
-  Trial.DynamicSharedBytes = Largest + 1;
+  // Nothing above the answer may reach the target: not one byte more
+  // (the cap of cudaFuncAttributeMaxDynamicSharedMemorySize, when it ends
+  // inside an allocation unit, is itself the answer).
+  Trial.DynamicSharedBytes = *Most + 1;
   require(computeOccupancy(Arch, Trial).ActiveBlocksPerSM < Target,
           "more than maxDynamicSharedForBlocks's size also reaches the target", Case);
 }

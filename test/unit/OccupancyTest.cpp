@@ -425,6 +425,15 @@ TEST(OccupancyTest, MaxDynamicSharedForBlocks) {
   EXPECT_EQ(maxDynamicSharedForBlocks(Sm90, kernel(128, 32), 1), 232448u);
   // 17 blocks of 4 warps exceed the 64 warp slots.
   EXPECT_EQ(maxDynamicSharedForBlocks(Sm90, kernel(128, 32), 17), std::nullopt);
+  // A cudaFuncAttributeMaxDynamicSharedMemorySize of 50,000 bytes ends inside
+  // a 128-byte unit: 50,000 + 1,024 allocates 51,072, 4 blocks still fit,
+  // and the cap itself is the answer (the unit boundary below it, 49,920,
+  // is 80 bytes short); one byte more is refused.
+  KernelResources Capped = kernel(128, 32);
+  Capped.MaxDynamicSharedBytes = 50000;
+  EXPECT_EQ(maxDynamicSharedForBlocks(Sm90, Capped, 4), 50000u);
+  Capped.DynamicSharedBytes = 50001;
+  EXPECT_EQ(computeOccupancy(Sm90, Capped).Limiter, OccupancyLimiter::Invalid);
 }
 
 TEST(OccupancyTest, BlockSlots) {
