@@ -80,7 +80,11 @@ do not dilute, so guarded lines compare too. A wrong exact claim is an
 "exact" access that does not match. A line is a hardware positive when its
 sector efficiency is below 50% (global) or it takes at least twice the ideal
 wavefronts (shared); warpcheck's findings of the matching check and
-operation on that line are its positives: recall and precision. One "hw:"
+operation on that line are its positives: recall and precision. Warpcheck
+runs with cuda-uncoalesced-global-access.ReportDataDependent=true, and the
+findings that option adds (a gather from data read at run time, no number
+claimed) are scored apart: "with ReportDataDependent" gives recall and
+precision counting them too. One "hw:"
 line per program and a TOTAL one; --json adds each line's verdict. Without
 --program, only the programs with records are run.
 
@@ -493,6 +497,9 @@ def compile_unit(prog, unit, nvcc, version, cache_dir):
 # --------------------------------------------------------------------------
 # warpcheck
 
+# The message of a ReportDataDependent finding (checks/UncoalescedGlobalAccessCheck.cpp).
+DATA_DEPENDENT = "has a data-dependent address"
+
 NOT_ANALYSED = ("the analysis crashed", "the analysis timed out",
                 "the analysis produced", "no such file or directory",
                 "cannot create a temporary file")
@@ -509,8 +516,13 @@ def run_warpcheck(prog, unit, warpcheck, timeout, extra):
     os.makedirs(os.path.dirname(out_json), exist_ok=True)
     if os.path.exists(out_json):
         os.remove(out_json)
+    # With ReportDataDependent: its findings (gathers whose address comes
+    # from memory, no number claimed) are scored apart from the default
+    # findings (compare_hardware), so one run gives both figures.
     cmd = [warpcheck, "-p", prog.scratch, "--launches-from=database", "--format=json",
-           "-o", out_json, "--timeout=%d" % timeout] + list(extra) + [prog.unit_path(unit)]
+           "-o", out_json, "--timeout=%d" % timeout,
+           "--config=cuda-uncoalesced-global-access.ReportDataDependent=true"] + \
+        list(extra) + [prog.unit_path(unit)]
     rc, _, err, seconds = run(cmd, timeout=timeout + 60)
     lines = [l for l in err.splitlines() if l.strip()]
     summary = lines[-1].strip() if lines else ""
@@ -669,7 +681,7 @@ HW_SHARED_FACTOR = 2.0          # ... or at this many times the ideal wavefronts
 CHECK_OF_SPACE = {"global": "cuda-uncoalesced-global-access",
                   "shared": "cuda-shared-bank-conflict"}
 FINDING_OP = [(re.compile(r"^global (load|store|atomic)\b"), None),
-              (re.compile(r"bank conflict (reading|writing|atomically updating)\b"),
+              (re.compile(r"(?:bank conflict|phase split) (reading|writing|atomically updating)\b"),
                {"reading": "load", "writing": "store", "atomically updating": "atomic"})]
 
 
@@ -796,7 +808,9 @@ def hw_stats():
             "global_hw_positive": 0, "global_findings": 0, "global_true_positive": 0,
             "global_false_positive": 0, "global_false_negative": 0,
             "shared_hw_positive": 0, "shared_findings": 0, "shared_true_positive": 0,
-            "shared_false_positive": 0, "shared_false_negative": 0}
+            "shared_false_positive": 0, "shared_false_negative": 0,
+            # the findings ReportDataDependent adds (global only)
+            "dd_findings": 0, "dd_true_positive": 0}
 
 
 def compare_hardware(prog, docs, wc):
@@ -820,7 +834,7 @@ def compare_hardware(prog, docs, wc):
             by_key.setdefault(key, []).append(k)
             by_key.setdefault(unqualified(key), []).append(k)
             by_base.setdefault(strip_template_args(unqualified(key)), set()).add(key)
-        findings = {}
+        findings, data_dependent = {}, {}
         for w in reports:
             for f in w.get("findings", []):
                 # A misaligned contiguous access (80% efficiency, say) is
@@ -830,7 +844,8 @@ def compare_hardware(prog, docs, wc):
                     continue
                 if f.get("file") and f.get("check") in CHECK_OF_SPACE.values():
                     rel = os.path.relpath(os.path.normpath(f["file"]), prog.root)
-                    findings.setdefault((rel, f.get("line"), f["check"], finding_op(f)), []).append(f)
+                    table = data_dependent if DATA_DEPENDENT in f.get("message", "") else findings
+                    table.setdefault((rel, f.get("line"), f["check"], finding_op(f)), []).append(f)
         recs_by_kernel = {}
         for r in doc["records"]:
             recs_by_kernel.setdefault(r["kernel"], []).append(r)
@@ -876,11 +891,15 @@ def compare_hardware(prog, docs, wc):
                 st["hw_positive"] += hwp
                 mine = acc.get((r["file"], r["line"], r["space"], r["op"]), [])
                 pred = predicted(mine, r["space"]) if chosen else None
-                fnd = any(finding_is_for(f, chosen) for f in
-                          findings.get((r["file"], r["line"], CHECK_OF_SPACE[r["space"]], r["op"]), []))
+                fkey = (r["file"], r["line"], CHECK_OF_SPACE[r["space"]], r["op"])
+                fnd = any(finding_is_for(f, chosen) for f in findings.get(fkey, []))
+                dd = not fnd and any(finding_is_for(f, chosen) for f in data_dependent.get(fkey, []))
+                st["dd_findings"] += dd
+                st["dd_true_positive"] += dd and hwp
                 d = {"id": doc["id"], "kernel": mk["kernel"], "file": r["file"], "line": r["line"],
                      "space": r["space"], "op": r["op"], "measured_ratio": round(measured_ratio(r), 4),
-                     "guarded": not r.get("full_warps", False), "hw_positive": hwp, "finding": fnd}
+                     "guarded": not r.get("full_warps", False), "hw_positive": hwp, "finding": fnd,
+                     "data_dependent_finding": dd}
                 if not mine:
                     st["lines_not_seen"] += 1
                     d["claim"] = "none"
@@ -927,7 +946,11 @@ def hw_line(st):
             "".join("; %s: recall %s, precision %s" % (
                 CHECK_OF_SPACE[sp], frac(st[sp + "_true_positive"], st[sp + "_hw_positive"]),
                 frac(st[sp + "_true_positive"], st[sp + "_findings"]))
-                for sp in ("global", "shared") if st[sp + "_hw_positive"] or st[sp + "_findings"]))
+                for sp in ("global", "shared") if st[sp + "_hw_positive"] or st[sp + "_findings"]) +
+            ("; with ReportDataDependent (%d more): recall %s, precision %s" % (
+                st["dd_findings"], frac(st["true_positive"] + st["dd_true_positive"], st["hw_positive"]),
+                frac(st["true_positive"] + st["dd_true_positive"], st["findings"] + st["dd_findings"]))
+             if st["dd_findings"] else ""))
 
 
 def summarise(name, entry, units):

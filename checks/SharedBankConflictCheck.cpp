@@ -183,6 +183,15 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
         Who = "lanes " + Lanes + " update bank " + std::to_string(W.WorstBank) +
               " one after another, lanes naming one word included";
       SourceLocation Loc = A.Site.Expr->getBeginLoc();
+      if (W.ConflictDegree <= 1 && A.WorstRequest) {
+        // No bank serves two words within a phase: the extra wavefronts
+        // come from a wide access whose active lanes fall in several of its
+        // phases (8 lanes of 16 bytes, 16 lanes of 8 bytes), which padding
+        // cannot change. Measured on the H200
+        // (test/inputs/shared-wide-partial-warps.cu).
+        Pending.push_back(phaseSplit(A, Kernel, Launch, Verb, Ctx));
+        continue;
+      }
       // The fix: the smallest padding of the last dimension under which this
       // access is conflict-free and no access to the array got worse.
       const VarDecl *Var = A.Site.SharedVar;
@@ -265,6 +274,53 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
       Pending.push_back(std::move(P));
     }
   }
+}
+
+SharedBankConflictCheck::PendingConflict
+SharedBankConflictCheck::phaseSplit(const AccessResult &A, const FunctionDecl *Kernel,
+                                    const KernelLaunchAnalysis &Launch, const char *Verb,
+                                    ASTContext &Ctx) {
+  const model::WarpAddressSet &Request = *A.WorstRequest;
+  model::SharedMemoryGeometry G;
+  unsigned Width = std::max(Request.bytesPerLane(), G.BankWidthBytes);
+  unsigned PhaseLanes = std::max(1u, G.bytesPerWavefront() / Width);
+  std::vector<unsigned> Active;
+  unsigned Phases = 0;
+  for (unsigned First = 0; First < model::WarpSize; First += PhaseLanes) {
+    bool Used = false;
+    for (unsigned Lane = First; Lane < First + PhaseLanes && Lane < model::WarpSize; ++Lane)
+      if (Request.isActive(Lane)) {
+        Active.push_back(Lane);
+        Used = true;
+      }
+    Phases += Used;
+  }
+  std::string Bytes = std::to_string(Request.bytesPerLane());
+  const char *Article = Bytes[0] == '8' || Bytes == "11" || Bytes == "18" ? "an " : "a ";
+  PendingConflict P;
+  P.Loc = A.Site.Expr->getBeginLoc();
+  P.Kernel = Kernel;
+  P.Launch = Launch.Launch;
+  P.Message = "phase split " + std::string(Verb) + " '" + sourceText(A.Site.Expr, Ctx) + "'" +
+              worstCaseClause(A) + ": lanes " + laneList(Active) + " fall in " +
+              std::to_string(Phases) + " phases of " + std::to_string(PhaseLanes) +
+              " lanes of " + Article + Bytes + "-byte access, no bank used twice (" + formatCount(A.Cost.WavefrontsPerRequest) +
+              " wavefronts per request, ideal " + formatCount(A.Cost.IdealWavefrontsPerRequest) +
+              otherwiseClause(A) + ") " + launchClause(Kernel, Launch.Launch, Ctx);
+  P.Notes.push_back(
+      {P.Loc, Article + Bytes + "-byte shared access is served " +
+                  std::to_string(PhaseLanes) + " lanes at a time (lanes 0-" +
+                  std::to_string(PhaseLanes - 1) + ", " + std::to_string(PhaseLanes) + "-" +
+                  std::to_string(2 * PhaseLanes - 1) +
+                  ", ...); let consecutive lanes make the accesses (the lane's rank among "
+                  "the active ones, not its threadIdx) so that they share phases"});
+  for (const std::string &Executed : executedAs(A, Ctx))
+    P.Notes.push_back({P.Loc, Executed});
+  for (const Assumption &Assumed : A.Assumptions)
+    P.Notes.push_back({P.Loc, "assumed: " + Assumed.Text});
+  for (const std::string &Cut : Launch.BudgetCuts)
+    P.Notes.push_back({P.Loc, Cut});
+  return P;
 }
 
 std::optional<std::string>

@@ -54,6 +54,12 @@ private:
     /// Further notes, in order.
     std::vector<std::pair<SourceLocation, std::string>> Notes;
   };
+  /// The finding for a wide access whose extra wavefronts come from active
+  /// lanes spread over its phases, no bank used twice: no padding helps.
+  PendingConflict phaseSplit(const warpcheck::analysis::AccessResult &A,
+                             const FunctionDecl *Kernel,
+                             const warpcheck::analysis::KernelLaunchAnalysis &Launch,
+                             const char *Verb, ASTContext &Ctx);
   /// "the padding costs occupancy on sm_90: ..." when the padded array lets
   /// fewer blocks of the launch reside on an SM (or none), else nullopt.
   std::optional<std::string> occupancyCostOfPadding(const PendingConflict &P, ASTContext &Ctx);

@@ -61,6 +61,34 @@ PhaseCost costOfPhase(const WarpAddressSet &Request, unsigned FirstLane,
 }
 } // namespace
 
+// The wavefronts a request needs with no conflict, as Nsight Compute
+// counts them (l1tex__data_pipe_lsu_wavefronts_mem_shared_ideal): the
+// distinct bytes the request names, in wavefronts of one bank row
+// (Banks * width = 128 bytes), at least one per hardware pass of
+// LanesPerPass lanes with an active lane. Not one per phase of a wide
+// access: measured on the H200, 8 lanes (0-3 and 16-19) storing 16 bytes
+// each take 2 wavefronts, one per quarter-warp phase, against an ideal of
+// 1 (test/inputs/shared-wide-partial-warps.cu); a full warp of 16-byte
+// loads whose lane pairs read one address, 2 against 2.
+static unsigned idealWavefronts(const WarpAddressSet &Request, const SharedMemoryGeometry &G) {
+  unsigned Ideal = 0;
+  for (unsigned First = 0; First < WarpSize; First += G.LanesPerPass) {
+    std::set<std::uint64_t> Words;
+    for (unsigned Lane = First; Lane < First + G.LanesPerPass && Lane < WarpSize; ++Lane) {
+      if (!Request.isActive(Lane))
+        continue;
+      WarpAddressSet::UnitRange R = Request.unitsOfLane(Lane, G.BankWidthBytes);
+      for (std::uint64_t Word = R.First; Word <= R.Last; ++Word)
+        Words.insert(Word);
+    }
+    if (Words.empty())
+      continue;
+    std::uint64_t Bytes = Words.size() * G.BankWidthBytes;
+    Ideal += static_cast<unsigned>((Bytes + G.bytesPerWavefront() - 1) / G.bytesPerWavefront());
+  }
+  return Ideal;
+}
+
 static bool lanePairsShareAddresses(const WarpAddressSet &Request) {
   for (unsigned Lane = 0; Lane + 1 < WarpSize; Lane += 2)
     if (Request.isActive(Lane) && Request.isActive(Lane + 1) &&
@@ -98,8 +126,9 @@ SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
       Cost.WorstBankLanesShareWords = Phase.LanesShareWords;
     }
     if (Phase.Degree > 0)
-      Cost.IdealWavefronts += 1;
+      Cost.ActivePhases += 1;
   }
+  Cost.IdealWavefronts = idealWavefronts(Request, G);
   return Cost;
 }
 

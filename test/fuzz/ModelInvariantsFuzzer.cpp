@@ -216,6 +216,7 @@ void checkGlobal(const WarpAddressSet &Request, unsigned Shift, const LaneMap &P
 
 bool sameShared(const SharedRequestCost &A, const SharedRequestCost &B) {
   return A.Wavefronts == B.Wavefronts && A.IdealWavefronts == B.IdealWavefronts &&
+         A.ActivePhases == B.ActivePhases &&
          A.ConflictDegree == B.ConflictDegree;
 }
 
@@ -261,6 +262,10 @@ void checkSharedCost(const WarpAddressSet &Request, const SharedMemoryGeometry &
   }
   require(Cost.IdealWavefronts >= 1, "a shared request needs no wavefront", Case);
   require(Cost.Wavefronts >= Cost.IdealWavefronts, "fewer wavefronts than the ideal", Case);
+  // A phase serves at most one bank row of distinct bytes, and takes at
+  // least one wavefront.
+  require(Cost.IdealWavefronts <= Cost.ActivePhases && Cost.ActivePhases <= Cost.Wavefronts,
+          "the phases with an active lane are not between the ideal and the wavefronts", Case);
   require(Cost.ConflictDegree >= 1 && Cost.ConflictDegree <= WarpSize &&
               Cost.ConflictDegree <= Cost.Wavefronts,
           "conflict degree outside 1..32 or above the wavefronts", Case);

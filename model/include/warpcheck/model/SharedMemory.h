@@ -42,9 +42,17 @@ struct SharedMemoryGeometry {
 struct SharedRequestCost {
   /// Passes through the banks (ncu: l1tex__data_pipe_lsu_wavefronts_mem_shared).
   unsigned Wavefronts = 0;
-  /// Wavefronts the request needs with no conflict at all: one per pass with
-  /// an active lane (Nsight Compute counts the rest as bank conflicts).
+  /// Wavefronts the request needs with no conflict at all, as Nsight Compute
+  /// counts them: its distinct bytes over 128 (a bank row), rounded up, per
+  /// pass of LanesPerPass lanes with an active lane. Nsight Compute's source
+  /// counters call the rest excessive.
   unsigned IdealWavefronts = 0;
+  /// Phases with an active lane: the wavefronts with no bank conflict
+  /// within a phase. Nsight Compute's bank-conflict counter
+  /// (l1tex__data_bank_conflicts_pipe_lsu_mem_shared) counts the wavefronts
+  /// beyond these; its source counters' ideal is IdealWavefronts, which can
+  /// be fewer (a wide access by lanes spread over several phases).
+  unsigned ActivePhases = 0;
   /// Largest number of distinct words one bank serves within one phase.
   unsigned ConflictDegree = 0;
   /// The bank with that degree (first one when several tie) and the lanes
