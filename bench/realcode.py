@@ -71,7 +71,9 @@ warpcheck with the hardware, per measured line (file, line, kernel instance,
 access class): the kernel instance matched by name (ncu's
 'k<int, (unsigned int)256, (bool)1>' and clang's 'k<int, 256U, true>' are one
 name), the launch shape with the measured block if warpcheck has it; a line
-is "claimed" when warpcheck reports every access of that class there with
+is "claimed" when warpcheck reports every access of that class there (or,
+with none there, on a multi-line expression that spans the line: its
+"end_line") with
 numbers, and "matches the H200" when its cost over the ideal (sectors per
 request over the ideal for global accesses, wavefronts for shared) is within
 5% of the measured sectors (wavefronts) over their ideal: the ratio, which
@@ -877,11 +879,16 @@ def compare_hardware(prog, docs, wc):
             st["kernels_detail"].append({"id": doc["id"], "kernel": mk["kernel"],
                                          "warpcheck": chosen.get("name") if chosen else None,
                                          "measured_block": mk.get("block"), "warpcheck_block": shape})
-            acc = {}
+            acc, spanning = {}, {}
             if chosen:
                 for a in chosen.get("accesses", []):
                     rel = os.path.relpath(os.path.normpath(a["file"]), prog.root)
                     acc.setdefault((rel, a["line"], a["space"], a["op"]), []).append(a)
+                    # nvcc's line table may put a multi-line expression's
+                    # instruction on any of its lines: such a line, with no
+                    # access of its own, is the expression's.
+                    for ln in range(a["line"] + 1, (a.get("end_line") or a["line"]) + 1):
+                        spanning.setdefault((rel, ln, a["space"], a["op"]), []).append(a)
             for r in recs:
                 hwp = hw_positive(r)
                 if hwp is None:
@@ -889,11 +896,16 @@ def compare_hardware(prog, docs, wc):
                 st["lines"] += 1
                 st["lines_guarded"] += not r.get("full_warps", False)
                 st["hw_positive"] += hwp
-                mine = acc.get((r["file"], r["line"], r["space"], r["op"]), [])
+                mine = acc.get((r["file"], r["line"], r["space"], r["op"])) or \
+                    spanning.get((r["file"], r["line"], r["space"], r["op"]), [])
                 pred = predicted(mine, r["space"]) if chosen else None
-                fkey = (r["file"], r["line"], CHECK_OF_SPACE[r["space"]], r["op"])
-                fnd = any(finding_is_for(f, chosen) for f in findings.get(fkey, []))
-                dd = not fnd and any(finding_is_for(f, chosen) for f in data_dependent.get(fkey, []))
+                # The findings on the line, or on the first line of the
+                # multi-line expressions the line was matched to.
+                fkeys = {(r["file"], r["line"], CHECK_OF_SPACE[r["space"]], r["op"])} | \
+                    {(r["file"], a["line"], CHECK_OF_SPACE[r["space"]], r["op"]) for a in mine}
+                fnd = any(finding_is_for(f, chosen) for k in fkeys for f in findings.get(k, []))
+                dd = not fnd and any(finding_is_for(f, chosen)
+                                     for k in fkeys for f in data_dependent.get(k, []))
                 st["dd_findings"] += dd
                 st["dd_true_positive"] += dd and hwp
                 d = {"id": doc["id"], "kernel": mk["kernel"], "file": r["file"], "line": r["line"],

@@ -145,6 +145,8 @@ Object toJson(const AccessEntry &A) {
            {"efficiency", orNull(A.Efficiency)},
            {"aggregated", orNull(A.Aggregated)}};
   putAssumptions(O, A.Assumptions);
+  if (A.EndLine)
+    O["end_line"] = *A.EndLine;
   if (A.SharedVariable)
     O["shared_variable"] = *A.SharedVariable;
   if (A.ConflictDegree)
@@ -166,6 +168,7 @@ AccessEntry accessFromJson(const Object &O) {
   A.File = stringField(O, "file");
   A.Line = O.getInteger("line");
   A.Column = O.getInteger("column");
+  A.EndLine = O.getInteger("end_line");
   A.Expression = O.getString("expression").value_or("").str();
   A.Space = enumNamed(O.getString("space"), AllMemorySpaces, spaceName, MemorySpace::Global);
   A.Op = enumNamed(O.getString("op"), AllAccessOps, opName, AccessOp::Load);

@@ -96,6 +96,10 @@ struct AccessEntry {
   /// All three nullopt when the access names no file.
   std::optional<std::string> File;
   std::optional<std::int64_t> Line, Column;
+  /// The line the access's expression ends on, in the same file (Line for
+  /// a one-line expression): nvcc's line table may put its instruction on
+  /// any line of a multi-line expression.
+  std::optional<std::int64_t> EndLine;
   std::string Expression;
   analysis::MemorySpace Space = analysis::MemorySpace::Global;
   analysis::AccessOp Op = analysis::AccessOp::Load;

@@ -82,6 +82,8 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
   E.File = P.File;
   E.Line = P.Line;
   E.Column = P.Column;
+  Position End = positionOf(A.Site.Expr->getEndLoc(), Ctx.getSourceManager());
+  E.EndLine = End.File == P.File && End.Line && P.Line && *End.Line >= *P.Line ? End.Line : P.Line;
   E.Expression = sourceText(A.Site.Expr, Ctx);
   E.Space = A.Site.Space;
   E.Op = A.Site.Op;

@@ -68,7 +68,7 @@ const char *AnalysedKernel = R"json({
      "wavefronts_per_request": null, "ideal_wavefronts_per_request": null,
      "efficiency": 0.125, "aggregated": null, "assumptions": [], "assumption_kinds": [],
      "instructions_from": "source", "instructions": []},
-    {"file": "/w/main.cu", "line": 17, "column": 9, "expression": "s[pos]",
+    {"file": "/w/main.cu", "line": 17, "column": 9, "end_line": 18, "expression": "s[pos]",
      "space": "shared", "op": "load", "bytes_per_lane": 4, "status": "assumed",
      "requests_simulated": 64, "sectors_per_request": null, "ideal_sectors_per_request": null,
      "lines_per_request": null, "ideal_lines_per_request": null, "line_efficiency": null,
@@ -167,6 +167,9 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_EQ(K.Aos[0].Assumptions[0].Kind, AssumptionKind::BlockShape);
   ASSERT_EQ(K.Accesses.size(), 4u);
 
+  // A multi-line expression: nvcc may put its instruction on any line of it.
+  EXPECT_EQ(K.Accesses[1].EndLine, 18);
+  EXPECT_EQ(K.Accesses[0].EndLine, std::nullopt);
   const AccessEntry &Store = K.Accesses[0];
   EXPECT_EQ(Store.Space, MemorySpace::Global);
   EXPECT_EQ(Store.Op, AccessOp::Store);
