@@ -11,9 +11,10 @@
 //           that width on the line: s[i], s[i + 1] as one LDS.64 (the
 //           reduction of cuda-shared-bank-conflict.cu at s = 1), As[ty][k]
 //           for k..k+3 of an unrolled loop as one LDS.128 (the tiled
-//           matrix multiply of shared-memory-shapes.cu). The LLVM
-//           load-store vectorizer nvcc's NVVM runs merges exactly such runs
-//           (contiguous, aligned, same predicate);
+//           matrix multiply of shared-memory-shapes.cu). ptxas merges
+//           exactly such runs (contiguous, aligned, same predicate): the
+//           PTX nvcc hands it still has one ld.shared per element
+//           (UnrolledMerges.h);
 //  split    an access wider than every instruction of its line: chunks of
 //           the widest one that divides it, when the line has as many of
 //           them as the access has chunks (with fewer, the compiler reads

@@ -584,8 +584,29 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         A.Status = A.Assumptions.empty() ? AccessStatus::Exact : AccessStatus::Assumed;
       }
       A.Dependence = std::move(Dependence);
-      if (T.FromListing) {
-        A.InstructionsFrom = InstructionOrigin::Listing;
+      if (T.PredictedMerge && !T.FromListing && A.Status != AccessStatus::Unknown) {
+        A.InstructionsFrom = InstructionOrigin::Model;
+        A.Assumptions.push_back(
+            {AssumptionKind::MergedInstruction,
+             "nvcc unrolls the loop and merges consecutive iterations of this access into "
+             "wider instructions (predicted from the source; no listing of the compiled "
+             "kernel was read)"});
+        A.Status = AccessStatus::Assumed;
+      }
+      if (T.MayMergeUnaligned && !T.FromListing && A.Status != AccessStatus::Unknown) {
+        // Measured (unrolled-shared-loads.cu): a run one element past an
+        // aligned address is read with an LDS.128 from that address and
+        // an LDS; rows at an odd multiple of a padded width, partly LDS.64.
+        A.Assumptions.push_back(
+            {AssumptionKind::MergedInstruction,
+             "nvcc unrolls the loop and may read consecutive iterations of this access with "
+             "wider instructions, its runs not being aligned to them; these numbers are those "
+             "of separate ones"});
+        A.Status = AccessStatus::Assumed;
+      }
+      if (T.FromListing || T.PredictedMerge) {
+        if (T.FromListing)
+          A.InstructionsFrom = InstructionOrigin::Listing;
         unsigned SiteLine =
             SM.getExpansionLineNumber(SM.getExpansionLoc(T.Site.Expr->getBeginLoc()));
         for (const InstructionTotals &I : T.Instructions) {

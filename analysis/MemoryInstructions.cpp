@@ -86,8 +86,9 @@ void noteMergeableAccesses(std::vector<AccessResult> &Accesses, const CapturedVa
         continue;
       AccessResult &A = Accesses[I];
       const AccessResult &B = Accesses[J];
-      // Read from the compiled kernel: what nvcc merged is known.
-      if (A.InstructionsFrom == InstructionOrigin::Listing)
+      // Read from the compiled kernel, or predicted (UnrolledMerges.h):
+      // what nvcc merged is said already.
+      if (A.InstructionsFrom != InstructionOrigin::Source)
         continue;
       if (A.Site.Space != B.Site.Space || A.Site.Op != B.Site.Op ||
           A.Site.Op == AccessOp::Atomic || isVolatile(A.Site.Expr) || isVolatile(B.Site.Expr))

@@ -3,6 +3,7 @@
 #include "Simulation.h"
 #include "EmittedInstructions.h"
 #include "RegisterPromotion.h"
+#include "UnrolledMerges.h"
 
 #include "warpcheck/model/GlobalMemory.h"
 #include "warpcheck/model/SharedMemory.h"
@@ -394,12 +395,22 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   // access is known, then reshaped into the instructions' (and costed).
   std::optional<InstructionReconciler> Reconciler;
   std::vector<RecordedRequest> WarpRequests;
-  if (Options.Instructions)
+  // Without one, what the compiler does is predicted: values kept in a
+  // register, unrolled iterations merged.
+  std::optional<UnrolledMergePredictor> Merges;
+  auto Emit = [&Agg](const EmittedRequest &E) { Agg.addEmitted(E); };
+  if (Options.Instructions) {
     Reconciler.emplace(*Options.Instructions, Kernel);
-  else
+  } else {
     Agg.Kept = accessesKeptInRegisters(Kernel);
+    Merges.emplace(Kernel->getASTContext());
+  }
   WarpInterpreter Interp(Kernel->getASTContext(), Launch, Samples, Limits, Layouts,
                          [&](const RecordedRequest &Req) {
+                           if (Merges)
+                             return Merges->add(
+                                 Req, [&Agg](const RecordedRequest &R) { Agg.add(R); },
+                                 [&Agg](const RecordedRequest &R) { Agg.record(R); });
                            if (!Reconciler)
                              return Agg.add(Req);
                            Agg.record(Req);
@@ -433,6 +444,8 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
       Agg.InFirstBlock = I == 0;
       Agg.startWarp();
       Interp.runWarp(Kernel, Where);
+      if (Merges)
+        Merges->finishWarp();
       Out.Flops += Interp.flopsOfLastWarp();
       if (Reconciler)
         Reconciler->addWarp(std::move(WarpRequests));
@@ -474,6 +487,13 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
       if (T.Unmatched.empty() && Why != Reconciler->mismatches().end())
         T.Unmatched = Why->second;
     }
+  }
+  if (Merges) {
+    Merges->finish(Emit);
+    for (const auto &Id : Merges->mergedSites())
+      Agg.Sites[{Id.first, Id.second}].PredictedMerge = true;
+    for (const auto &Id : Merges->unalignedSites())
+      Agg.Sites[{Id.first, Id.second}].MayMergeUnaligned = true;
   }
   Out.Sites = std::move(Agg.Sites);
   Out.LoopFlops = Interp.flopsPerLoop();

@@ -92,6 +92,13 @@ struct SiteTotals {
   /// which make no request; and that loop.
   unsigned KeptInRegister = 0;
   const clang::Stmt *KeptAcross = nullptr;
+  /// Without a listing: some executions were predicted to be merged into
+  /// wider instructions across an unrolled loop's iterations
+  /// (UnrolledMerges.h), listed in Instructions.
+  bool PredictedMerge = false;
+  /// Without a listing: an unrolled loop's access whose runs are not
+  /// aligned as a merge needs; the compiler may still read them wider.
+  bool MayMergeUnaligned = false;
   /// The loops the instruction was hoisted out of: their truncation does
   /// not change its requests.
   std::vector<clang::SourceRange> HoistedOutOf;

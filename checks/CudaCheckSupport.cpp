@@ -136,7 +136,7 @@ std::vector<std::string> executedAs(const warpcheck::analysis::AccessResult &A,
                                     const ASTContext &Ctx) {
   using namespace warpcheck::analysis;
   std::vector<std::string> Out;
-  if (A.InstructionsFrom != InstructionOrigin::Listing)
+  if (A.InstructionsFrom == InstructionOrigin::Source)
     return Out;
   bool Shared = A.Site.Space == MemorySpace::Shared;
   const char *Noun = A.Site.Op == AccessOp::Load    ? "read"

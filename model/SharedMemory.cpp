@@ -61,30 +61,36 @@ PhaseCost costOfPhase(const WarpAddressSet &Request, unsigned FirstLane,
 }
 } // namespace
 
-// The wavefronts a request needs with no conflict, as Nsight Compute
-// counts them (l1tex__data_pipe_lsu_wavefronts_mem_shared_ideal): the
-// distinct bytes the request names, in wavefronts of one bank row
-// (Banks * width = 128 bytes), at least one per hardware pass of
-// LanesPerPass lanes with an active lane. Not one per phase of a wide
-// access: measured on the H200, 8 lanes (0-3 and 16-19) storing 16 bytes
-// each take 2 wavefronts, one per quarter-warp phase, against an ideal of
-// 1 (test/inputs/shared-wide-partial-warps.cu); a full warp of 16-byte
-// loads whose lane pairs read one address, 2 against 2.
-static unsigned idealWavefronts(const WarpAddressSet &Request, const SharedMemoryGeometry &G) {
+// The wavefronts a request needs with no conflict, as Nsight Compute's
+// source counters count them (L1 Wavefronts Shared Ideal): the bytes its
+// lanes request over one bank row (Banks * width = 128 bytes), rounded up,
+// per hardware pass of LanesPerPass lanes with an active lane; a wide load
+// whose lane pairs read one address (MergedPairs) counts each pair once.
+// Not one per phase of a wide access: measured on the H200, 8 lanes (0-3
+// and 16-19) storing 16 bytes each take 2 wavefronts, one per quarter-warp
+// phase, against an ideal of 1 (test/inputs/shared-wide-partial-warps.cu).
+// Not the distinct bytes either: a full warp of 16-byte loads whose lane
+// pairs share an address, with only 8 addresses in all, has an ideal of 2
+// (sgemm_cuda's warp-tiled loads, test/hw/realcode; line 24 of
+// test/inputs/unrolled-shared-loads.cu).
+static unsigned idealWavefronts(const WarpAddressSet &Request, const SharedMemoryGeometry &G,
+                                bool MergedPairs) {
+  unsigned Width = std::max(Request.bytesPerLane(), 1u);
   unsigned Ideal = 0;
   for (unsigned First = 0; First < WarpSize; First += G.LanesPerPass) {
-    std::set<std::uint64_t> Words;
+    std::uint64_t Units = 0;
     for (unsigned Lane = First; Lane < First + G.LanesPerPass && Lane < WarpSize; ++Lane) {
       if (!Request.isActive(Lane))
         continue;
-      WarpAddressSet::UnitRange R = Request.unitsOfLane(Lane, G.BankWidthBytes);
-      for (std::uint64_t Word = R.First; Word <= R.Last; ++Word)
-        Words.insert(Word);
+      // The second lane of a merged pair rides with the first.
+      if (MergedPairs && Lane % 2 == 1 && Request.isActive(Lane - 1))
+        continue;
+      ++Units;
     }
-    if (Words.empty())
+    if (Units == 0)
       continue;
-    std::uint64_t Bytes = Words.size() * G.BankWidthBytes;
-    Ideal += static_cast<unsigned>((Bytes + G.bytesPerWavefront() - 1) / G.bytesPerWavefront());
+    Ideal += static_cast<unsigned>((Units * Width + G.bytesPerWavefront() - 1) /
+                                   G.bytesPerWavefront());
   }
   return Ideal;
 }
@@ -111,8 +117,9 @@ SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
   // stores never are.
   unsigned Width = std::max(Request.bytesPerLane(), G.BankWidthBytes);
   unsigned LanesPerPhase = std::max(1u, G.bytesPerWavefront() / Width);
-  if (Width > G.BankWidthBytes && Kind == SharedAccessKind::Load &&
-      G.MergeEqualLanePairs && lanePairsShareAddresses(Request))
+  bool MergedPairs = Width > G.BankWidthBytes && Kind == SharedAccessKind::Load &&
+                     G.MergeEqualLanePairs && lanePairsShareAddresses(Request);
+  if (MergedPairs)
     LanesPerPhase *= 2;
   LanesPerPhase = std::min(LanesPerPhase, G.LanesPerPass);
   for (unsigned First = 0; First < WarpSize; First += LanesPerPhase) {
@@ -128,7 +135,7 @@ SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
     if (Phase.Degree > 0)
       Cost.ActivePhases += 1;
   }
-  Cost.IdealWavefronts = idealWavefronts(Request, G);
+  Cost.IdealWavefronts = idealWavefronts(Request, G, MergedPairs);
   return Cost;
 }
 

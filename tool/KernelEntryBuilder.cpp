@@ -118,8 +118,11 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
   E.Assumptions = A.Assumptions;
   if (A.InstructionsFrom == InstructionOrigin::Model)
     E.InstructionsFrom = "model";
-  if (A.InstructionsFrom == InstructionOrigin::Listing) {
+  if (A.InstructionsFrom == InstructionOrigin::Listing)
     E.InstructionsFrom = "listing";
+  // Read from the listing, or predicted (an unrolled loop's merged
+  // iterations: UnrolledMerges.h).
+  if (A.InstructionsFrom != InstructionOrigin::Source) {
     for (const EmittedInstruction &I : A.Instructions) {
       InstructionEntry X;
       X.Opcode = I.Opcode;

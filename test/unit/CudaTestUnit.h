@@ -24,7 +24,9 @@ namespace warpcheck::testing {
 enum class CudaSide { Host, Device };
 
 /// Code parsed on one side of a CUDA compilation.
-inline std::unique_ptr<clang::ASTUnit> parseCuda(const std::string &Code, CudaSide Side) {
+/// Extra: more arguments (`-fgpu-rdc`).
+inline std::unique_ptr<clang::ASTUnit> parseCuda(const std::string &Code, CudaSide Side,
+                                                 const std::vector<std::string> &Extra = {}) {
   std::string Include = std::string(WARPCHECK_SOURCE_DIR) + "/tool/include/cuda-minimal";
   std::vector<std::string> Args = {"-resource-dir=" WARPCHECK_CLANG_RESOURCE_DIR,
                                    "--cuda-gpu-arch=sm_90",
@@ -33,6 +35,7 @@ inline std::unique_ptr<clang::ASTUnit> parseCuda(const std::string &Code, CudaSi
                                    "-Wno-unknown-cuda-version", "-nocudainc", "-nocudalib",
                                    "--cuda-path=/nonexistent", "-include",
                                    Include + "/warpcheck_cuda_minimal.h", "-isystem", Include};
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
   return clang::tooling::buildASTFromCodeWithArgs(Code, Args, "unit.cu");
 }
 

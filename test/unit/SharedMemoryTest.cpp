@@ -154,3 +154,29 @@ TEST(SharedMemory, FloatingPointSharedAtomicsAreRetryLoops) {
   Exch.Type = AtomicValueType::FloatingPoint;
   EXPECT_FALSE(isSharedAtomicRetryLoop(Exch));
 }
+
+TEST(SharedMemory, WideLoadIdealCountsTheLanesBytesOnceAPair) {
+  // test/inputs/unrolled-shared-loads.cu line 24 (and sgemm_cuda's warp
+  // tile): lanes 4r..4r+3 load the 16 bytes at 32 * r. Eight addresses,
+  // 128 distinct bytes, but the H200 counts 2 wavefronts with an ideal of
+  // 2: the 16 merged lane pairs' 256 bytes over 128.
+  WarpAddressSet Tile(16);
+  for (unsigned L = 0; L < 32; ++L)
+    Tile.setLane(L, 32 * (L / 4));
+  SharedRequestCost C = computeSharedRequestCost(Tile);
+  EXPECT_EQ(C.Wavefronts, 2u);
+  EXPECT_EQ(C.IdealWavefronts, 2u);
+  // Each lane its own 16 bytes (line 38): 512 bytes, 4 and 4.
+  WarpAddressSet Rows(16);
+  for (unsigned L = 0; L < 32; ++L)
+    Rows.setLane(L, 16 * L);
+  EXPECT_EQ(computeSharedRequestCost(Rows).IdealWavefronts, 4u);
+  // A store never merges pairs: the tile's 32 lanes' 512 bytes, 4.
+  EXPECT_EQ(computeSharedRequestCost(Tile, {}, SharedAccessKind::Store).IdealWavefronts, 4u);
+  // 8-byte loads of one address by every lane (shoc's scan): 16 pairs of
+  // 8 bytes, 1.
+  WarpAddressSet Same(8);
+  for (unsigned L = 0; L < 32; ++L)
+    Same.setLane(L, 64);
+  EXPECT_EQ(computeSharedRequestCost(Same).IdealWavefronts, 1u);
+}

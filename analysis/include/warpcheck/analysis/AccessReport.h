@@ -89,7 +89,8 @@ enum class InstructionOrigin {
   /// the toolkit's listing (SassListing.h, EmittedInstructions.h).
   Listing,
   /// No listing; the source's accesses reshaped as the compiler is
-  /// predicted to emit them (RegisterPromotion.h): said by an assumption.
+  /// predicted to emit them (RegisterPromotion.h, UnrolledMerges.h): said
+  /// by an assumption; merged instructions are listed as predicted.
   Model,
 };
 

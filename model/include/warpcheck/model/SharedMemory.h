@@ -43,7 +43,8 @@ struct SharedRequestCost {
   /// Passes through the banks (ncu: l1tex__data_pipe_lsu_wavefronts_mem_shared).
   unsigned Wavefronts = 0;
   /// Wavefronts the request needs with no conflict at all, as Nsight Compute
-  /// counts them: its distinct bytes over 128 (a bank row), rounded up, per
+  /// counts them: the bytes its lanes request (a wide load's lane pairs that
+  /// share an address once) over 128 (a bank row), rounded up, per
   /// pass of LanesPerPass lanes with an active lane. Nsight Compute's source
   /// counters call the rest excessive.
   unsigned IdealWavefronts = 0;

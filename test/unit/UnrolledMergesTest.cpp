@@ -1,0 +1,216 @@
+//===- UnrolledMergesTest.cpp - unrolled loops' shared accesses -----------===//
+//
+// Which shared accesses the no-listing model lets the compiler merge across
+// an unrolled loop's iterations (analysis/UnrolledMerges.h), and how wide:
+// the loops measured on the H200 (test/inputs/unrolled-shared-loads.cu) and
+// the ones that must stay as written: a runtime or large trip count, a
+// barrier or a branch in the body, `#pragma unroll 1`, a counter the body
+// writes. And the alignment ptxas knows a __shared__ array to have, with
+// and without relocatable device code (-rdc=true, clang's -fgpu-rdc).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaTestUnit.h"
+#include "UnrolledMerges.h"
+
+#include "warpcheck/analysis/KernelAnalysis.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+#include <gtest/gtest.h>
+
+using namespace warpcheck::analysis;
+
+namespace {
+
+const char *Code = R"(
+__global__ void rows8(float *out) {
+  __shared__ float s[1024];
+  float acc = 0;
+  for (int i = 0; i < 8; ++i)
+    acc += s[threadIdx.x * 8 + i];
+  out[threadIdx.x] = acc;
+}
+__global__ void doubles2(double *out) {
+  __shared__ double d[256];
+  double acc = 0;
+  for (int i = 0; i < 2; ++i)
+    acc += d[threadIdx.x * 2 + i];
+  out[threadIdx.x] = acc;
+}
+__global__ void floats2(float *out) {
+  __shared__ float s[256];
+  float acc = 0;
+  for (unsigned i = 0; i < 2u; i++)
+    acc += s[threadIdx.x * 2 + i];
+  out[threadIdx.x] = acc;
+}
+__global__ void floats3(float *out) {
+  __shared__ float s[512];
+  float acc = 0;
+  for (int i = 0; i < 3; ++i)
+    acc += s[threadIdx.x * 3 + i];
+  out[threadIdx.x] = acc;
+}
+__global__ void down8(float *out) {
+  __shared__ float s[1024];
+  float acc = 0;
+  for (int i = 7; i >= 0; --i)
+    acc += s[threadIdx.x * 8 + i];
+  out[threadIdx.x] = acc;
+}
+__global__ void long64(float *out) {
+  __shared__ float s[8192];
+  float acc = 0;
+  for (int i = 0; i < 64; ++i)
+    acc += s[threadIdx.x * 64 + i];
+  out[threadIdx.x] = acc;
+}
+__global__ void long64Pragma(float *out) {
+  __shared__ float s[8192];
+  float acc = 0;
+#pragma unroll
+  for (int i = 0; i < 64; ++i)
+    acc += s[threadIdx.x * 64 + i];
+  out[threadIdx.x] = acc;
+}
+__global__ void notUnrolled(float *out) {
+  __shared__ float s[1024];
+  float acc = 0;
+#pragma unroll 1
+  for (int i = 0; i < 8; ++i)
+    acc += s[threadIdx.x * 8 + i];
+  out[threadIdx.x] = acc;
+}
+__global__ void runtimeTrip(float *out, int n) {
+  __shared__ float s[1024];
+  float acc = 0;
+  for (int i = 0; i < n; ++i)
+    acc += s[threadIdx.x * 8 + i];
+  out[threadIdx.x] = acc;
+}
+__global__ void barrierInBody(float *out) {
+  __shared__ float s[1024];
+  float acc = 0;
+  for (int i = 0; i < 8; ++i) {
+    acc += s[threadIdx.x * 8 + i];
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+__global__ void branchInBody(float *out) {
+  __shared__ float s[1024];
+  float acc = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (acc < 100)
+      acc += s[threadIdx.x * 8 + i];
+  }
+  out[threadIdx.x] = acc;
+}
+__global__ void counterWritten(float *out) {
+  __shared__ float s[1024];
+  float acc = 0;
+  for (int i = 0; i < 8; ++i) {
+    acc += s[threadIdx.x * 8 + i];
+    i += 1;
+  }
+  out[threadIdx.x] = acc;
+}
+__global__ void alignments(float *out) {
+  __shared__ float plain[64];
+  __shared__ __align__(16) float aligned[64];
+  __shared__ double wide[64];
+  extern __shared__ float dynamic[];
+  out[threadIdx.x] = plain[threadIdx.x] + aligned[threadIdx.x] + wide[threadIdx.x] +
+                     dynamic[threadIdx.x];
+}
+)";
+
+clang::ASTUnit &unit(bool Rdc) {
+  static std::unique_ptr<clang::ASTUnit> Whole =
+      warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Device);
+  static std::unique_ptr<clang::ASTUnit> Relocatable = warpcheck::testing::parseCuda(
+      Code, warpcheck::testing::CudaSide::Device, {"-fgpu-rdc"});
+  return Rdc ? *Relocatable : *Whole;
+}
+
+/// The first array subscript of Kernel's body that indexes Array.
+const clang::ArraySubscriptExpr *subscriptOf(const clang::FunctionDecl *Kernel,
+                                             llvm::StringRef Array) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    llvm::StringRef Array;
+    const clang::ArraySubscriptExpr *Found = nullptr;
+    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
+      const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
+      if (!Found && Ref && Ref->getDecl()->getName() == Array)
+        Found = E;
+      return true;
+    }
+  } F;
+  F.Array = Array;
+  F.TraverseStmt(Kernel->getBody());
+  return F.Found;
+}
+
+/// "trip T, up to B bytes", or "as written".
+std::string loopOf(llvm::StringRef Kernel, llvm::StringRef Array = "s") {
+  clang::ASTContext &Ctx = unit(false).getASTContext();
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, Kernel);
+  if (!K)
+    return "no kernel " + Kernel.str();
+  const clang::ArraySubscriptExpr *Site = subscriptOf(K, Array);
+  if (!Site)
+    return "no access";
+  std::optional<UnrolledLoopAccess> L = unrolledLoopAccess(Site, Ctx);
+  if (!L)
+    return "as written";
+  return "trip " + std::to_string(L->TripCount) + ", up to " + std::to_string(L->MaxBytes) +
+         " bytes";
+}
+
+TEST(UnrolledMergesTest, ConstantTripCountsUpToSixteenBytes) {
+  EXPECT_EQ(loopOf("rows8"), "trip 8, up to 16 bytes");
+  EXPECT_EQ(loopOf("doubles2", "d"), "trip 2, up to 16 bytes");
+  EXPECT_EQ(loopOf("floats2"), "trip 2, up to 8 bytes");
+  EXPECT_EQ(loopOf("down8"), "trip 8, up to 16 bytes");
+  EXPECT_EQ(loopOf("long64Pragma"), "trip 64, up to 16 bytes");
+}
+
+TEST(UnrolledMergesTest, LoopsTheCompilerDoesNotMergeStayAsWritten) {
+  // 12 bytes a run: no power of two above 4 divides it.
+  EXPECT_EQ(loopOf("floats3"), "as written");
+  // Too long to unroll without the pragma; the pragma that forbids it.
+  EXPECT_EQ(loopOf("long64"), "as written");
+  EXPECT_EQ(loopOf("notUnrolled"), "as written");
+  EXPECT_EQ(loopOf("runtimeTrip"), "as written");
+  EXPECT_EQ(loopOf("barrierInBody"), "as written");
+  EXPECT_EQ(loopOf("branchInBody"), "as written");
+  EXPECT_EQ(loopOf("counterWritten"), "as written");
+}
+
+unsigned alignmentOf(llvm::StringRef Name, bool Rdc) {
+  clang::ASTContext &Ctx = unit(Rdc).getASTContext();
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, "alignments");
+  const clang::ArraySubscriptExpr *Site = K ? subscriptOf(K, Name) : nullptr;
+  if (!Site)
+    return 999;
+  const auto *Ref = llvm::cast<clang::DeclRefExpr>(Site->getBase()->IgnoreParenImpCasts());
+  return knownSharedAlignment(llvm::cast<clang::VarDecl>(Ref->getDecl()), Ctx);
+}
+
+TEST(UnrolledMergesTest, AlignmentPtxasKnows) {
+  // Whole-program: ptxas places every array (LDS.128 measured for a plain
+  // float array).
+  EXPECT_EQ(alignmentOf("plain", false), 16u);
+  EXPECT_EQ(alignmentOf("wide", false), 16u);
+  // -rdc=true: the declared alignment (4-byte LDS measured for the plain
+  // array, LDS.128 with __align__(16)); the dynamic array's start is
+  // ptxas's (LDS.64 measured in fastWalshTransform).
+  EXPECT_EQ(alignmentOf("plain", true), 4u);
+  EXPECT_EQ(alignmentOf("aligned", true), 16u);
+  EXPECT_EQ(alignmentOf("wide", true), 8u);
+  EXPECT_EQ(alignmentOf("dynamic", true), 16u);
+  EXPECT_EQ(knownSharedAlignment(nullptr, unit(true).getASTContext()), 0u);
+}
+
+} // namespace
