@@ -49,11 +49,11 @@ bool sameIndex(const Expr *X, const Expr *Y, const ASTContext &Ctx) {
   return sourceText(X, Ctx) == sourceText(Y, Ctx);
 }
 
-/// Next is Index + 1: written so (`a[i + 1]`), or through a local
-/// initialised so (`int i1 = i0 + 1;`; such pair locals are not written
-/// again in the code this was seen in). A variable offset (`a[i]` and
-/// `a[i + s]`, s stepped by a loop) is not one: nvcc merges such a pair
-/// only in the iteration it unrolls with s = 1.
+} // namespace
+
+// Such pair locals are not written again in the code this was seen in. A
+// variable offset (`a[i]` and `a[i + s]`, s stepped by a loop) is not one:
+// nvcc merges such a pair only in the iteration it unrolls with s = 1.
 bool isNextIndex(const Expr *Index, const Expr *Next, const ASTContext &Ctx) {
   Next = stripped(Next);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Next))
@@ -66,6 +66,8 @@ bool isNextIndex(const Expr *Index, const Expr *Next, const ASTContext &Ctx) {
   const auto *One = dyn_cast<IntegerLiteral>(stripped(Add->getRHS()));
   return One && One->getValue() == 1 && sameIndex(Add->getLHS(), Index, Ctx);
 }
+
+namespace {
 
 void note(AccessResult &A, const std::string &Text) {
   for (const Assumption &S : A.Assumptions)

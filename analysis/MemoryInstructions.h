@@ -6,9 +6,10 @@
 // `d_StockPrice[opt].x` and `.y` of a float2 with one LDG.E.64, and
 // fastWalshTransform's `s_data[i0]` and `s_data[i1]` (i1 = i0 + 1, i0 even)
 // are one LDS.64 and one STS.64: a stride-2 "conflict" the hardware never
-// sees. Until the model emits instructions as the compiler does (the
-// issue "Memory instructions as the compiler emits them"), such accesses
-// are not called exact: their numbers are those of separate instructions.
+// sees. Such a pair the simulation sees executed together, aligned, is
+// predicted merged (UnrolledMerges.h); the accesses left here (struct
+// fields, pairs it could not pair) are not called exact: their numbers are
+// those of separate instructions.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_MEMORYINSTRUCTIONS_H
@@ -27,6 +28,12 @@ namespace warpcheck::analysis {
 /// it was executed (the warp interpreter's capture).
 using CapturedValues =
     std::map<const clang::Expr *, std::map<const clang::Expr *, std::vector<std::int64_t>>>;
+
+/// Next is Index + 1: written so (`a[i + 1]`), or through a local
+/// initialised so (`int i1 = i0 + 1;`). A variable offset (`a[i + s]`) is
+/// not one.
+bool isNextIndex(const clang::Expr *Index, const clang::Expr *Next,
+                 const clang::ASTContext &Ctx);
 
 /// Adds an assumption (makes the status assumed, and sets MayMergeWith:
 /// the checks then report nothing on it) to every access of

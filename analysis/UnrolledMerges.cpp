@@ -1,10 +1,12 @@
-//===- UnrolledMerges.cpp - shared accesses nvcc merges in unrolled loops -===//
+//===- UnrolledMerges.cpp - shared accesses ptxas merges into wider ones -===//
 
 #include "UnrolledMerges.h"
+#include "MemoryInstructions.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -159,7 +161,93 @@ std::optional<std::int64_t> pragmaUnroll(const ForStmt *F, ASTContext &Ctx) {
   return std::nullopt;
 }
 
+/// Whether E is written (the left side of a plain assignment) or read.
+AccessOp sourceOpOf(const Expr *E, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*E);
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      break;
+    if (const auto *B = Parents[0].get<BinaryOperator>()) {
+      if (B->getLHS()->IgnoreParens() != Node.get<Expr>())
+        return AccessOp::Load;
+      // Read and written (`s[i] += x`): paired with neither.
+      return B->getOpcode() == BO_Assign ? AccessOp::Store : AccessOp::Atomic;
+    }
+    if (!Parents[0].get<ParenExpr>())
+      break;
+    Node = Parents[0];
+  }
+  return AccessOp::Load;
+}
+
 } // namespace
+
+const Expr *adjacentPartner(const Expr *Site, AccessOp Op, ASTContext &Ctx) {
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(Site->IgnoreParenImpCasts());
+  if (!AS || AS->getType().isVolatileQualified() || !AS->getType()->isScalarType())
+    return nullptr;
+  std::int64_t Elem = Ctx.getTypeSizeInChars(AS->getType()).getQuantity();
+  const auto *Base = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  if ((Elem != 4 && Elem != 8) || !Base)
+    return nullptr;
+  // The function whose body holds it.
+  DynTypedNode Node = DynTypedNode::create(*Site);
+  const FunctionDecl *Function = nullptr;
+  for (unsigned Depth = 0; Depth < 256 && !Function; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty() || Parents[0].get<LambdaExpr>())
+      return nullptr;
+    Function = Parents[0].get<FunctionDecl>();
+    Node = Parents[0];
+  }
+  if (!Function || !Function->getBody())
+    return nullptr;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ArraySubscriptExpr *Site;
+    const DeclRefExpr *Base;
+    AccessOp Op;
+    ASTContext *Ctx;
+    std::vector<const ArraySubscriptExpr *> Found;
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+      const auto *B = dyn_cast<DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
+      if (E == Site || !B || B->getDecl() != Base->getDecl() || E->getType() != Site->getType() ||
+          E->getType().isVolatileQualified())
+        return true;
+      if ((isNextIndex(Site->getIdx(), E->getIdx(), *Ctx) ||
+           isNextIndex(E->getIdx(), Site->getIdx(), *Ctx)) &&
+          sourceOpOf(E, *Ctx) == Op)
+        Found.push_back(E);
+      return true;
+    }
+  } F;
+  F.Site = AS;
+  F.Base = Base;
+  F.Op = Op;
+  F.Ctx = &Ctx;
+  F.TraverseStmt(Function->getBody());
+  // The nearest in the source (a pair written twice, stored then read
+  // back: each with its neighbour); with two as near, which one the
+  // compiler pairs is not known.
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto LineOf = [&](const Expr *E) {
+    return static_cast<long>(SM.getExpansionLineNumber(E->getBeginLoc()));
+  };
+  const Expr *Nearest = nullptr;
+  long Best = -1;
+  bool Tie = false;
+  for (const ArraySubscriptExpr *E : F.Found) {
+    long D = std::labs(LineOf(E) - LineOf(AS));
+    if (Best < 0 || D < Best) {
+      Best = D;
+      Nearest = E;
+      Tie = false;
+    } else if (D == Best) {
+      Tie = true;
+    }
+  }
+  return Tie ? nullptr : Nearest;
+}
 
 unsigned knownSharedAlignment(const VarDecl *Var, const ASTContext &Ctx) {
   // Whole-program compilation: ptxas places every __shared__ array itself.
@@ -252,13 +340,37 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
                                  llvm::function_ref<void(const RecordedRequest &)> Held) {
   SiteId Id{R.Site.Expr, R.Site.Op};
   bool Shared = R.Site.Space == MemorySpace::Shared;
+  std::optional<UnrolledLoopAccess> Loop;
+  if (Shared && (R.Site.Op == AccessOp::Load || R.Site.Op == AccessOp::Store) &&
+      !R.StructCopy) {
+    auto K = Known.find(R.Site.Expr);
+    if (K == Known.end())
+      K = Known.emplace(R.Site.Expr, unrolledLoopAccess(R.Site.Expr, Ctx)).first;
+    Loop = K->second;
+  }
+  // Not in an unrolled loop: one of two adjacent elements `s[i0]`,
+  // `s[i0 + 1]` accessed alike, one plan for the pair, runs of two.
+  SiteId Key = Id;
+  bool Pair = false;
+  if (!Loop && Shared && (R.Site.Op == AccessOp::Load || R.Site.Op == AccessOp::Store) &&
+      !R.StructCopy) {
+    auto P = Partners.find(Id);
+    if (P == Partners.end())
+      P = Partners.emplace(Id, adjacentPartner(R.Site.Expr, R.Site.Op, Ctx)).first;
+    if (P->second) {
+      Pair = true;
+      Key = {std::min<const Expr *>(R.Site.Expr, P->second), R.Site.Op};
+      unsigned Elem = R.Site.BytesPerLane;
+      Loop = UnrolledLoopAccess{2, 2 * Elem};
+    }
+  }
   // What breaks the chains of another access's run in progress: a shared
   // store between two of its loads, to the same variable (unknown: any),
   // or any shared access between two of its stores. The code is the same
   // in every run: a chain broken once is never formed.
   if (Shared) {
     for (auto &[Other, Plan] : Sites) {
-      if (Other == Id || Plan.Broken || Plan.Runs.empty() || !Plan.InThisWarp ||
+      if (Other == Key || Plan.Broken || Plan.Runs.empty() || !Plan.InThisWarp ||
           Plan.Runs.back().size() >= Plan.Loop.TripCount)
         continue;
       const RecordedRequest &M = *Plan.Runs.back().front();
@@ -268,21 +380,14 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
         Plan.Broken = true;
     }
   }
-  std::optional<UnrolledLoopAccess> Loop;
-  if (Shared && (R.Site.Op == AccessOp::Load || R.Site.Op == AccessOp::Store) &&
-      !R.StructCopy) {
-    auto K = Known.find(R.Site.Expr);
-    if (K == Known.end())
-      K = Known.emplace(R.Site.Expr, unrolledLoopAccess(R.Site.Expr, Ctx)).first;
-    Loop = K->second;
-  }
   if (!Loop) {
     Pass(R);
     return;
   }
-  auto [It, New] = Sites.try_emplace(Id);
+  auto [It, New] = Sites.try_emplace(Key);
   SitePlan &Plan = It->second;
   if (New) {
+    Plan.Pair = Pair;
     Plan.Loop = *Loop;
     Plan.Width = Loop->MaxBytes;
     // No wider than the alignment ptxas knows the array has.
@@ -298,25 +403,33 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
   Kept.push_back(R);
   const RecordedRequest &Mine = Kept.back();
   Held(Mine);
-  unsigned Position = Executions[Id]++ % Loop->TripCount;
-  if (Position == 0 || !Plan.InThisWarp) {
-    // A new run: its first lanes' addresses bound the width the compiler
-    // can prove aligned for all of them.
+  bool NewRun;
+  if (Pair) {
+    // The pair's second access completes the run its first one opened; an
+    // access that finds no open run of its partner opens one (a first one
+    // left alone was not executed with its partner: never merged).
+    bool Open = Plan.InThisWarp && !Plan.Runs.empty() && Plan.Runs.back().size() == 1;
+    NewRun = !Open || Plan.Runs.back().front()->Site.Expr == R.Site.Expr;
+    if (NewRun && Open)
+      Plan.Broken = true;
+  } else {
+    NewRun = Executions[Id]++ % Loop->TripCount == 0 || !Plan.InThisWarp;
+  }
+  if (NewRun) {
     Plan.Runs.emplace_back();
     Plan.InThisWarp = true;
-    for (unsigned L = 0; L < model::WarpSize; ++L)
-      if (Mine.Addresses->isActive(L))
-        while (Plan.Width > 1 && Mine.Addresses->address(L) % Plan.Width != 0)
-          Plan.Width /= 2;
   } else {
-    // The next iteration's bytes follow the previous one's, lane by lane.
+    // The next iteration's bytes follow the previous one's, lane by lane
+    // (a pair's may precede them: `s[i] + s[i + 1]` reads either first).
     const model::WarpAddressSet &Prev = *Plan.Runs.back().back()->Addresses;
     unsigned W = Prev.bytesPerLane();
-    bool Follows = Prev.activeMask() == Mine.Addresses->activeMask();
-    for (unsigned L = 0; L < model::WarpSize && Follows; ++L)
-      if (Prev.isActive(L))
-        Follows = Mine.Addresses->address(L) == Prev.address(L) + W;
-    if (!Follows)
+    bool After = Prev.activeMask() == Mine.Addresses->activeMask(), Before = After && Pair;
+    for (unsigned L = 0; L < model::WarpSize && (After || Before); ++L)
+      if (Prev.isActive(L)) {
+        After &= Mine.Addresses->address(L) == Prev.address(L) + W;
+        Before &= Mine.Addresses->address(L) + W == Prev.address(L);
+      }
+    if (!After && !Before)
       Plan.Broken = true;
   }
   Plan.Runs.back().push_back(&Mine);
@@ -329,11 +442,41 @@ void UnrolledMergePredictor::finishWarp() {
 }
 
 void UnrolledMergePredictor::finish(llvm::function_ref<void(const EmittedRequest &)> Emit) {
+  auto FirstAddress = [](const RecordedRequest *R) {
+    for (unsigned L = 0; L < model::WarpSize; ++L)
+      if (R->Addresses->isActive(L))
+        return R->Addresses->address(L);
+    return std::uint64_t(0);
+  };
   for (auto &[Id, Plan] : Sites) {
+    // Each run in address order; its lowest addresses bound the width the
+    // compiler can prove aligned for every run.
+    for (std::vector<const RecordedRequest *> &Run : Plan.Runs) {
+      std::vector<const RecordedRequest *> Executed = Run;
+      std::stable_sort(Run.begin(), Run.end(),
+                       [&](const RecordedRequest *A, const RecordedRequest *B) {
+                         return FirstAddress(A) < FirstAddress(B);
+                       });
+      const model::WarpAddressSet &Low = *Run.front()->Addresses;
+      for (unsigned L = 0; L < model::WarpSize; ++L)
+        if (Low.isActive(L))
+          while (Plan.Width > 1 && Low.address(L) % Plan.Width != 0)
+            Plan.Width /= 2;
+      if (Plan.Pair && Run.size() == 2)
+        Plan.CountedWith.push_back(Id.second == AccessOp::Store ? Executed.back()
+                                                                : Executed.front());
+      else
+        Plan.CountedWith.push_back(nullptr);
+    }
+    std::set<SiteId> Members;
+    for (const auto &Run : Plan.Runs)
+      for (const RecordedRequest *R : Run)
+        Members.insert({R->Site.Expr, R->Site.Op});
     if (!Plan.Broken && !Plan.Runs.empty() &&
         Plan.Width <= Plan.Runs.front().front()->Addresses->bytesPerLane())
-      Unaligned.insert(Id);
-    for (const std::vector<const RecordedRequest *> &Run : Plan.Runs) {
+      Unaligned.insert(Members.begin(), Members.end());
+    for (size_t RunIndex = 0; RunIndex < Plan.Runs.size(); ++RunIndex) {
+      const std::vector<const RecordedRequest *> &Run = Plan.Runs[RunIndex];
       unsigned MemberBytes = Run.front()->Addresses->bytesPerLane();
       size_t PerRequest =
           Plan.Broken || Plan.Width <= MemberBytes ? 1 : Plan.Width / MemberBytes;
@@ -357,10 +500,19 @@ void UnrolledMergePredictor::finish(llvm::function_ref<void(const EmittedRequest
           for (unsigned L = 0; L < model::WarpSize; ++L)
             if (Leader.Addresses->isActive(L))
               E.Addresses.setLane(L, Leader.Addresses->address(L));
-          E.Slot = slotFor(Leader, Bytes);
+          // A pair's instruction is counted with, and on the line of, the
+          // store executed second or the load executed first (ptxas sinks
+          // the one and hoists the other: merged-accesses.cu's STS.64 of
+          // s[i0] = ...; s[i1] = ...; is on the second line, its LDS.64 of
+          // a = s[i0]; b = s[i1]; on the first; fastWalshTransform's
+          // LDS.64 is on the second, which this does not predict).
+          if (const RecordedRequest *With = Plan.CountedWith[RunIndex])
+            E.Leader = With;
+          E.Slot = slotFor(*E.Leader, Bytes);
           E.Opcode = E.Slot->OpcodeOfWidth.at(Bytes);
           E.Merged = true;
-          Merged.insert(Id);
+          for (const RecordedRequest *M : E.Members)
+            Merged.insert({M->Site.Expr, M->Site.Op});
           // What did not fit starts the next request.
           First -= PerRequest - E.Members.size();
         }

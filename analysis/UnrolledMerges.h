@@ -1,4 +1,4 @@
-//===- UnrolledMerges.h - shared accesses nvcc merges in unrolled loops ---===//
+//===- UnrolledMerges.h - shared accesses ptxas merges into wider ones ---===//
 //
 // Private to analysis/. Without the compiled kernel's listing
 // (EmittedInstructions.h reads it when a toolkit is there), what the
@@ -37,10 +37,17 @@
 // loads of a run (or any other shared access between two stores) breaks
 // the chain: nothing is merged.
 //
-// Not modelled: merges across the iterations of an outer loop, of two
-// different accesses (`s[i0]` and `s[i1]` on two lines stay assumed:
-// MemoryInstructions.h), global and local memory (a global pointer's
-// alignment is not known to the compiler: two LDG.E stay two).
+// Two adjacent elements outside such a loop, `s[i0]` and `s[i1]` with
+// `int i1 = i0 + 1` (adjacentPartner), both read or both written, are a run
+// of two, under the same rules: merged-accesses.cu's pairs are one LDS.64
+// and two STS.64, measured. ptxas puts a merged store on the line of the
+// second store and, there, a merged load on the line of the first load
+// (fastWalshTransform's LDS.64 is on its second line: not predicted).
+//
+// Not modelled: merges across the iterations of an outer loop, global and
+// local memory (a global pointer's alignment is not known to the compiler:
+// two LDG.E stay two), the aligned superset ptxas reads for a run that
+// starts past a boundary.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_UNROLLEDMERGES_H
@@ -67,6 +74,13 @@ struct UnrolledLoopAccess {
   /// lane (8 or 16).
   unsigned MaxBytes = 0;
 };
+
+/// The other of two adjacent elements of one array accessed alike, when
+/// Site is one (`s[i0]` and `s[i1]` with `int i1 = i0 + 1`, both read or
+/// both written, of 4 or 8 bytes, in one function): the pair ptxas merges
+/// into one 8- or 16-byte access per lane when the first is aligned to it
+/// (fastWalshTransform's LDS.64 and STS.64, measured); null otherwise.
+const clang::Expr *adjacentPartner(const clang::Expr *Site, AccessOp Op, clang::ASTContext &Ctx);
 
 /// The alignment ptxas knows a __shared__ array to have, in bytes (16 at
 /// most; 0 for an unknown array): any without relocatable device code, the
@@ -125,6 +139,11 @@ private:
     bool Broken = false;
     /// Whether the last run is this warp's.
     bool InThisWarp = false;
+    /// Two adjacent elements accessed alike (adjacentPartner), not a loop.
+    bool Pair = false;
+    /// Per run of a pair, the access its instruction is counted with
+    /// (finish).
+    std::vector<const RecordedRequest *> CountedWith;
     /// Each run of the loop: the access's executions in it.
     std::vector<std::vector<const RecordedRequest *>> Runs;
   };
@@ -133,6 +152,7 @@ private:
 
   clang::ASTContext &Ctx;
   std::map<const clang::Expr *, std::optional<UnrolledLoopAccess>> Known;
+  std::map<SiteId, const clang::Expr *> Partners;
   std::map<SiteId, SitePlan> Sites;
   /// This warp's executions of each site so far (their position in the
   /// runs of its loop).

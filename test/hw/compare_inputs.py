@@ -88,6 +88,8 @@ def predicted_items(kernel, stem, with_listing):
                                   "requests": i["requests_simulated"], "value": i[metric],
                                   "ideal": i["ideal_" + metric], "opcode": i["opcode"]})
             continue
+        if a.get("instructions_from") == "model" and not a["requests_simulated"]:
+            continue  # every execution predicted merged into its partner's
         items.append({"access": a, "line": a["line"], "space": a["space"], "op": a["op"],
                       "requests": a["requests_simulated"], "value": a[metric],
                       "ideal": a.get("ideal_" + metric), "opcode": None})

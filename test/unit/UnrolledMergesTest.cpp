@@ -116,6 +116,18 @@ __global__ void counterWritten(float *out) {
   }
   out[threadIdx.x] = acc;
 }
+__global__ void pairs(float *data) {
+  __shared__ float p[512];
+  int i0 = threadIdx.x << 1;
+  int i1 = i0 + 1;
+  p[i0] = data[i0];
+  p[i1] = data[i1];
+  float a = p[i0];
+  float b = p[i1];
+  p[i0] = a + b;
+  p[i1] = a - b;
+  data[threadIdx.x] = p[threadIdx.x + 1];
+}
 __global__ void alignments(float *out) {
   __shared__ float plain[64];
   __shared__ __align__(16) float aligned[64];
@@ -186,6 +198,44 @@ TEST(UnrolledMergesTest, LoopsTheCompilerDoesNotMergeStayAsWritten) {
   EXPECT_EQ(loopOf("barrierInBody"), "as written");
   EXPECT_EQ(loopOf("branchInBody"), "as written");
   EXPECT_EQ(loopOf("counterWritten"), "as written");
+}
+
+/// The line of the partner adjacentPartner gives the access to p on Line
+/// (loads or stores as Op), 0 when none.
+unsigned partnerLine(unsigned Line, AccessOp Op) {
+  clang::ASTContext &Ctx = unit(false).getASTContext();
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, "pairs");
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::SourceManager *SM;
+    unsigned Line;
+    std::vector<const clang::ArraySubscriptExpr *> Found;
+    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
+      const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
+      if (Ref && Ref->getDecl()->getName() == "p" &&
+          SM->getExpansionLineNumber(E->getBeginLoc()) == Line)
+        Found.push_back(E);
+      return true;
+    }
+  } F;
+  F.SM = &Ctx.getSourceManager();
+  F.Line = Line;
+  F.TraverseStmt(K->getBody());
+  if (F.Found.size() != 1)
+    return 999;
+  const clang::Expr *P = adjacentPartner(F.Found.front(), Op, Ctx);
+  return P ? Ctx.getSourceManager().getExpansionLineNumber(P->getBeginLoc()) : 0;
+}
+
+TEST(UnrolledMergesTest, AdjacentElementsPairWithTheirNearestPartner) {
+  // The kernel `pairs` starts on line 94 of Code: p[i0] = ... is line 98.
+  EXPECT_EQ(partnerLine(98, AccessOp::Store), 99u);
+  EXPECT_EQ(partnerLine(99, AccessOp::Store), 98u);
+  EXPECT_EQ(partnerLine(100, AccessOp::Load), 101u);
+  EXPECT_EQ(partnerLine(101, AccessOp::Load), 100u);
+  EXPECT_EQ(partnerLine(102, AccessOp::Store), 103u);
+  EXPECT_EQ(partnerLine(103, AccessOp::Store), 102u);
+  // p[threadIdx.x + 1] has no p[threadIdx.x] beside it.
+  EXPECT_EQ(partnerLine(104, AccessOp::Load), 0u);
 }
 
 unsigned alignmentOf(llvm::StringRef Name, bool Rdc) {
