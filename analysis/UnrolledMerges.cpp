@@ -384,6 +384,14 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
     Pass(R);
     return;
   }
+  // An array ptxas cannot know aligned beyond its element is never read
+  // wider: as written, exactly (-rdc=true and a static float array: scalar
+  // LDS, measured in unrolled-shared-loads.cu's listings and cuda-samples'
+  // UnifiedMemoryPerf).
+  if (knownSharedAlignment(R.Site.SharedVar, Ctx) <= R.Site.BytesPerLane) {
+    Pass(R);
+    return;
+  }
   auto [It, New] = Sites.try_emplace(Key);
   SitePlan &Plan = It->second;
   if (New) {
