@@ -8,7 +8,9 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+import time
 
 # A unit that includes CCCL (cub, thrust) and the toolkit's device headers
 # and launches a kernel built on cub::BlockReduce: the CCCL robustness check
@@ -41,6 +43,7 @@ def run(cmd, cwd=None, timeout=600, env=None, stdin=None):
     no limit), 127 when it could not be started (as a shell says of a
     missing program). Output that is not UTF-8 is kept, its bad bytes
     replaced."""
+    started = time.monotonic()
     try:
         proc = subprocess.run(cmd, cwd=cwd, env=env, input=stdin, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, errors="replace",
@@ -49,7 +52,21 @@ def run(cmd, cwd=None, timeout=600, env=None, stdin=None):
         return None, "", "timed out after %s s" % timeout
     except OSError as e:
         return 127, "", str(e)
+    finally:
+        note_command_time(cmd, time.monotonic() - started)
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def note_command_time(cmd, seconds):
+    """With WARPCHECK_TEST_TIMES=FILE, each command's wall time is appended
+    to FILE (seconds, the test script, the command): what keeping CI under
+    its time budget starts from (`sort -rn FILE | head`)."""
+    log = os.environ.get("WARPCHECK_TEST_TIMES")
+    if not log:
+        return
+    with open(log, "a") as f:
+        f.write("%.2f\t%s\t%s\n" % (seconds, os.path.basename(sys.argv[0]),
+                                     " ".join(str(c) for c in cmd)[:300]))
 
 
 def warpcheck_binary(build):

@@ -43,7 +43,7 @@ private:
   llvm::BLAKE3 Hash;
 };
 
-std::string absolutePath(llvm::StringRef File, llvm::StringRef Directory) {
+std::string cacheKeyPath(llvm::StringRef File, llvm::StringRef Directory) {
   llvm::SmallString<256> Path(File);
   if (!llvm::sys::path::is_absolute(Path)) {
     if (!Directory.empty())
@@ -133,7 +133,7 @@ std::string ResultsCache::keyOf(const TranslationUnitJob &Job) {
     Key.add(A);
   if (!Job.OtherUnitsFile.empty())
     Key.add("other units " + digestOfFile(Job.OtherUnitsFile));
-  std::string Unit = absolutePath(Job.File, Job.Directory);
+  std::string Unit = cacheKeyPath(Job.File, Job.Directory);
   Key.add(configFilesAbove(llvm::sys::path::parent_path(Unit)));
   if (!Job.ToolkitRoot.empty()) {
     std::lock_guard<std::mutex> Guard(Lock);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompileCommand.h"
+#include "ArgumentLists.h"
 #include "CudaEnvironment.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -27,15 +28,9 @@
 using namespace warpcheck::tool;
 using namespace warpcheck::toolchain;
 using Args = std::vector<std::string>;
+using warpcheck::testing::containsArgument;
 
 namespace {
-
-bool contains(const Args &List, llvm::StringRef S) {
-  for (const std::string &A : List)
-    if (A == S)
-      return true;
-  return false;
-}
 
 bool anyContains(const Args &List, llvm::StringRef Needle) {
   for (const std::string &A : List)
@@ -129,7 +124,7 @@ TEST(CompileCommandTest, CMakeGeneratedNvccCommand) {
         "-MT src/CMakeFiles/kernels.dir/transpose.cu.o",
         "-MF src/CMakeFiles/kernels.dir/transpose.cu.o.d", "-c",
         "-o src/CMakeFiles/kernels.dir/transpose.cu.o"})
-    EXPECT_TRUE(contains(T.Dropped, D)) << D;
+    EXPECT_TRUE(containsArgument(T.Dropped, D)) << D;
 }
 
 TEST(CompileCommandTest, ClangCudaCommand) {
@@ -166,7 +161,7 @@ TEST(CompileCommandTest, ClangCudaCommand) {
   EXPECT_EQ(T.GpuArchs, Args{"sm_80"});
   ASSERT_TRUE(T.MaxRegCount);
   EXPECT_EQ(*T.MaxRegCount, 32u);
-  EXPECT_TRUE(contains(T.Dropped, "--cuda-path=/usr/local/cuda"));
+  EXPECT_TRUE(containsArgument(T.Dropped, "--cuda-path=/usr/local/cuda"));
 }
 
 TEST(CompileCommandTest, GccHostCommand) {
@@ -260,7 +255,7 @@ TEST(CompileCommandTest, NativeAndAllArchesGiveNoArch) {
   for (const char *A : {"-arch=native", "-arch=all", "-arch=all-major"}) {
     TranslatedCommand T = translateCompileCommand(nvcc({A, "k.cu"}));
     EXPECT_TRUE(T.GpuArchs.empty()) << A;
-    EXPECT_TRUE(contains(T.Dropped, A)) << A;
+    EXPECT_TRUE(containsArgument(T.Dropped, A)) << A;
     EXPECT_FALSE(anyContains(T.ClangArgs, "--cuda-gpu-arch")) << A;
   }
 }
@@ -299,24 +294,24 @@ TEST(CompileCommandTest, XcompilerIsUnwrappedAndFiltered) {
     if (A != "-Wl")
       Got.push_back(A);
   EXPECT_EQ(Got, Expected);
-  EXPECT_TRUE(contains(T.Dropped, "-Xcompiler -march=native"));
-  EXPECT_TRUE(contains(T.Dropped, "-Xcompiler -rpath"));
-  EXPECT_TRUE(contains(T.Dropped, "-Xcompiler /opt/lib"));
+  EXPECT_TRUE(containsArgument(T.Dropped, "-Xcompiler -march=native"));
+  EXPECT_TRUE(containsArgument(T.Dropped, "-Xcompiler -rpath"));
+  EXPECT_TRUE(containsArgument(T.Dropped, "-Xcompiler /opt/lib"));
 }
 
 TEST(CompileCommandTest, RelocatableDeviceCode) {
-  EXPECT_TRUE(contains(translateCompileCommand(nvcc({"-rdc=true"})).ClangArgs,
+  EXPECT_TRUE(containsArgument(translateCompileCommand(nvcc({"-rdc=true"})).ClangArgs,
                        "-fgpu-rdc"));
-  EXPECT_TRUE(contains(
+  EXPECT_TRUE(containsArgument(
       translateCompileCommand(nvcc({"-rdc", "true"})).ClangArgs, "-fgpu-rdc"));
   EXPECT_TRUE(
-      contains(translateCompileCommand(nvcc({"--relocatable-device-code=true"}))
+      containsArgument(translateCompileCommand(nvcc({"--relocatable-device-code=true"}))
                    .ClangArgs,
                "-fgpu-rdc"));
-  EXPECT_TRUE(contains(translateCompileCommand(nvcc({"-rdc=false"})).ClangArgs,
+  EXPECT_TRUE(containsArgument(translateCompileCommand(nvcc({"-rdc=false"})).ClangArgs,
                        "-fno-gpu-rdc"));
   EXPECT_TRUE(
-      contains(translateCompileCommand(nvcc({"-dc"})).ClangArgs, "-fgpu-rdc"));
+      containsArgument(translateCompileCommand(nvcc({"-dc"})).ClangArgs, "-fgpu-rdc"));
 }
 
 TEST(CompileCommandTest, MaxRegCountSpellings) {
@@ -341,15 +336,15 @@ TEST(CompileCommandTest, MaxRegCountSpellings) {
   TranslatedCommand Bad =
       translateCompileCommand(nvcc({"-maxrregcount=lots", "k.cu"}));
   EXPECT_FALSE(Bad.MaxRegCount);
-  EXPECT_TRUE(contains(Bad.Dropped, "-maxrregcount=lots"));
+  EXPECT_TRUE(containsArgument(Bad.Dropped, "-maxrregcount=lots"));
 }
 
 TEST(CompileCommandTest, StdSpellings) {
   for (const Args &In : {Args{"-std=c++17"}, Args{"--std=c++17"},
                          Args{"-std", "c++17"}, Args{"--std", "c++17"}}) {
     TranslatedCommand T = translateCompileCommand(nvcc(In));
-    EXPECT_TRUE(contains(T.ClangArgs, "-std=c++17")) << In[0];
-    EXPECT_FALSE(contains(T.ClangArgs, "c++17")) << In[0];
+    EXPECT_TRUE(containsArgument(T.ClangArgs, "-std=c++17")) << In[0];
+    EXPECT_FALSE(containsArgument(T.ClangArgs, "c++17")) << In[0];
   }
 }
 
@@ -360,7 +355,7 @@ TEST(CompileCommandTest, LanguageSpellings) {
     EXPECT_TRUE(hasSequence(T.ClangArgs, {"-x", "cuda"})) << In[0];
   }
   TranslatedCommand Ptx = translateCompileCommand(nvcc({"-x", "ptx"}));
-  EXPECT_FALSE(contains(Ptx.ClangArgs, "-x"));
+  EXPECT_FALSE(containsArgument(Ptx.ClangArgs, "-x"));
 }
 
 TEST(CompileCommandTest, NvccIncludeAndMacroSpellings) {
@@ -429,7 +424,7 @@ TEST(CompileCommandTest, NvccOnlyFlagsAreDropped) {
         "--expt-extended-lambda", "-Wno-deprecated-gpu-targets",
         "--default-stream legacy", "-cudart shared", "--threads 4",
         "-diag-suppress 20012"})
-    EXPECT_TRUE(contains(T.Dropped, D)) << D;
+    EXPECT_TRUE(containsArgument(T.Dropped, D)) << D;
 }
 
 TEST(CompileCommandTest, DefaultStreamPerThreadDefinesTheMacro) {
@@ -439,7 +434,7 @@ TEST(CompileCommandTest, DefaultStreamPerThreadDefinesTheMacro) {
                          Args{"-default-stream", "per-thread"}}) {
     TranslatedCommand T = translateCompileCommand(nvcc(In));
     EXPECT_TRUE(
-        contains(T.ClangArgs, "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"));
+        containsArgument(T.ClangArgs, "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"));
   }
 }
 
@@ -447,10 +442,10 @@ TEST(CompileCommandTest, NvccMathFlags) {
   TranslatedCommand T = translateCompileCommand(
       nvcc({"-ftz=true", "-fmad=false", "-prec-div=false", "-prec-sqrt",
             "false", "k.cu"}));
-  EXPECT_TRUE(contains(T.ClangArgs, "-fgpu-flush-denormals-to-zero"));
-  EXPECT_TRUE(contains(T.ClangArgs, "-ffp-contract=off"));
+  EXPECT_TRUE(containsArgument(T.ClangArgs, "-fgpu-flush-denormals-to-zero"));
+  EXPECT_TRUE(containsArgument(T.ClangArgs, "-ffp-contract=off"));
   EXPECT_FALSE(anyContains(T.ClangArgs, "prec"));
-  EXPECT_FALSE(contains(T.ClangArgs, "false"));
+  EXPECT_FALSE(containsArgument(T.ClangArgs, "false"));
 }
 
 TEST(CompileCommandTest, OptimizationLevels) {
@@ -495,8 +490,8 @@ TEST(CompileCommandTest, PositionalArgumentsOtherThanSourcesAreDropped) {
   EXPECT_EQ(T.ClangArgs,
             (Args{"a.cu", "b.cuh", "f.cpp", "-Wno-unknown-warning-option",
                   "-Qunused-arguments"}));
-  EXPECT_TRUE(contains(T.Dropped, "c.o"));
-  EXPECT_TRUE(contains(T.Dropped, "-"));
+  EXPECT_TRUE(containsArgument(T.Dropped, "c.o"));
+  EXPECT_TRUE(containsArgument(T.Dropped, "-"));
 }
 
 TEST(CompileCommandTest, EndOfOptions) {
@@ -540,9 +535,9 @@ TEST(CompileCommandTest, ShellMetacharactersStayLiteral) {
   TranslatedCommand T =
       translateCompileCommand(nvcc({"-DX=$(touch /tmp/warpcheck-pwned)", "-D",
                                     "Y=`id`", "-DZ=a;rm -rf /", "k.cu"}));
-  EXPECT_TRUE(contains(T.ClangArgs, "-DX=$(touch /tmp/warpcheck-pwned)"));
+  EXPECT_TRUE(containsArgument(T.ClangArgs, "-DX=$(touch /tmp/warpcheck-pwned)"));
   EXPECT_TRUE(hasSequence(T.ClangArgs, {"-D", "Y=`id`"}));
-  EXPECT_TRUE(contains(T.ClangArgs, "-DZ=a;rm -rf /"));
+  EXPECT_TRUE(containsArgument(T.ClangArgs, "-DZ=a;rm -rf /"));
 }
 
 TEST(CompileCommandTest, GccOnlyFlagsClangRejectsAreDropped) {
@@ -563,7 +558,7 @@ TEST(CompileCommandTest, GccOnlyFlagsClangRejectsAreDropped) {
   EXPECT_EQ(T.ClangArgs, (Args{"a.cpp", "-Wno-unknown-warning-option",
                                "-Qunused-arguments"}));
   for (const std::string &F : GccOnly)
-    EXPECT_TRUE(contains(T.Dropped, F)) << F;
+    EXPECT_TRUE(containsArgument(T.Dropped, F)) << F;
 }
 
 TEST(CompileCommandTest, HostTuningFlagsAreDropped) {
@@ -585,7 +580,7 @@ TEST(CompileCommandTest, KnownFlagPredicateCanOnlyRemove) {
       Opts);
   EXPECT_EQ(T.ClangArgs, (Args{"-fPIC", "a.cu", "-Wno-unknown-warning-option",
                                "-Qunused-arguments"}));
-  EXPECT_TRUE(contains(T.Dropped, "-fweird"));
+  EXPECT_TRUE(containsArgument(T.Dropped, "-fweird"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -611,9 +606,9 @@ TEST_P(HostileFlagTest, NothingFromTheDatabaseReachesClang) {
       EXPECT_FALSE(llvm::StringRef(A).contains("evil"))
           << H.Name << (Nvcc ? " (nvcc)" : " (clang)") << ": " << A;
     // The rest of the command is intact.
-    EXPECT_TRUE(contains(T.ClangArgs, "-O2")) << H.Name;
-    EXPECT_TRUE(contains(T.ClangArgs, "-DOK=1")) << H.Name;
-    EXPECT_TRUE(contains(T.ClangArgs, "kernel.cu")) << H.Name;
+    EXPECT_TRUE(containsArgument(T.ClangArgs, "-O2")) << H.Name;
+    EXPECT_TRUE(containsArgument(T.ClangArgs, "-DOK=1")) << H.Name;
+    EXPECT_TRUE(containsArgument(T.ClangArgs, "kernel.cu")) << H.Name;
     EXPECT_FALSE(T.Dropped.empty()) << H.Name;
     EXPECT_TRUE(anyContains(T.Dropped, "evil")) << H.Name;
   }
@@ -732,7 +727,7 @@ TEST(CompileCommandTest, NoProgramOrPluginFlagSurvivesAtAll) {
     EXPECT_FALSE(S.starts_with("-load")) << A;
     EXPECT_FALSE(S.contains("integrated")) << A;
   }
-  EXPECT_TRUE(contains(T.ClangArgs, "kernel.cu"));
+  EXPECT_TRUE(containsArgument(T.ClangArgs, "kernel.cu"));
 }
 
 //===----------------------------------------------------------------------===//

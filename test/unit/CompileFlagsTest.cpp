@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArgumentLists.h"
 #include "CompileCommand.h"
 
 #include "warpcheck/toolchain/CompileFlags.h"
@@ -22,12 +23,9 @@
 using namespace warpcheck::tool;
 using namespace warpcheck::toolchain;
 using Args = std::vector<std::string>;
+using warpcheck::testing::containsArgument;
 
 namespace {
-
-bool contains(const Args &V, const std::string &S) {
-  return std::find(V.begin(), V.end(), S) != V.end();
-}
 
 bool droppedByBoth(const CompileFlag &Row) {
   const FlagFates &F = fatesOf(Row.Meaning);
@@ -66,9 +64,9 @@ TEST(CompileFlagsTest, DroppedByTheTableIsDroppedByBoth) {
     std::string Shown = Row.TakesValue && Row.Long.empty() ? Flag + " v" : Flag;
     TranslatedCommand T = translateCompileCommand(Command);
     SanitizedFlags S = sanitizeCompileFlags(Command, "/w");
-    EXPECT_TRUE(contains(T.Dropped, Shown)) << Shown;
-    EXPECT_TRUE(contains(S.Dropped, Shown)) << Shown;
-    EXPECT_FALSE(contains(T.ClangArgs, Flag)) << Flag;
+    EXPECT_TRUE(containsArgument(T.Dropped, Shown)) << Shown;
+    EXPECT_TRUE(containsArgument(S.Dropped, Shown)) << Shown;
+    EXPECT_FALSE(containsArgument(T.ClangArgs, Flag)) << Flag;
     EXPECT_TRUE(S.Kept.empty()) << Flag;
   }
   // --ccbin, --options-file, -o, -E, --keep-dir ... : most of nvcc's options.
@@ -82,8 +80,8 @@ TEST(CompileFlagsTest, ValueOfADroppedFlagIsNoFlagForEither) {
     std::string Flag = Row.Short.empty() ? "--" + Row.Long.str() : "-" + Row.Short.str();
     Args Command = {"nvcc", Flag, "-DINJECTED", "k.cu"};
     EXPECT_TRUE(takesSeparateValue(Flag)) << Flag;
-    EXPECT_FALSE(contains(translateCompileCommand(Command).ClangArgs, "-DINJECTED")) << Flag;
-    EXPECT_FALSE(contains(sanitizeCompileFlags(Command, "/w").Kept, "-DINJECTED")) << Flag;
+    EXPECT_FALSE(containsArgument(translateCompileCommand(Command).ClangArgs, "-DINJECTED")) << Flag;
+    EXPECT_FALSE(containsArgument(sanitizeCompileFlags(Command, "/w").Kept, "-DINJECTED")) << Flag;
   }
 }
 

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArgumentLists.h"
 #include "CudaEnvironment.h"
 
 #include "FakeCudaToolkit.h"
@@ -105,8 +106,8 @@ TEST(CudaParseArgumentsTest, NoLibdeviceMeansNoCudaLib) {
   std::string Why;
   std::vector<std::string> Args =
       cudaParseArguments(inspectCudaToolkit(T.path(), Why), "/opt/wc/include");
-  EXPECT_TRUE(contains(Args, "-nocudalib"));
-  EXPECT_FALSE(contains(Args, "-nocudainc"));
+  EXPECT_TRUE(containsArgument(Args, "-nocudalib"));
+  EXPECT_FALSE(containsArgument(Args, "-nocudainc"));
 }
 
 TEST(CudaParseArgumentsTest, NoToolkit) {

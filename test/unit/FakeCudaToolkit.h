@@ -100,13 +100,6 @@ inline void makeFakeToolkit(const std::string &Root, const FakeToolkitSpec &Spec
                   "    int          reserved[56];\n};\n");
 }
 
-inline bool contains(const std::vector<std::string> &Args, llvm::StringRef S) {
-  for (const std::string &A : Args)
-    if (A == S)
-      return true;
-  return false;
-}
-
 } // namespace warpcheck::testing
 
 #endif // WARPCHECK_TEST_UNIT_FAKECUDATOOLKIT_H

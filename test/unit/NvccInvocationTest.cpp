@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArgumentLists.h"
 #include "TempDir.h"
 #include "warpcheck/toolchain/CudaArch.h"
 #include "warpcheck/toolchain/NvccInvocation.h"
@@ -24,10 +25,10 @@
 #include <vector>
 
 using namespace warpcheck::toolchain;
+using warpcheck::testing::containsArgument;
 
 namespace {
 
-using warpcheck::test::contains;
 using warpcheck::test::exists;
 struct TempDir : warpcheck::test::TempDir {
   TempDir() : warpcheck::test::TempDir("warpcheck-nvcctest") {}
@@ -63,13 +64,13 @@ TEST(RegisterGuards, OnlyAllowListedFlagsSurvive) {
                                        "-DTHIRD=3", "-UFOO", "-std=c++17"};
   EXPECT_EQ(F.Kept, Expected);
   EXPECT_EQ(F.MaxRegisterCount, 40u);
-  EXPECT_TRUE(contains(F.Refused, "-DBAD=$(touch /tmp/x)"));
-  EXPECT_TRUE(contains(F.Refused, "-DTICK=`touch /tmp/x`"));
+  EXPECT_TRUE(containsArgument(F.Refused, "-DBAD=$(touch /tmp/x)"));
+  EXPECT_TRUE(containsArgument(F.Refused, "-DTICK=`touch /tmp/x`"));
   for (const char *D : {"-ccbin=/tmp/evil.sh", "-ccbin /tmp/evil.sh",
                         "--compiler-bindir=/tmp/evil", "--compiler-bindir /tmp/evil",
                         "--options-file /tmp/opts.txt", "-optf /tmp/opts.txt", "-Xptxas -O0",
                         "-Xcompiler -fplugin=/tmp/x.so", "-Xcompiler=-B/tmp", "-o file.o"})
-    EXPECT_TRUE(contains(F.Dropped, D)) << D;
+    EXPECT_TRUE(containsArgument(F.Dropped, D)) << D;
   for (const std::string &K : F.Kept)
     EXPECT_EQ(K.find("evil"), std::string::npos) << K;
 }
@@ -136,8 +137,8 @@ TEST(RegisterGuards, NvccArgumentVector) {
   EXPECT_EQ(Args->back(), "/tmp/w/unit.cu");
   for (const char *A : {"-cubin", "-arch=sm_90a", "-Xptxas", "-v", "-lineinfo", "-maxrregcount=48",
                         "-DN=4", "-I/p/inc"})
-    EXPECT_TRUE(contains(*Args, A)) << A;
-  EXPECT_FALSE(contains(*Args, "-rdc=true"));
+    EXPECT_TRUE(containsArgument(*Args, A)) << A;
+  EXPECT_FALSE(containsArgument(*Args, "-rdc=true"));
   // Anything not shell-safe stops the run, whatever its origin.
   EXPECT_FALSE(nvccArguments("/opt/cuda", "sm_90", F, std::nullopt, "/tmp/$(x)/unit.cu",
                              "/tmp/o.cubin", &Error));

@@ -22,7 +22,7 @@ using namespace warpcheck::analysis;
 
 namespace {
 
-const char *Code = R"(
+const char *PromotionKernels = R"(
 __global__ void accumulate(const float *A, const float *x, float *tmp, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (int j = 0; j < n; ++j)
@@ -58,7 +58,7 @@ __global__ void nested(const float *in, float *out, int n) {
 /// "load tmp[i]", "store tmp[i]": the accesses Kernel's model keeps.
 std::set<std::string> kept(llvm::StringRef Kernel) {
   static std::unique_ptr<clang::ASTUnit> AST =
-      warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Device);
+      warpcheck::testing::parseCuda(PromotionKernels, warpcheck::testing::CudaSide::Device);
   const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(AST->getASTContext(), Kernel);
   EXPECT_TRUE(K) << Kernel.str();
   std::set<std::string> Out;
@@ -100,7 +100,7 @@ TEST(RegisterPromotion, OneRequestPerWarpForTheAccumulator) {
   // warp: 2 warps of 64 iterations make 2 requests, not 128, and the access
   // says it is a prediction.
   std::unique_ptr<clang::ASTUnit> AST =
-      warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Device);
+      warpcheck::testing::parseCuda(PromotionKernels, warpcheck::testing::CudaSide::Device);
   const clang::FunctionDecl *K =
       warpcheck::testing::kernelNamed(AST->getASTContext(), "accumulate");
   ASSERT_TRUE(K);

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArgumentLists.h"
 #include "CudaTestUnit.h"
 #include "TempDir.h"
 #include "warpcheck/analysis/KernelResources.h"
@@ -38,6 +39,7 @@
 #include <vector>
 
 using namespace warpcheck::analysis;
+using warpcheck::testing::containsArgument;
 
 #ifndef WARPCHECK_CLANG_RESOURCE_DIR
 #define WARPCHECK_CLANG_RESOURCE_DIR "/usr/lib/llvm-19/lib/clang/19"
@@ -45,7 +47,6 @@ using namespace warpcheck::analysis;
 
 namespace {
 
-using warpcheck::test::contains;
 using warpcheck::test::exists;
 using warpcheck::testing::kernelNamed;
 struct TempDir : warpcheck::test::TempDir {
@@ -454,7 +455,7 @@ TEST(PtxasRun, HostileCompileDatabaseStartsNothingButNvcc) {
   ASSERT_TRUE(R.FallbackReason.empty()) << R.FallbackReason;
   ASSERT_EQ(R.ByMangledName.count("_Z5scalePff"), 1u);
   EXPECT_GT(R.ByMangledName.at("_Z5scalePff").Registers, 0u);
-  EXPECT_TRUE(contains(R.DroppedFlags, "-ccbin=" + Evil));
+  EXPECT_TRUE(containsArgument(R.DroppedFlags, "-ccbin=" + Evil));
 
   // A source file whose name is a command (touch runs where a shell would
   // run it: the current folder).

@@ -15,10 +15,6 @@
 
 namespace warpcheck::test {
 
-inline bool contains(const std::vector<std::string> &V, const std::string &S) {
-  return std::find(V.begin(), V.end(), S) != V.end();
-}
-
 inline bool exists(const std::string &Path) { return llvm::sys::fs::exists(Path); }
 
 /// A private temporary folder (its real path), removed at the end of the test.

@@ -23,7 +23,7 @@ using namespace warpcheck::analysis;
 
 namespace {
 
-const char *Code = R"(
+const char *UnrolledKernels = R"(
 __global__ void rows8(float *out) {
   __shared__ float s[1024];
   float acc = 0;
@@ -140,9 +140,9 @@ __global__ void alignments(float *out) {
 
 clang::ASTUnit &unit(bool Rdc) {
   static std::unique_ptr<clang::ASTUnit> Whole =
-      warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Device);
+      warpcheck::testing::parseCuda(UnrolledKernels, warpcheck::testing::CudaSide::Device);
   static std::unique_ptr<clang::ASTUnit> Relocatable = warpcheck::testing::parseCuda(
-      Code, warpcheck::testing::CudaSide::Device, {"-fgpu-rdc"});
+      UnrolledKernels, warpcheck::testing::CudaSide::Device, {"-fgpu-rdc"});
   return Rdc ? *Relocatable : *Whole;
 }
 
@@ -227,7 +227,7 @@ unsigned partnerLine(unsigned Line, AccessOp Op) {
 }
 
 TEST(UnrolledMergesTest, AdjacentElementsPairWithTheirNearestPartner) {
-  // The kernel `pairs` starts on line 94 of Code: p[i0] = ... is line 98.
+  // The kernel `pairs` starts on line 94 of UnrolledKernels: p[i0] = ... is line 98.
   EXPECT_EQ(partnerLine(98, AccessOp::Store), 99u);
   EXPECT_EQ(partnerLine(99, AccessOp::Store), 98u);
   EXPECT_EQ(partnerLine(100, AccessOp::Load), 101u);
