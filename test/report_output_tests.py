@@ -178,10 +178,12 @@ def unwritable_report(wc, tmp):
 
 
 def same_report_whatever_jobs(wc, tmp):
-    """-j1 and -j3 give byte-identical text, JSON and SARIF reports."""
+    """-j1 and -j8 give byte-identical text, JSON and SARIF reports (with
+    eight workers for ten inputs of unequal cost, workers finish in an
+    order of their own)."""
     folder = os.path.join(tmp, "order")
     os.mkdir(folder)
-    for n in range(4):
+    for n in range(2):
         write(folder, "k%d.cu" % n, GOOD.replace("strided", "strided%d" % n)
               .replace("i * 32", "i * %d" % (8 << n)))
         write(folder, "b%d.cu" % n, BANKS.replace("transpose", "transpose%d" % n))
@@ -197,11 +199,11 @@ def same_report_whatever_jobs(wc, tmp):
           "int main() { defined<<<2, 96>>>(0); }\n")
     for fmt in ("text", "json", "sarif"):
         reports = []
-        for jobs in ("-j1", "-j3", "-j8"):
+        for jobs in ("-j1", "-j8"):
             rc, out, err = run([wc, "--no-cuda", "--format=" + fmt, jobs, "order"], cwd=tmp,
                                timeout=600)
             reports.append((rc, out, err))
-        check("%s: -j1, -j3 and -j8 give the same report, byte for byte" % fmt,
+        check("%s: -j1 and -j8 give the same report, byte for byte" % fmt,
               reports[0][1] and all(r == reports[0] for r in reports) and reports[0][0] == 3,
               "\n----\n".join(r[1][-600:] + r[2][-300:] for r in reports))
 
