@@ -32,6 +32,11 @@ static const char *HelpHead = R"(USAGE: warpcheck [options] <source files or fol
        warpcheck -p <build dir> [options] [source files or folders...]
        warpcheck occupancy --arch=sm_90 --registers=R --block=B [...]   (see warpcheck occupancy --help)
        warpcheck merge [options] <shard results...>   (see warpcheck merge --help)
+       warpcheck launch [options] [--] <compiler> <arguments...>
+                 as the build's compiler launcher (CMAKE_CUDA_COMPILER_LAUNCHER):
+                 analyses the command's .cu sources with its arguments, reports
+                 on standard error (nothing for a clean unit), then runs the
+                 compiler exactly as given; the exit code is the compiler's
 
 Predicts, from CUDA source alone, how each kernel's global and shared memory
 accesses behave on a real GPU (32-byte sectors per warp request, bank

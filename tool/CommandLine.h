@@ -104,6 +104,11 @@ struct CommandLine {
   /// of the inputs' kernels and their calls of the inputs' host functions
   /// bind them (the inputs alone by default).
   bool LaunchesFromDatabase = false;
+  /// warpcheck launch (LaunchMode.h): the build's compile command, compiler
+  /// first. Its CUDA sources are the inputs, analysed with its arguments;
+  /// the report goes to standard error, and a unit with nothing to say
+  /// prints nothing.
+  std::vector<std::string> LaunchCommand;
 };
 
 /// Parses argv (argv[0] is the program). False after printing an error.

@@ -1,6 +1,7 @@
 //===- Inputs.cpp - what warpcheck analyses, and with which arguments -----===//
 
 #include "Inputs.h"
+#include "LaunchMode.h"
 #include "CompileCommand.h"
 
 #include "warpcheck/model/Arch.h"
@@ -262,6 +263,11 @@ bool collectFromDatabase(const CommandLine &CL, llvm::StringRef Cwd, InputSet &O
 } // namespace
 
 bool collectInputs(const CommandLine &CL, llvm::StringRef Cwd, InputSet &Out) {
+  if (!CL.LaunchCommand.empty()) {
+    for (const std::string &Source : cudaSourcesOfCommand(CL.LaunchCommand))
+      Out.Inputs.push_back({Source, Cwd.str(), CL.LaunchCommand});
+    return true;
+  }
   if (!CL.BuildDir.empty())
     return collectFromDatabase(CL, Cwd, Out);
   if (CL.Files.empty()) {

@@ -63,8 +63,15 @@ int reportRun(const CommandLine &CL, GateOptions &Gates, llvm::StringRef Cwd, Ru
   if (!applyGates(CL, Gates, Cwd, Result))
     return ExitUsage;
 
+  RunCounts Counts = countRun(Result);
+  // warpcheck launch: the build's own output is the compiler's; a unit
+  // with no finding and no error prints nothing.
+  bool Launch = !CL.LaunchCommand.empty();
+  if (Launch && !Counts.Findings && !Counts.NotAnalysed && !Counts.AnalysedWithErrors &&
+      !Counts.KernelsFailed)
+    return exitCodeFor(Counts, CL.FailPolicy);
   std::unique_ptr<llvm::raw_fd_ostream> File;
-  llvm::raw_fd_ostream *OS = &llvm::outs();
+  llvm::raw_fd_ostream *OS = Launch ? &llvm::errs() : &llvm::outs();
   if (!CL.Output.empty() && CL.Output != "-") {
     std::error_code EC;
     File = std::make_unique<llvm::raw_fd_ostream>(CL.Output, EC);
@@ -74,7 +81,6 @@ int reportRun(const CommandLine &CL, GateOptions &Gates, llvm::StringRef Cwd, Ru
     }
     OS = File.get();
   }
-  RunCounts Counts = countRun(Result);
   ReportContext Context{WARPCHECK_VERSION, Gates.SourceRoot, summaryLine(Counts),
                         Cwd.str()};
   if (CL.Format == "json")
@@ -84,7 +90,9 @@ int reportRun(const CommandLine &CL, GateOptions &Gates, llvm::StringRef Cwd, Ru
   else if (CL.Format == "html")
     renderHtml(Result, Context, *OS);
   else
-    renderText(Result, *OS, File == nullptr && llvm::sys::Process::StandardOutHasColors());
+    renderText(Result, *OS,
+               File == nullptr && (Launch ? llvm::sys::Process::StandardErrHasColors()
+                                          : llvm::sys::Process::StandardOutHasColors()));
   OS->flush();
   // A failed write (a full disk, /dev/full) is said, and cleared: a stream
   // left in error makes LLVM abort when it is destroyed.

@@ -15,6 +15,7 @@
 #include "FixApplication.h"
 #include "PullRequestGates.h"
 #include "Inputs.h"
+#include "LaunchMode.h"
 #include "PrintToolkit.h"
 #include "ProgressLine.h"
 #include "ReportSupport.h"
@@ -230,6 +231,7 @@ int writeShard(const CommandLine &CL, const InputSet &Set, const RunRecord &Reco
 
 int occupancyMain(llvm::ArrayRef<const char *> Argv);
 int mergeMain(llvm::ArrayRef<const char *> Argv);
+static int analyseAndReport(CommandLine &CL, const char *Argv0);
 
 int main(int argc, const char **argv) {
   // LLVM's crash handler would otherwise start an llvm-symbolizer found on
@@ -244,10 +246,17 @@ int main(int argc, const char **argv) {
     return occupancyMain(Argv.drop_front());
   if (argc > 1 && llvm::StringRef(argv[1]) == "merge")
     return mergeMain(Argv.drop_front());
+  if (argc > 1 && llvm::StringRef(argv[1]) == "launch")
+    return launchMain(Argv, analyseAndReport);
 
   CommandLine CL;
   if (!parseCommandLine(Argv, CL))
     return ExitUsage;
+  return analyseAndReport(CL, argv[0]);
+}
+
+/// The run CL asks for: collect the inputs, analyse them, report.
+static int analyseAndReport(CommandLine &CL, const char *Argv0) {
   if (CL.Help) {
     llvm::outs() << helpText();
     return ExitOk;
@@ -345,7 +354,7 @@ int main(int argc, const char **argv) {
     return ExitUsage;
   }
   std::vector<std::string> CudaArgs =
-      cudaParseArguments(Toolkit, bundledIncludeRoot(argv[0], (void *)&main));
+      cudaParseArguments(Toolkit, bundledIncludeRoot(Argv0, (void *)&main));
 
   // --shard K/N: this run's part of the inputs (Shards.h); the inputs that
   // could not be collected and the notes belong to part 1.
@@ -411,7 +420,7 @@ int main(int argc, const char **argv) {
     return Jobs.empty() ? ExitInputErrors : ExitOk;
   }
 
-  std::string Self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&main);
+  std::string Self = llvm::sys::fs::getMainExecutable(Argv0, (void *)&main);
   unsigned Parallel = CL.Jobs ? CL.Jobs : std::max(1u, std::thread::hardware_concurrency());
   std::unique_ptr<ResultsCache> Cache;
   if (!CacheDir.empty()) {
