@@ -160,6 +160,11 @@ static const char *HelpTail = R"(
   --list-checks            List the enabled checks and exit.
   --print-clang-args       Print, one per line, the clang arguments warpcheck parses
                            the first input with (for clang-tidy's -- or ExtraArgs).
+  --export-compile-commands=<file>
+                           Write a compile database of the inputs with the clang
+                           commands warpcheck parses them with (each nvcc command
+                           of -p translated) and exit: clang-tidy-19 -p <its folder>
+                           -load libwarpcheck.so then reads a CMake nvcc project.
   --print-toolkit          Print, as JSON, the CUDA toolkit warpcheck found (honours
                            --cuda-path and --no-cuda) and exit; exit code 1 when a
                            named location is not a toolkit.
@@ -287,6 +292,7 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
                (R = Take("--diff", CL.DiffRevision)) ||
                (R = Take("--line-filter", CL.LineFilterJson)) ||
                (R = Take("--export-fixes", CL.ExportFixes)) ||
+               (R = Take("--export-compile-commands", CL.ExportCompileCommands)) ||
                (R = Take("--cache-dir", CL.CacheDir)) ||
                (R = Take("--sass-listing", CL.SassListing)) ||
                (R = Take("-export-fixes", CL.ExportFixes)) ||
@@ -474,7 +480,8 @@ bool validateShardOptions(const CommandLine &CL) {
       {!CL.DiffRevision.empty(), "--diff"},       {!CL.LineFilterJson.empty(), "--line-filter"},
       {!CL.SourceRoot.empty(), "--source-root"},  {CL.Fix, "--fix"},
       {!CL.ExportFixes.empty(), "--export-fixes"}, {CL.FailPolicy != FailOn::Error, "--fail-on"},
-      {CL.PrintClangArgs, "--print-clang-args"}};
+      {CL.PrintClangArgs, "--print-clang-args"},
+      {!CL.ExportCompileCommands.empty(), "--export-compile-commands"}};
   for (const auto &[Given, Name] : MergeOptions)
     if (Given) {
       error(std::string(Name) + " is an option of warpcheck merge, not of a --shard run");

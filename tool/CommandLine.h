@@ -109,6 +109,10 @@ struct CommandLine {
   /// the report goes to standard error, and a unit with nothing to say
   /// prints nothing.
   std::vector<std::string> LaunchCommand;
+  /// --export-compile-commands=<file>: a compile database of the inputs
+  /// with the clang commands warpcheck parses them with (nvcc's flags
+  /// translated), for clang-tidy -p; written instead of analysing.
+  std::string ExportCompileCommands;
 };
 
 /// Parses argv (argv[0] is the program). False after printing an error.

@@ -12,6 +12,7 @@
 #include "CommandLine.h"
 #include "ConfigVerification.h"
 #include "CudaEnvironment.h"
+#include "ExportCompileCommands.h"
 #include "FixApplication.h"
 #include "PullRequestGates.h"
 #include "Inputs.h"
@@ -326,6 +327,12 @@ static int analyseAndReport(CommandLine &CL, const char *Argv0) {
           "': refused, the report would overwrite the source");
     return ExitUsage;
   }
+  if (std::string Input = outputNamingAnInput(CL.ExportCompileCommands, CL, Cwd, Set);
+      !Input.empty()) {
+    error("--export-compile-commands '" + CL.ExportCompileCommands + "' is the input '" + Input +
+          "': refused, the database would overwrite the source");
+    return ExitUsage;
+  }
   if (std::string Input = outputNamingAnInput(CL.ExportFixes, CL, Cwd, Set); !Input.empty()) {
     error("--export-fixes '" + CL.ExportFixes + "' is the input '" + Input +
           "': refused, the fix-its would overwrite the source");
@@ -411,6 +418,8 @@ static int analyseAndReport(CommandLine &CL, const char *Argv0) {
   // silently the default).
   unsigned ConfigProblems = verifyConfigurations(Jobs);
 
+  if (!CL.ExportCompileCommands.empty())
+    return exportCompileCommands(CL.ExportCompileCommands, Jobs, InputJobs, Record);
   if (CL.PrintClangArgs) {
     if (!Jobs.empty())
       for (const std::string &A : Jobs.front().ClangArgs)
