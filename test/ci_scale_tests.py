@@ -164,6 +164,36 @@ def test_cache(wc, tmp):
     check("cache: a unit with compiler errors is not stored, the clean one is",
           rc == 3 and reuse_counts(err) == (1, 0) and len(entries(errors)) == 1, err)
 
+    # --cache-limit: past the limit, the least recently used entries go
+    # (a reused entry counts as used) down to 3/4 of the limit. The two
+    # entries are padded to 600 KiB each (their JSON stays valid); with c.cu's
+    # new entry the folder is over 1 MiB, and taking out the oldest, b.cu's,
+    # brings it under 768 KiB.
+    limited = os.path.join(tmp, "limited-cache")
+    analyse(wc, tmp, ["a.cu"], "l1.json", ["--cache-dir", limited])
+    analyse(wc, tmp, ["b.cu"], "l2.json", ["--cache-dir", limited])
+    for path in entries(limited):
+        doc = json.loads(read(path))
+        doc["padding"] = "x" * (600 << 10)
+        write(path, json.dumps(doc))
+        os.utime(path, (1000, 1000))
+    rc, err = analyse(wc, tmp, ["a.cu"], "l3.json", ["--cache-dir", limited])
+    used = [p for p in entries(limited) if os.path.getmtime(p) > 1000]
+    check("cache: a reused entry is marked used (its modification time)",
+          reuse_counts(err) == (1, 0) and len(used) == 1, err)
+    write(os.path.join(tmp, "c.cu"), UNIT_B.replace("spread", "spreadc"))
+    rc, err = analyse(wc, tmp, ["c.cu"], "l4.json", ["--cache-dir", limited,
+                                                    "--cache-limit=1"])
+    left = entries(limited)
+    check("cache: --cache-limit=1 removes the least recently used entry (b.cu's), keeping "
+          "the one just reused, down to 768 KiB",
+          reuse_counts(err) == (0, 1) and "1 least recently used removed (over 1 MiB)" in err and
+          len(left) == 2 and used and used[0] in left and
+          sum(os.path.getsize(p) for p in left) <= 768 << 10, "%s %s" % (left, err))
+    rc, _, err = run([wc, "--no-cuda", "--cache-limit=0", "a.cu"], cwd=tmp)
+    check("cache: --cache-limit=0 is a usage error (2)",
+          rc == 2 and "--cache-limit needs a positive number" in err, err)
+
     rc, _, err = run([wc, "--no-cuda", "--cache-dir", os.path.join(tmp, "a.cu"), "b.cu"],
                      cwd=tmp)
     check("cache: --cache-dir naming a file is a usage error (2)",

@@ -147,6 +147,9 @@ static const char *HelpTail = R"(
                            (only units analysed without a compiler error are kept).
   --cache                  The same in $XDG_CACHE_HOME/warpcheck/results, else
                            $HOME/.cache/warpcheck/results.
+  --cache-limit=<MiB>      After a run that stored results, the least recently used
+                           are removed until the results cache takes at most 3/4 of
+                           <MiB> (default 512; the ptxas cache keeps the default).
   --progress, --no-progress
                            Say on standard error which unit finished, how many are
                            left and about how long they take ("[12/340] a.cu, about
@@ -366,6 +369,13 @@ bool parseCommandLine(llvm::ArrayRef<const char *> Argv, CommandLine &CL) {
           CL.MemoryLimitMB == 0 || CL.MemoryLimitMB > (1u << 20)) {
         error("--memory-limit needs a positive number of megabytes (at most 1048576), got '" +
               Value + "'");
+        return false;
+      }
+    } else if ((R = Take("--cache-limit", Value))) {
+      if (R < 0 || llvm::StringRef(Value).getAsInteger(10, CL.CacheLimitMB) ||
+          CL.CacheLimitMB == 0 || CL.CacheLimitMB > (1u << 24)) {
+        error("--cache-limit needs a positive number of MiB (at most 16777216), got '" + Value +
+              "'");
         return false;
       }
     } else if (A.starts_with("-") && A != "-") {

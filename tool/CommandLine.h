@@ -90,6 +90,9 @@ struct CommandLine {
   /// the default one. Empty and false: no results cache.
   std::string CacheDir;
   bool Cache = false;
+  /// --cache-limit: the results cache's size limit in MiB; 0 for the
+  /// default (toolchain::DefaultCacheLimitBytes, CacheTrim.h).
+  unsigned CacheLimitMB = 0;
   /// --progress / --no-progress; nullopt: a progress line when standard
   /// error is a terminal.
   std::optional<bool> Progress;

@@ -8,6 +8,7 @@
 
 #include "ResultsCache.h"
 
+#include "warpcheck/toolchain/CacheTrim.h"
 #include "warpcheck/toolchain/CacheDirectory.h"
 
 #include "warpcheck/toolchain/CudaToolkit.h"
@@ -56,6 +57,10 @@ std::string cacheKeyPath(llvm::StringRef File, llvm::StringRef Directory) {
 }
 
 } // namespace
+
+toolchain::CacheTrimResult ResultsCache::trim(uint64_t LimitBytes) const {
+  return toolchain::trimCache(Dir, ".json", LimitBytes);
+}
 
 std::string defaultResultsCacheDir() { return toolchain::userCacheDirectory("results"); }
 
@@ -182,6 +187,7 @@ std::optional<JobResult> ResultsCache::lookup(const TranslationUnitJob &Job, std
   // The dependencies are the cache's own: the merged results never see
   // them, whether the result came from here or from a worker.
   Result.Dependencies.clear();
+  toolchain::markCacheEntryUsed(Path);
   ++Reused;
   return Result;
 }

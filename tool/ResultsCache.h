@@ -27,6 +27,8 @@
 
 #include "TranslationUnitJob.h"
 
+#include "warpcheck/toolchain/CacheTrim.h"
+
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -64,6 +66,10 @@ public:
   bool store(const TranslationUnitJob &Job, const JobResult &Result, std::string &Problem);
 
   const std::string &directory() const { return Dir; }
+  /// Brings the folder's entries within LimitBytes, least recently used
+  /// (stored or reused) first (CacheTrim.h).
+  toolchain::CacheTrimResult trim(uint64_t LimitBytes) const;
+
   /// How many results this run reused, and stored.
   unsigned reused() const { return Reused; }
   unsigned stored() const { return Stored; }

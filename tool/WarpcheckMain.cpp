@@ -477,11 +477,21 @@ static int analyseAndReport(CommandLine &CL, const char *Argv0) {
 
   RunResult Result = Record.replay();
   std::vector<std::string> RunNotes;
-  if (Cache)
+  if (Cache) {
+    std::string Trimmed;
+    if (Cache->stored()) {
+      uint64_t Limit = CL.CacheLimitMB ? uint64_t(CL.CacheLimitMB) << 20
+                                       : toolchain::DefaultCacheLimitBytes;
+      toolchain::CacheTrimResult T = Cache->trim(Limit);
+      if (T.Removed)
+        Trimmed = ", " + std::to_string(T.Removed) + " least recently used removed (over " +
+                  std::to_string(Limit >> 20) + " MiB)";
+    }
     RunNotes.push_back("results cache '" + Cache->directory() + "': " +
                        std::to_string(Cache->reused()) + " result" +
                        (Cache->reused() == 1 ? "" : "s") + " reused, " +
-                       std::to_string(Cache->stored()) + " stored");
+                       std::to_string(Cache->stored()) + " stored" + Trimmed);
+  }
   return WithConfig(reportRun(CL, *Gates, Cwd, Result, RunNotes, [&](const RunResult &Reported) {
     // After the report, which reads the files as they were analysed
     // (SARIF's columns of the fix-its).

@@ -25,6 +25,7 @@
 
 #include "warpcheck/analysis/RegisterUsage.h"
 #include "warpcheck/analysis/SassListing.h"
+#include "warpcheck/toolchain/CacheTrim.h"
 #include "warpcheck/toolchain/CudaToolkit.h"
 #include "warpcheck/toolchain/ProcessRunner.h"
 
@@ -179,6 +180,7 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
     CacheFile = CacheDir;
     llvm::sys::path::append(CacheFile, Key + ".txt");
     if (auto Cached = readCache(CacheFile)) {
+      toolchain::markCacheEntryUsed(CacheFile);
       Cached->Arch = *SM;
       Cached->DroppedFlags = Flags.Dropped;
       return *Cached;

@@ -10,6 +10,7 @@
 
 #include "PtxasCache.h"
 
+#include "warpcheck/toolchain/CacheTrim.h"
 #include "warpcheck/toolchain/CudaToolkit.h"
 
 #include "warpcheck/toolchain/CacheDirectory.h"
@@ -233,8 +234,14 @@ void writeCache(llvm::StringRef File, const TranslationUnitRegisters &R) {
       return;
     }
   }
-  if (llvm::sys::fs::rename(Temp, File))
+  if (llvm::sys::fs::rename(Temp, File)) {
     llvm::sys::fs::remove(Temp);
+    return;
+  }
+  // Within its limit (CacheTrim.h). An entry is stored only after an nvcc
+  // run of seconds, so listing the folder at each store costs little.
+  toolchain::trimCache(llvm::sys::path::parent_path(File), ".txt",
+                       toolchain::DefaultCacheLimitBytes);
 }
 
 } // namespace registers
