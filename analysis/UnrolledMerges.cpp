@@ -388,7 +388,8 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
   // wider: as written, exactly (-rdc=true and a static float array: scalar
   // LDS, measured in unrolled-shared-loads.cu's listings and cuda-samples'
   // UnifiedMemoryPerf).
-  if (knownSharedAlignment(R.Site.SharedVar, Ctx) <= R.Site.BytesPerLane) {
+  unsigned Known = knownSharedAlignment(R.Site.SharedVar, Ctx);
+  if (Known <= R.Site.BytesPerLane) {
     Pass(R);
     return;
   }
@@ -399,7 +400,6 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
     Plan.Loop = *Loop;
     Plan.Width = Loop->MaxBytes;
     // No wider than the alignment ptxas knows the array has.
-    unsigned Known = knownSharedAlignment(R.Site.SharedVar, Ctx);
     while (Plan.Width > Known && Plan.Width > 1)
       Plan.Width /= 2;
   }
