@@ -1,8 +1,8 @@
 //===- Inputs.cpp - what warpcheck analyses, and with which arguments -----===//
 
 #include "Inputs.h"
-#include "LaunchMode.h"
 #include "CompileCommand.h"
+#include "LaunchMode.h"
 
 #include "warpcheck/model/Arch.h"
 

@@ -2,7 +2,6 @@
 
 #include "LaunchMode.h"
 
-
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"

@@ -2,6 +2,7 @@
 //
 // warpcheck [options] <files or folders...> [-- <compiler args>]
 // warpcheck -p <build dir> [options] [files or folders...]
+// warpcheck launch [options] [--] <compiler> <arguments...>  (LaunchMode.h)
 //
 // Collects the inputs (Inputs.h), plans one job per translation unit, runs
 // them in worker processes (Workers.h), merges and counts the results
