@@ -20,7 +20,7 @@ constexpr const char *AssumptionKindNames[] = {
     "loop_iterations",        "merged_instruction", "memory_value",
     "retry_loop",
     "uncounted_operation",    "irregular_blocks",   "incomplete_simulation",
-    "unmatched_instructions", "kept_in_register"};
+    "unmatched_instructions", "kept_in_register",   "split_copy"};
 
 static_assert(std::size(SpaceNames) == std::size(AllMemorySpaces));
 static_assert(std::size(OpNames) == std::size(AllAccessOps));

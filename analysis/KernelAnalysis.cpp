@@ -538,10 +538,27 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                                   "the numbers are those of one round"});
         // The listing counts the copy's instructions: a field the compiler
         // dropped would be missing there.
-        if (T.StructCopy && !(T.FromListing && T.CopyComplete && T.Unmatched.empty()))
-          A.Assumptions.push_back({AssumptionKind::StructCopy,
-                                  "a whole-struct copy was split into field-sized "
-                                  "requests; the compiler may drop unused fields"});
+        if (T.StructCopy && !(T.FromListing && T.CopyComplete && T.Unmatched.empty())) {
+          // Global to global, every field copied: measured on the H200
+          // (compiler-transformations.cu, aos-soa-refused.cu), nvcc loads
+          // and stores such a copy in pieces of min(alignment, 16) bytes,
+          // as the requests are split; a prediction, said as one.
+          if (!T.FromListing && !T.PartialStructCopy && T.Site.Space == MemorySpace::Global) {
+            A.InstructionsFrom = InstructionOrigin::Model;
+            A.Assumptions.push_back(
+                {AssumptionKind::SplitCopy,
+                 "a whole struct copied from global memory to global memory, every field: "
+                 "nvcc copies it in " +
+                     std::to_string(T.Site.BytesPerLane) + "-byte " +
+                     std::string(T.Site.Op == AccessOp::Load ? "loads" : "stores") +
+                     ", its alignment (at most 16 bytes) (predicted; no listing of the "
+                     "compiled kernel was read)"});
+          } else {
+            A.Assumptions.push_back({AssumptionKind::StructCopy,
+                                    "a whole-struct copy was split into field-sized "
+                                    "requests; the compiler may drop unused fields"});
+          }
+        }
         if (T.KeptInRegister > 0) {
           A.InstructionsFrom = InstructionOrigin::Model;
           bool Load = T.Site.Op == AccessOp::Load;

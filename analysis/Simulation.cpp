@@ -67,6 +67,7 @@ public:
       T.Site.SharedVar = R.Site.SharedVar;
     T.Uncertain |= R.UnderUncertainMask;
     T.StructCopy |= R.StructCopy;
+    T.PartialStructCopy |= R.StructCopy && !R.MemoryToMemory;
     if (!R.Addresses) {
       fold(T.AddressDigest, ~std::uint64_t(0));
       ++T.UnknownRequests;

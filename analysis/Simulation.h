@@ -59,6 +59,8 @@ struct SiteTotals {
   double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;
   double Wavefronts = 0, IdealWavefronts = 0;
   bool Uncertain = false, StructCopy = false;
+  /// A StructCopy request of this site that was not memory to memory.
+  bool PartialStructCopy = false;
   std::optional<model::WarpAddressSet> Worst;
   model::GlobalRequestCost WorstGlobal;
   model::SharedRequestCost WorstShared;

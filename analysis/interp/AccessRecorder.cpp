@@ -49,7 +49,8 @@ int WarpInterpreter::Impl::addRegion(RegionKind Kind, const VarDecl *Var) {
 }
 
 void WarpInterpreter::Impl::recordTypedAccess(const Expr *SiteExpr, AccessOp Op,
-                                               const Lanes &Addr, QualType T) {
+                                               const Lanes &Addr, QualType T,
+                                               bool MemoryToMemory) {
   T = T.getCanonicalType();
   if (const auto *RT = T->getAs<RecordType>()) {
     (void)RT;
@@ -64,7 +65,8 @@ void WarpInterpreter::Impl::recordTypedAccess(const Expr *SiteExpr, AccessOp Op,
       return;
     }
     for (std::uint64_t Off = 0; Off + Chunk <= Size; Off += Chunk)
-      recordAccess(SiteExpr, Op, Addr, T, true, Off, static_cast<unsigned>(Chunk));
+      recordAccess(SiteExpr, Op, Addr, T, true, Off, static_cast<unsigned>(Chunk), nullptr,
+                   MemoryToMemory);
     return;
   }
   recordAccess(SiteExpr, Op, Addr, T);
@@ -75,7 +77,8 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
                                           bool StructCopy,
                                           std::uint64_t ExtraOffset,
                                           unsigned Bytes,
-                                          const model::AtomicTraits *Atomic) {
+                                          const model::AtomicTraits *Atomic,
+                                          bool MemoryToMemory) {
   if (!Active || Aborted)
     return;
   if (!Bytes)
@@ -88,6 +91,7 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
     R.Site.Atomic = *Atomic;
   R.UnderUncertainMask = Uncertain > 0 || (Active & uncertainLiveLanes()) != 0;
   R.StructCopy = StructCopy;
+  R.MemoryToMemory = StructCopy && MemoryToMemory;
   // Which memory: the region of the first known lane.
   int FirstRegion = -1;
   bool AnyUnknown = false;

@@ -107,14 +107,17 @@ Lanes WarpInterpreter::Impl::evalUncaptured(const Expr *E) {
     if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
       const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
       if (MD && MD->isTrivial()) {
+        // Memory to memory, every field is copied: nothing for the
+        // compiler to drop.
         LValue Src = evalLValue(OC->getArg(1));
+        LValue Dst = evalLValue(OC->getArg(0));
+        bool Both = Src.K == LValue::Mem && Dst.K == LValue::Mem;
         if (Src.K == LValue::Mem)
           recordTypedAccess(OC->getArg(1)->IgnoreParenImpCasts(), AccessOp::Load,
-                            Src.Addr, OC->getArg(1)->getType());
-        LValue Dst = evalLValue(OC->getArg(0));
+                            Src.Addr, OC->getArg(1)->getType(), Both);
         if (Dst.K == LValue::Mem) {
           recordTypedAccess(OC->getArg(0)->IgnoreParenImpCasts(), AccessOp::Store,
-                            Dst.Addr, OC->getArg(0)->getType());
+                            Dst.Addr, OC->getArg(0)->getType(), Both);
           // A local object takes the values of a local source.
           copyLocal(Dst.Addr, Src.K == LValue::Mem ? Src.Addr : Lanes{},
                     sizeOf(OC->getArg(0)->getType()));

@@ -273,9 +273,11 @@ private:
   void recordAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
                     clang::QualType AccessType, bool StructCopy = false,
                     std::uint64_t ExtraOffset = 0, unsigned Bytes = 0,
-                    const model::AtomicTraits *Atomic = nullptr);
+                    const model::AtomicTraits *Atomic = nullptr,
+                    bool MemoryToMemory = false);
+  /// MemoryToMemory: a struct assignment both of whose sides are memory.
   void recordTypedAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
-                         clang::QualType T);
+                         clang::QualType T, bool MemoryToMemory = false);
 
   // ---- expressions, lvalues, loads and stores (Expressions.cpp) ----
   Lanes eval(const clang::Expr *E);

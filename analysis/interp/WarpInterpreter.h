@@ -72,6 +72,9 @@ struct RecordedRequest {
   /// A whole-struct copy split into field-sized requests (the compiler may
   /// drop unused fields).
   bool StructCopy = false;
+  /// Of a StructCopy: one side of an assignment whose other side is memory
+  /// too (`out[i] = in[i]`), so that every field is copied.
+  bool MemoryToMemory = false;
 };
 
 /// Receives each request as it is executed.

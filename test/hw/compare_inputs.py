@@ -42,7 +42,7 @@ SHAPE_ONLY_ASSUMPTIONS = ("block_shape", "unevaluated_launch")
 # What the compiler is predicted to do without a listing
 # (analysis/RegisterPromotion.h): a prediction, compared as one, so that
 # the H200 holds the model to account.
-MODEL_ASSUMPTIONS = ("kept_in_register",)
+MODEL_ASSUMPTIONS = ("kept_in_register", "split_copy")
 # An unrolled loop's iterations predicted merged into wider instructions
 # (analysis/UnrolledMerges.h): compared too, when the instructions are the
 # model's ("merged_instruction" alone, from the source, says only that nvcc

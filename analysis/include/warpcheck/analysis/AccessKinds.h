@@ -80,6 +80,10 @@ enum class AssumptionKind {
   /// across its loop (RegisterPromotion.h), one request for its repeated
   /// executions.
   KeptInRegister,
+  /// Without a listing: a whole struct copied from global to global memory
+  /// (`out[i] = in[i]`), every field used, predicted as nvcc emits it: one
+  /// load and one store per min(alignment, 16) bytes.
+  SplitCopy,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -111,7 +115,7 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::RetryLoop,
     AssumptionKind::UncountedOperation,   AssumptionKind::IrregularBlocks,
     AssumptionKind::IncompleteSimulation, AssumptionKind::UnmatchedInstructions,
-    AssumptionKind::KeptInRegister};
+    AssumptionKind::KeptInRegister,       AssumptionKind::SplitCopy};
 
 } // namespace warpcheck::analysis
 
