@@ -260,10 +260,21 @@ std::set<SiteKey> sitesReached(const Simulation &Primary, const std::vector<Swee
 std::vector<Assumption> launchShapeAssumptions(const LaunchConfig &Launch) {
   std::vector<Assumption> Out;
   if (Launch.Source == LaunchSource::Default || Launch.Source == LaunchSource::LaunchBounds ||
-      Launch.Source == LaunchSource::Inferred)
+      Launch.Source == LaunchSource::Inferred) {
+    // Parameters the launches pass as the block's own extent follow the
+    // assumed shape (BlockExtentArguments.h): say which, since their values
+    // are the assumption's too.
+    std::string Follow;
+    const std::uint32_t Extents[3] = {Launch.Block.X, Launch.Block.Y, Launch.Block.Z};
+    for (const auto &[Param, Arg] : Launch.Arguments)
+      if (Arg.BlockExtentAxis && Arg.Integer)
+        Follow += std::string(Follow.empty() ? "" : ", ") + "'" + Param->getNameAsString() +
+                  "' = " + std::to_string(Extents[*Arg.BlockExtentAxis]) + " (the launches pass " +
+                  "the block's extent along " + "xyz"[*Arg.BlockExtentAxis] + ")";
     Out.push_back({AssumptionKind::BlockShape,
                    "the block shape " + Launch.Block.str() + " is assumed from " +
-                       Launch.Description});
+                       Launch.Description + (Follow.empty() ? "" : "; with it " + Follow)});
+  }
   // Launches not evaluated are listed beside evaluated ones too; only a
   // shape that stands in for them (no launch evaluated) rests on them.
   if (!Launch.Unevaluated.empty() && Launch.Source != LaunchSource::LaunchSite) {

@@ -10,6 +10,7 @@
 
 #include "warpcheck/analysis/LaunchConfig.h"
 
+#include "BlockExtentArguments.h"
 #include "BlockShapeInference.h"
 #include "KernelAnnotations.h"
 #include "host/HostEvaluator.h"
@@ -371,8 +372,10 @@ bool sameShape(const LaunchConfig &A, const LaunchConfig &B) {
 }
 
 /// The kernel's parameters the launch's arguments give: integers, and
-/// pointers at a known offset into their allocation.
-std::map<const ParmVarDecl *, BoundArgument> boundArguments(const host::LaunchRecord &R,
+/// pointers at a known offset into their allocation; an integer not known
+/// that is the launch's own block extent is bound as that.
+std::map<const ParmVarDecl *, BoundArgument> boundArguments(const host::LaunchSite &S,
+                                                           const host::LaunchRecord &R,
                                                            const FunctionDecl *Kernel) {
   std::map<const ParmVarDecl *, BoundArgument> Out;
   for (unsigned I = 0; I < R.Args.size() && I < Kernel->getNumParams(); ++I) {
@@ -384,7 +387,9 @@ std::map<const ParmVarDecl *, BoundArgument> boundArguments(const host::LaunchRe
       Arg.PointerOffsetBytes = static_cast<std::int64_t>(R.Args[I].Bits);
     else if (P->getType()->isIntegerType() && !R.Args[I].known() && R.Args[I].Multiple > 1)
       Arg.Multiple = static_cast<std::int64_t>(R.Args[I].Multiple);
-    if (Arg.Integer || Arg.PointerOffsetBytes || Arg.Multiple)
+    if (P->getType()->isIntegerType() && !Arg.Integer && I < S.Args.size())
+      Arg.BlockExtentAxis = blockExtentAxisOf(S.Args[I], S.Block);
+    if (Arg.Integer || Arg.PointerOffsetBytes || Arg.Multiple || Arg.BlockExtentAxis)
       Out[P] = Arg;
   }
   return Out;
@@ -426,13 +431,13 @@ std::optional<LaunchConfig> configOf(const host::LaunchSite &S, const host::Laun
   C.Location = S.Location;
   C.Description = "the launch at " + C.Location;
   C.Context = R.Context;
-  C.Arguments = boundArguments(R, Kernel);
+  C.Arguments = boundArguments(S, R, Kernel);
   return C;
 }
 
 bool sameArgument(const BoundArgument &A, const BoundArgument &B) {
   return A.Integer == B.Integer && A.PointerOffsetBytes == B.PointerOffsetBytes &&
-         A.Multiple == B.Multiple;
+         A.Multiple == B.Multiple && A.BlockExtentAxis == B.BlockExtentAxis;
 }
 
 /// The arguments every one of Records passes alike: what launches whose
@@ -516,7 +521,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
           }))
         Invalid.push_back({S->Call, S->Location, CannotRun});
       if (!C && !R.InWidenedIteration) {
-        UnshapedArguments.push_back(boundArguments(R, Kernel));
+        UnshapedArguments.push_back(boundArguments(*S, R, Kernel));
         // What the launch does say about the block, for the inference below;
         // launches that disagree on an axis say nothing about it.
         auto Known = knownBlockExtents(R.Block);
@@ -548,8 +553,6 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
     for (LaunchConfig &C : Result) {
       C.Unevaluated = Unevaluated;
       C.CannotRun = Invalid;
-    C.AnnotationProblem = Annotated.Problem;
-    C.AnnotationProblemAt = Annotated.Where;
       C.AnnotationProblem = Annotated.Problem;
       C.AnnotationProblemAt = Annotated.Where;
     }
@@ -589,6 +592,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
     // arguments they all pass alike are still theirs.
     if (C.Arguments.empty())
       C.Arguments = commonArguments(UnshapedArguments);
+    bindBlockExtentArguments(C);
     return std::vector<LaunchConfig>{std::move(C)};
   };
   if (Annotated.Config)

@@ -136,7 +136,8 @@ std::string describeValues(const std::vector<std::string> &Symbols,
   std::string Names = quotedNames(Symbols, MemoryReads);
   bool One = Symbols.size() == 1 && !MemoryReads;
   std::string Is = One ? " is " : " are ";
-  std::string Each = One ? "" : " all";
+  std::size_t Count = Symbols.size() + (MemoryReads ? 1 : 0);
+  std::string Each = One ? "" : Count == 2 ? " both" : " all";
   auto IsPrefix = [](const std::vector<std::int64_t> &Part, const std::vector<std::int64_t> &Of) {
     return !Part.empty() && Part.size() <= Of.size() && std::equal(Part.begin(), Part.end(), Of.begin());
   };

@@ -350,6 +350,58 @@ int main(int argc, char **argv) {
   EXPECT_EQ(ByName.count("n"), 0u);
 }
 
+TEST(HostEvaluator, ArgumentsThatPassTheBlocksOwnExtentFollowTheAssumedShape) {
+  // cuda-samples' dwtHaar1D passes `block_size.x` as 'bdim' with the block
+  // sized from a signal read at run time: 'bdim' is the block's x extent,
+  // so it takes the assumed shape's (the default 256), never a value swept
+  // apart from it. The same for an integer block passed again (`<<<g, n>>>(n)`)
+  // and an axis of `dim3(32, m)`. An expression of the extent (2 * n) and
+  // a different variable are not bound.
+  Unit U(R"(
+__global__ void dwt(float *p, int bdim, int twice) { p[threadIdx.x] = bdim + twice; }
+__global__ void scan(float *p, int n, int other) { p[threadIdx.x] = n + other; }
+__global__ void tile(float *p, int w, int h) { p[threadIdx.y * w + threadIdx.x] = h; }
+int main(int argc, char **argv) {
+  float *p;
+  dim3 block_size;
+  block_size.x = argc * 32;
+  dwt<<<1, block_size>>>(p, block_size.x, 2 * block_size.x);
+  int n = argc * 64, m = argc * 2;
+  scan<<<1, n>>>(p, n, m);
+  tile<<<1, dim3(32, m)>>>(p, 32, m);
+  return 0;
+}
+)");
+  auto Named = [](const LaunchConfig &C) {
+    std::map<std::string, BoundArgument> ByName;
+    for (const auto &[P, A] : C.Arguments)
+      ByName[P->getNameAsString()] = A;
+    return ByName;
+  };
+  auto Dwt = U.configs("dwt");
+  ASSERT_EQ(Dwt.size(), 1u);
+  EXPECT_EQ(Dwt[0].Source, LaunchSource::Default);
+  EXPECT_EQ(Dwt[0].Block.str(), "(256, 1, 1)");
+  auto D = Named(Dwt[0]);
+  EXPECT_EQ(D["bdim"].Integer, 256);
+  EXPECT_EQ(D["bdim"].BlockExtentAxis, 0u);
+  EXPECT_EQ(D.count("twice"), 0u);
+  auto Scan = U.configs("scan");
+  ASSERT_EQ(Scan.size(), 1u);
+  auto S = Named(Scan[0]);
+  EXPECT_EQ(S["n"].Integer, 256);
+  EXPECT_EQ(S.count("other"), 0u);
+  // tile reads threadIdx.y: the block x is 32 from the launch, y the rest of
+  // the default's 256 threads; 'h' is passed the y extent.
+  auto Tile = U.configs("tile");
+  ASSERT_EQ(Tile.size(), 1u);
+  EXPECT_EQ(Tile[0].Block.str(), "(32, 8, 1)");
+  auto T = Named(Tile[0]);
+  EXPECT_EQ(T["w"].Integer, 32);
+  EXPECT_EQ(T["h"].Integer, 8);
+  EXPECT_EQ(T["h"].BlockExtentAxis, 1u);
+}
+
 TEST(DeviceProperties, ConstantsOfTheArchitectureOnly) {
   const warpcheck::model::ArchSpec *H = warpcheck::model::findArch("sm_90");
   ASSERT_TRUE(H);

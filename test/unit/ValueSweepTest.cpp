@@ -46,6 +46,9 @@ TEST(ValueSweep, WorstValuesInWords) {
   EXPECT_EQ(describeValues({"offset"}, Odd, All), "unless 'offset' is a multiple of 8");
   // Two symbols swept together.
   EXPECT_EQ(describeValues({"a", "b"}, {4, 8}, All), "when 'a' and 'b' are 4 or 8");
+  // A threshold for two symbols is said of both, for three of all.
+  EXPECT_EQ(describeValues({"a", "b"}, Small, All), "when 'a' and 'b' both <= 16");
+  EXPECT_EQ(describeValues({"a", "b", "c"}, Small, All), "when 'a', 'b' and 'c' all <= 16");
   // The worst case nearly everywhere: the few values that escape it.
   EXPECT_EQ(describeValues({"numElements"}, allBut({7, 8, 9}), All),
             "unless 'numElements' is 7, 8 or 9");

@@ -54,6 +54,11 @@ struct BoundArgument {
   /// An integer known only to be a multiple of this (a pitch in elements,
   /// `pitch / sizeof(short)`: 256): the values it is simulated with are.
   std::optional<std::int64_t> Multiple;
+  /// An integer the launch passes as its own block's extent along this axis
+  /// (0 = x, 1 = y, 2 = z): `kernel<<<grid, block>>>(..., block.x)` with the
+  /// block read at run time. Whatever shape the analysis then assumes, the
+  /// parameter has that shape's extent (BlockExtentArguments.h).
+  std::optional<unsigned> BlockExtentAxis;
 };
 
 /// A launch the architecture cannot run at all (a block over 1024 threads,
