@@ -290,8 +290,34 @@ private:
                                               "' is written in a form the rewrite does not "
                                               "follow");
     const LangOptions &LO = Ctx.getLangOpts();
-    SourceLocation MemberEnd = Lexer::getLocForEndOfToken(Member->getMemberLoc(), 0, SM, LO);
     std::string Name = Field->getNameAsString();
+    // A field of a nested struct, `p[i].pos.x`: the view's array is the
+    // flattened `pos_x` (SoaView.h), and the whole chain of members goes.
+    const MemberExpr *Last = Member;
+    for (const FieldDecl *Current = Field; Current->getType()->isRecordType();) {
+      const Expr *Outer = Last;
+      const auto *Up = parentPastWrappers(Outer, Ctx).get<MemberExpr>();
+      const auto *Next = Up ? dyn_cast<FieldDecl>(Up->getMemberDecl()) : nullptr;
+      if (!Next || Up->isArrow() || Up->getBase()->IgnoreParenImpCasts() != Last)
+        return block(Last->getBeginLoc(), "'" + shortText(Last, Ctx) +
+                                              "' is used as a whole struct value");
+      // `(p[i].pos).x`: the members go with the index, the parentheses
+      // between them would be left unbalanced.
+      if (Up->getBase()->IgnoreImpCasts() != Last)
+        return block(Up->getBeginLoc(), "'" + shortText(Up, Ctx) +
+                                            "' is written in a form the rewrite does not "
+                                            "follow");
+      if (Up->hasQualifier() || Up->hasExplicitTemplateArgs())
+        return block(Up->getBeginLoc(), "'" + shortText(Up, Ctx) +
+                                            "' is written in a form the rewrite does not "
+                                            "follow");
+      if (!editable(Up->getMemberLoc()))
+        return block(Up->getBeginLoc(), "'" + shortText(Up, Ctx) + "' is inside a macro expansion");
+      Name += "_" + Next->getNameAsString();
+      Last = Up;
+      Current = Next;
+    }
+    SourceLocation MemberEnd = Lexer::getLocForEndOfToken(Last->getMemberLoc(), 0, SM, LO);
     if (Element) {
       SourceLocation BaseEnd =
           Lexer::getLocForEndOfToken(Element->getBase()->getEndLoc(), 0, SM, LO);
@@ -300,18 +326,23 @@ private:
           !editable(Member->getMemberLoc()))
         return block(Member->getBeginLoc(), "'" + shortText(Member, Ctx) +
                                                 "' is inside a macro expansion");
-      // `p[i].x` -> `p.x[i]`: the field's name moves before the index.
+      // `p[i].x` -> `p.x[i]`: the field's name moves before the index
+      // (`p[i].pos.x` -> `p.pos_x[i]`).
       Plan.Edits.push_back({CharSourceRange::getCharRange(BaseEnd, BaseEnd), "." + Name});
       Plan.Edits.push_back({CharSourceRange::getCharRange(BracketEnd, MemberEnd), ""});
       return;
     }
     SourceLocation Arrow = Member->getOperatorLoc();
-    if (!editable(Arrow) || !editable(MemberEnd))
+    if (!editable(Arrow) || !editable(MemberEnd) || !editable(Member->getMemberLoc()))
       return block(Member->getBeginLoc(), "'" + shortText(Member, Ctx) +
                                               "' is inside a macro expansion");
-    // `p->x` -> `p.x[0]`.
+    // `p->x` -> `p.x[0]` (`p->pos.x` -> `p.pos_x[0]`).
     Plan.Edits.push_back({CharSourceRange::getCharRange(Arrow, Arrow.getLocWithOffset(2)), "."});
-    Plan.Edits.push_back({CharSourceRange::getCharRange(MemberEnd, MemberEnd), "[0]"});
+    if (Last != Member)
+      Plan.Edits.push_back(
+          {CharSourceRange::getCharRange(Member->getMemberLoc(), MemberEnd), Name + "[0]"});
+    else
+      Plan.Edits.push_back({CharSourceRange::getCharRange(MemberEnd, MemberEnd), "[0]"});
   }
 
   /// The pointer passed to a function: a device function of the unit

@@ -8,6 +8,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace warpcheck::analysis {
@@ -33,24 +35,75 @@ std::string soaRecordName(const RecordDecl *RD) {
 
 namespace {
 
-/// Why a field cannot become one array of the view, or empty.
-std::string fieldProblem(const FieldDecl *F, const RecordDecl *RD) {
-  std::string Which = "field '" + F->getNameAsString() + "' of '" + soaRecordName(RD) + "'";
+/// Nested structs flattened at most this deep (`a.b.c.x`).
+constexpr unsigned MaxNesting = 4;
+
+bool isScalar(QualType T) {
+  T = T.getCanonicalType();
+  return T->isArithmeticType() || T->isEnumeralType() ||
+         (T->isPointerType() && !T->isFunctionPointerType());
+}
+
+/// A struct a field holds that the view flattens: plain data, no union,
+/// no base classes, no template instance.
+const RecordDecl *nestedRecord(QualType T) {
+  const auto *RT = T.getCanonicalType()->getAs<RecordType>();
+  const RecordDecl *RD = RT ? RT->getDecl()->getDefinition() : nullptr;
+  if (!RD || RD->isUnion() || isa<ClassTemplateSpecializationDecl>(RD))
+    return nullptr;
+  if (const auto *CXX = dyn_cast<CXXRecordDecl>(RD); CXX && CXX->getNumBases())
+    return nullptr;
+  return RD;
+}
+
+/// Why a field cannot become arrays of the view, or empty. Owner is the
+/// struct the field is declared in, Path the fields down to it ("pos.x").
+std::string fieldProblem(const FieldDecl *F, const RecordDecl *Owner, const std::string &Path,
+                         unsigned Depth) {
+  std::string Which = "field '" + Path + "' of '" + soaRecordName(Owner) + "'";
   if (F->getName().empty())
-    return "'" + soaRecordName(RD) + "' has an unnamed member";
+    return "'" + soaRecordName(Owner) + "' has an unnamed member";
   if (F->isBitField())
     return Which + " is a bit-field";
   QualType T = F->getType().getCanonicalType();
-  if (T->isArithmeticType() || T->isEnumeralType() ||
-      (T->isPointerType() && !T->isFunctionPointerType()))
+  if (isScalar(T))
     return "";
-  // One array per scalar field is what makes the accesses coalesced: an
-  // array or struct field would stay an array of structs in the view.
+  // A nested struct is flattened, one array per scalar field of it; an
+  // array field would stay an array of structs in the view.
+  if (const RecordDecl *Nested = nestedRecord(T)) {
+    if (Depth + 1 >= MaxNesting)
+      return Which + " nests structs deeper than " + std::to_string(MaxNesting) + " levels";
+    for (const FieldDecl *G : Nested->fields())
+      if (std::string Why = fieldProblem(G, Owner, Path + "." + G->getNameAsString(), Depth + 1);
+          !Why.empty())
+        return Why;
+    if (Nested->field_empty())
+      return Which + " is a struct without fields";
+    return "";
+  }
   std::string What = T->isArrayType()       ? "an array"
-                     : T->isRecordType()    ? "a struct"
+                     : T->isRecordType()    ? "a union, a class with bases or a template instance"
                      : T->isReferenceType() ? "a reference"
                                             : "not a scalar";
   return Which + " is " + What + " (the rewrite makes one array per scalar field)";
+}
+
+void collectLeaves(const RecordDecl *RD, std::vector<const FieldDecl *> &Path,
+                   std::vector<SoaLeaf> &Out) {
+  for (const FieldDecl *F : RD->fields()) {
+    Path.push_back(F);
+    if (const RecordDecl *Nested = isScalar(F->getType()) ? nullptr : nestedRecord(F->getType())) {
+      if (Path.size() < MaxNesting)
+        collectLeaves(Nested, Path, Out);
+    } else {
+      SoaLeaf Leaf;
+      Leaf.Path = Path;
+      for (const FieldDecl *P : Path)
+        Leaf.Name += (Leaf.Name.empty() ? "" : "_") + P->getNameAsString();
+      Out.push_back(std::move(Leaf));
+    }
+    Path.pop_back();
+  }
 }
 
 /// A struct the unit declares already with exactly the view's fields.
@@ -60,9 +113,10 @@ bool isView(const NamedDecl *D, const RecordDecl *RD, ASTContext &Ctx) {
   if (!View)
     return false;
   auto VF = View->field_begin();
-  for (const FieldDecl *F : RD->fields()) {
-    if (VF == View->field_end() || VF->getName() != F->getName() ||
-        VF->getType().getCanonicalType() != Ctx.getPointerType(F->getType()).getCanonicalType())
+  for (const SoaLeaf &Leaf : soaLeaves(RD)) {
+    if (VF == View->field_end() || VF->getName() != Leaf.Name ||
+        VF->getType().getCanonicalType() !=
+            Ctx.getPointerType(Leaf.Path.back()->getType()).getCanonicalType())
       return false;
     ++VF;
   }
@@ -126,6 +180,13 @@ SoaViewPlace newViewPlace(const RecordDecl *RD, const FunctionDecl *Kernel, ASTC
 
 } // namespace
 
+std::vector<SoaLeaf> soaLeaves(const RecordDecl *RD) {
+  std::vector<SoaLeaf> Out;
+  std::vector<const FieldDecl *> Path;
+  collectLeaves(RD, Path, Out);
+  return Out;
+}
+
 std::optional<SoaBlocker> soaRecordProblem(const RecordDecl *RD,
                                            std::vector<std::string> &Fields) {
   std::string Name = soaRecordName(RD);
@@ -139,10 +200,17 @@ std::optional<SoaBlocker> soaRecordProblem(const RecordDecl *RD,
   if (!isa<TranslationUnitDecl>(RD->getDeclContext()) && !isa<NamespaceDecl>(RD->getDeclContext()))
     return SoaBlocker{"'" + Name + "' is declared inside another declaration", RD->getLocation()};
   Fields.clear();
-  for (const FieldDecl *F : RD->fields()) {
-    if (std::string Why = fieldProblem(F, RD); !Why.empty())
+  for (const FieldDecl *F : RD->fields())
+    if (std::string Why = fieldProblem(F, RD, F->getNameAsString(), 0); !Why.empty())
       return SoaBlocker{Why, F->getLocation()};
-    Fields.push_back(F->getNameAsString());
+  // `pos.x` flattened is `pos_x`: a field of that name beside it would be
+  // declared twice in the view.
+  for (const SoaLeaf &Leaf : soaLeaves(RD)) {
+    if (std::find(Fields.begin(), Fields.end(), Leaf.Name) != Fields.end())
+      return SoaBlocker{"two fields of '" + Name + "' would both be '" + Leaf.Name +
+                            "' in the view (a nested struct's fields are named with its own)",
+                        Leaf.Path.back()->getLocation()};
+    Fields.push_back(Leaf.Name);
   }
   if (Fields.empty())
     return SoaBlocker{"'" + Name + "' has no fields", RD->getLocation()};
@@ -178,10 +246,10 @@ SoaViewPlace placeSoaView(const RecordDecl *RD, llvm::StringRef ViewName,
     return Place;
   std::string Text = "struct " + ViewName.str() + " {";
   PrintingPolicy Policy = Ctx.getPrintingPolicy();
-  for (const FieldDecl *F : RD->fields()) {
+  for (const SoaLeaf &Leaf : soaLeaves(RD)) {
     std::string Field;
     llvm::raw_string_ostream OS(Field);
-    Ctx.getPointerType(F->getType()).print(OS, Policy, F->getName());
+    Ctx.getPointerType(Leaf.Path.back()->getType()).print(OS, Policy, Leaf.Name);
     Text += " " + OS.str() + ";";
   }
   Place.Declaration = Text + " };\n";

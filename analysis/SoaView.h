@@ -28,9 +28,25 @@ struct SoaBlocker {
 /// anonymous struct; empty when it has none.
 std::string soaRecordName(const clang::RecordDecl *RD);
 
-/// Why RD cannot have a view of one array per field (a union, a template
-/// instance, base classes, a field that is not a scalar); nothing when it
-/// can, with the names of its fields in Fields.
+/// One array of the view: a scalar field of the struct, or of a struct
+/// nested in it (`pos.x` of `struct Body { Vec3 pos; }`, named `pos_x`:
+/// a nested struct stays an array of structs unless it is flattened too).
+struct SoaLeaf {
+  /// The fields from the struct down to the scalar, outermost first.
+  std::vector<const clang::FieldDecl *> Path;
+  /// The view's field: the path's names joined by '_'.
+  std::string Name;
+};
+
+/// The scalar fields of RD, nested structs flattened, in declaration order.
+/// Empty when a field is not a scalar or a plain nested struct (see
+/// soaRecordProblem).
+std::vector<SoaLeaf> soaLeaves(const clang::RecordDecl *RD);
+
+/// Why RD cannot have a view of one array per scalar field (a union, a
+/// template instance, base classes, a field that is an array or a bit-field,
+/// two fields whose flattened names meet); nothing when it can, with the
+/// names of the view's fields in Fields.
 std::optional<SoaBlocker> soaRecordProblem(const clang::RecordDecl *RD,
                                            std::vector<std::string> &Fields);
 

@@ -3,7 +3,7 @@
 // names the use that keeps the rewrite from being the same program (an
 // element used whole, an element's address, pointer arithmetic, the
 // pointer copied, a device function another kernel calls with its own
-// pointer, a field that is an array or a struct, a second declaration of
+// pointer, a field that is an array, a nested struct used whole, a second declaration of
 // the kernel, a launch through cudaLaunchKernel, a template). The kernels
 // it is offered for are in aos-soa-rewrite.cu.
 #include <cuda_runtime.h>
@@ -86,9 +86,9 @@ __global__ void segmentEnds(const Segment *s, float *out) {
 
 __global__ void bodyMass(const Body *b, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  out[i] = b[i].mass;
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: kernel 'bodyMass' reads field mass of 'Body' (16 bytes) through 'b': 16 sectors per warp, 4 as structure-of-arrays (25.0% efficiency) with block (128, 1, 1) from the launch at aos-soa-refused.cu:{{[0-9]+}} [cuda-aos-layout]
-  // CHECK-MESSAGES: :[[@LINE-76]]:20: note: no structure-of-arrays rewrite offered for 'b': field 'pos' of 'Body' is a struct (the rewrite makes one array per scalar field)
+  Vec3 p = b[i].pos; out[i] = b[i].mass * (p.x + p.y + p.z);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: kernel 'bodyMass' reads fields pos, mass of 'Body' (16 bytes) through 'b': 64 sectors per warp, 16 as structure-of-arrays (25.0% efficiency) with block (128, 1, 1) from the launch at aos-soa-refused.cu:{{[0-9]+}} [cuda-aos-layout]
+  // CHECK-MESSAGES: :[[@LINE-2]]:12: note: no structure-of-arrays rewrite offered for 'b': 'b[i].pos' is used as a whole struct value
 }
 
 __global__ void declaredTwice(const Particle *p, float *out);

@@ -1,7 +1,8 @@
 // Test input for the structure-of-arrays fix-it of cuda-aos-layout, applied
 // through both doors with --fix-notes: a kernel reading three fields (and
 // the first element, `p->x`), one updating its particles, one passing the
-// pointer to a device function, and a second struct with a view of its own.
+// pointer to a device function, a second struct with a view of its own, and
+// a struct with structs nested in it, flattened into the view.
 // The kernels the rewrite is refused for are in aos-soa-refused.cu.
 //
 // The host code passes each kernel an argument that converts to the
@@ -75,6 +76,27 @@ __global__ void scalePairs(Pair *q, float s) {
   // CHECK-FIXES: {{^}}  q.b[i] *= s;{{$}}
 }
 
+// A struct nested in the element: each scalar field of it becomes an array
+// of the view, named after the path to it ('pos.x' -> 'pos_x').
+struct Vec3f { float x, y, z; };
+struct Body { Vec3f pos; Vec3f vel; float mass; };
+// CHECK-FIXES: {{^}}struct Body { Vec3f pos; Vec3f vel; float mass; };{{$}}
+// CHECK-FIXES-NEXT: {{^}}struct BodySoA { float *pos_x; float *pos_y; float *pos_z; float *vel_x; float *vel_y; float *vel_z; float *mass; };{{$}}
+
+__global__ void drift(Body *b, float dt) {
+  // CHECK-FIXES: {{^}}__global__ void drift(BodySoA b, float dt) {{[{]}}{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  b[i].pos.x += b[i].vel.x * dt;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel 'drift' reads fields pos.x, pos.y, pos.z, vel.x, vel.y, vel.z and writes fields pos.x, pos.y, pos.z of 'Body' (28 bytes) through 'b': 252 sectors per warp, 36 as structure-of-arrays (14.3% efficiency) with block (128, 1, 1) from the launch at aos-soa-rewrite.cu:{{[0-9]+}} [cuda-aos-layout]
+  // CHECK-MESSAGES: :[[@LINE-5]]:29: note: structure-of-arrays rewrite (a fix-it on this note): 'b' becomes a 'BodySoA' view with one array per field of 'Body', and each 'b[i].f' becomes 'b.f[i]' in 'drift'; the launches must then pass the view
+  // CHECK-MESSAGES: aos-soa-rewrite.cu:{{[0-9]+}}:21: note: this launch passes 'bodies' for 'b': once the kernel is rewritten it passes a 'BodySoA' of one device array per field, 'BodySoA{pos_x, pos_y, pos_z, vel_x, vel_y, vel_z, mass}', field f of element i at f[i]
+  // CHECK-FIXES: {{^}}  b.pos_x[i] += b.vel_x[i] * dt;{{$}}
+  b[i].pos.y += b[i].vel.y * dt;
+  // CHECK-FIXES: {{^}}  b.pos_y[i] += b.vel_y[i] * dt;{{$}}
+  b[i].pos.z += (b[i].vel.z - b->vel.z) * dt;
+  // CHECK-FIXES: {{^}}  b.pos_z[i] += (b.vel_z[i] - b.vel_z[0]) * dt;{{$}}
+}
+
 // The device arrays of each struct, both ways: one array of elements, and
 // one array per field. The argument converts to a pointer to the elements
 // or to a view built from the field arrays, whichever the kernel takes.
@@ -92,10 +114,18 @@ struct Pairs {
   template <typename View, typename = std::enable_if_t<std::is_class_v<View>>>
   operator View() const { return View{a, b}; }
 };
+struct Bodies {
+  Body *elements;
+  float *pos_x, *pos_y, *pos_z, *vel_x, *vel_y, *vel_z, *mass;
+  operator Body *() const { return elements; }
+  template <typename View, typename = std::enable_if_t<std::is_class_v<View>>>
+  operator View() const { return View{pos_x, pos_y, pos_z, vel_x, vel_y, vel_z, mass}; }
+};
 
 int main() {
   Particles particles;
   Pairs pairs;
+  Bodies bodies;
   float *out;
   cudaMalloc(&particles.elements, N * sizeof(Particle));
   cudaMalloc(&particles.x, N * sizeof(float));
@@ -107,6 +137,14 @@ int main() {
   cudaMalloc(&pairs.elements, N * sizeof(Pair));
   cudaMalloc(&pairs.a, N * sizeof(float));
   cudaMalloc(&pairs.b, N * sizeof(float));
+  cudaMalloc(&bodies.elements, N * sizeof(Body));
+  cudaMalloc(&bodies.pos_x, N * sizeof(float));
+  cudaMalloc(&bodies.pos_y, N * sizeof(float));
+  cudaMalloc(&bodies.pos_z, N * sizeof(float));
+  cudaMalloc(&bodies.vel_x, N * sizeof(float));
+  cudaMalloc(&bodies.vel_y, N * sizeof(float));
+  cudaMalloc(&bodies.vel_z, N * sizeof(float));
+  cudaMalloc(&bodies.mass, N * sizeof(float));
   cudaMalloc(&out, N * sizeof(float));
   // A query of the kernel's attributes passes no arguments: it does not
   // stand in the rewrite's way.
@@ -116,6 +154,7 @@ int main() {
   integrate<<<8, 128>>>(particles, 0.01f);
   speeds<<<8, 128>>>(particles, out);
   scalePairs<<<8, 128>>>(pairs, 2.0f);
+  drift<<<8, 128>>>(bodies, 0.01f);
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

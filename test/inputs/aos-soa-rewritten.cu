@@ -46,6 +46,17 @@ __global__ void scalePairs(PairSoA q, float s) {
   q.b[i] *= s;
 }
 
+struct Vec3f { float x, y, z; };
+struct Body { Vec3f pos; Vec3f vel; float mass; };
+struct BodySoA { float *pos_x; float *pos_y; float *pos_z; float *vel_x; float *vel_y; float *vel_z; float *mass; };
+
+__global__ void drift(BodySoA b, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  b.pos_x[i] += b.vel_x[i] * dt;
+  b.pos_y[i] += b.vel_y[i] * dt;
+  b.pos_z[i] += (b.vel_z[i] - b.vel_z[0]) * dt;
+}
+
 // The device arrays of each struct, both ways: one array of elements, and
 // one array per field. The argument converts to a pointer to the elements
 // or to a view built from the field arrays, whichever the kernel takes.
@@ -63,10 +74,18 @@ struct Pairs {
   template <typename View, typename = std::enable_if_t<std::is_class_v<View>>>
   operator View() const { return View{a, b}; }
 };
+struct Bodies {
+  Body *elements;
+  float *pos_x, *pos_y, *pos_z, *vel_x, *vel_y, *vel_z, *mass;
+  operator Body *() const { return elements; }
+  template <typename View, typename = std::enable_if_t<std::is_class_v<View>>>
+  operator View() const { return View{pos_x, pos_y, pos_z, vel_x, vel_y, vel_z, mass}; }
+};
 
 int main() {
   Particles particles;
   Pairs pairs;
+  Bodies bodies;
   float *out;
   cudaMalloc(&particles.elements, N * sizeof(Particle));
   cudaMalloc(&particles.x, N * sizeof(float));
@@ -78,6 +97,14 @@ int main() {
   cudaMalloc(&pairs.elements, N * sizeof(Pair));
   cudaMalloc(&pairs.a, N * sizeof(float));
   cudaMalloc(&pairs.b, N * sizeof(float));
+  cudaMalloc(&bodies.elements, N * sizeof(Body));
+  cudaMalloc(&bodies.pos_x, N * sizeof(float));
+  cudaMalloc(&bodies.pos_y, N * sizeof(float));
+  cudaMalloc(&bodies.pos_z, N * sizeof(float));
+  cudaMalloc(&bodies.vel_x, N * sizeof(float));
+  cudaMalloc(&bodies.vel_y, N * sizeof(float));
+  cudaMalloc(&bodies.vel_z, N * sizeof(float));
+  cudaMalloc(&bodies.mass, N * sizeof(float));
   cudaMalloc(&out, N * sizeof(float));
   // A query of the kernel's attributes passes no arguments: it does not
   // stand in the rewrite's way.
@@ -87,6 +114,7 @@ int main() {
   integrate<<<8, 128>>>(particles, 0.01f);
   speeds<<<8, 128>>>(particles, out);
   scalePairs<<<8, 128>>>(pairs, 2.0f);
+  drift<<<8, 128>>>(bodies, 0.01f);
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

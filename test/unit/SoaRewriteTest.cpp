@@ -129,6 +129,33 @@ __global__ void k(NodeSoA n, int *out) {
 )");
 }
 
+TEST(SoaRewrite, NestedStructsAreFlattenedIntoTheView) {
+  // A struct in the element (two deep, one of them anonymous) stays an
+  // array of structs unless its scalar fields get arrays of their own:
+  // `pos.x` is `pos_x`, through an element and through an arrow.
+  Planned P = plan(R"(struct Vec { float x, y; };
+struct Frame { Vec pos; struct { Vec v; int n; } vel; double t; };
+__global__ void k(Frame *f, float dt) {
+  int i = threadIdx.x;
+  f[i].pos.x += f[i].vel.v.x * dt + (f[i].pos.y);
+  f->vel.n = f[i].vel.n + (int)f[i].t;
+}
+)",
+                   "k", "f");
+  ASSERT_TRUE(P.Plan.offered()) << P.Plan.Blocker << " at " << P.BlockedAt;
+  EXPECT_EQ(P.Plan.Fields,
+            (std::vector<std::string>{"pos_x", "pos_y", "vel_v_x", "vel_v_y", "vel_n", "t"}));
+  EXPECT_EQ(P.Rewritten, R"(struct Vec { float x, y; };
+struct Frame { Vec pos; struct { Vec v; int n; } vel; double t; };
+struct FrameSoA { float *pos_x; float *pos_y; float *vel_v_x; float *vel_v_y; int *vel_n; double *t; };
+__global__ void k(FrameSoA f, float dt) {
+  int i = threadIdx.x;
+  f.pos_x[i] += f.vel_v_x[i] * dt + (f.pos_y[i]);
+  f.vel_n[0] = f.vel_n[i] + (int)f.t[i];
+}
+)");
+}
+
 TEST(SoaRewrite, NamespacesNameTheViewWhereTheKernelIsOutside) {
   Planned P = plan(R"(namespace phys {
 struct Pair { float a, b; };
@@ -292,6 +319,27 @@ TEST(SoaRewrite, TheRootOfAnAccessThroughADeviceFunctionIsTheKernelsParameter) {
   ASSERT_EQ(Members.size(), 2u);
   for (const clang::Expr *M : Members)
     EXPECT_EQ(soaRewriteRoot(K, M, Ctx), P) << sourceText(M, Ctx);
+}
+
+TEST(SoaRewrite, NestedStructsUsedWholeOrClashingRefuseIt) {
+  const char *Nested = "struct Vec { float x, y; };\nstruct B { Vec pos; float m; };\n";
+  EXPECT_EQ(refusal(std::string(Nested) + "__device__ float n(const Vec &v) { return v.x; }\n"
+                                          "__global__ void k(B *b) { b[0].m = n(b[1].pos); }\n",
+                    "k", "b"),
+            "4:38 'b[1].pos' is used as a whole struct value");
+  EXPECT_EQ(refusal(std::string(Nested) + "__global__ void k(B *b) { Vec v = b->pos; b[0].m = v.y; }\n",
+                    "k", "b"),
+            "3:35 'b->pos' is used as a whole struct value");
+  EXPECT_EQ(refusal(std::string(Nested) + "__global__ void k(B *b) { b[0].m = (b[1].pos).y; }\n",
+                    "k", "b"),
+            "3:36 '(b[1].pos).y' is written in a form the rewrite does not follow");
+  EXPECT_EQ(refusal("struct Vec { float x; };\nstruct C { Vec pos; float pos_x; };\n"
+                    "__global__ void k(C *c) { c[0].pos_x = c[1].pos.x; }\n", "k", "c"),
+            "2:27 two fields of 'C' would both be 'pos_x' in the view (a nested struct's "
+            "fields are named with its own)");
+  EXPECT_EQ(refusal("struct V { float x; };\nstruct W { V v[2]; };\nstruct C { W w; };\n"
+                    "__global__ void k(C *c) { c[0].w.v[0].x = 1; }\n", "k", "c"),
+            "3:14 field 'w.v' of 'C' is an array (the rewrite makes one array per scalar field)");
 }
 
 } // namespace
