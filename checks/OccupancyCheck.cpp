@@ -84,6 +84,60 @@ std::optional<std::pair<unsigned, Value>> chooseTarget(const model::ArchSpec &Ar
 
 } // namespace
 
+namespace {
+
+/// "N bytes of spill stores and M of spill loads" (ptxas -v), after Lead;
+/// empty without spills.
+std::string spillText(const FunctionRegisters &R, llvm::StringRef Lead) {
+  if (!R.SpillStoreBytes && !R.SpillLoadBytes)
+    return "";
+  return Lead.str() + std::to_string(R.SpillStoreBytes) + " bytes of spill stores and " +
+         std::to_string(R.SpillLoadBytes) + " of spill loads";
+}
+
+/// Spill stores ptxas may add under a register cap and the fix-it still be
+/// offered: 32 bytes, 8 registers' worth (cuda-occupancy.cu's registerBound
+/// spills 8 at the cap __launch_bounds__(256, 4) sets, for 37.5% -> 50%).
+constexpr std::uint64_t SmallSpillStoreBytes = 32;
+
+/// What ptxas does under a register cap of Cap, when it spills more than
+/// now: the kernel compiled again with -maxrregcount=Cap. Text is empty
+/// when it does not spill more, or when the count is not ptxas's (the
+/// estimate says nothing about spills); Blocks when the spills are more
+/// than a few registers' worth.
+struct CapSpills {
+  std::string Text;
+  bool Blocks = false;
+};
+
+CapSpills spillsUnderCap(const FunctionDecl *Kernel, const KernelOccupancyReport &Current,
+                         const RegisterOptions &Options, unsigned Cap,
+                         TranslationUnitSession &Session) {
+  if (Current.RegistersSource != "ptxas")
+    return {};
+  RegisterOptions Capped = Options;
+  Capped.MaxRegisterCount = Options.MaxRegisterCount ? std::min(*Options.MaxRegisterCount, Cap)
+                                                     : Cap;
+  std::optional<FunctionRegisters> After = Session.registers().lookup(Kernel, Capped);
+  if (!After || After->Source != RegisterSource::Ptxas)
+    return {};
+  const FunctionRegisters &Before = Current.RegisterDetails;
+  if (After->SpillStoreBytes + After->SpillLoadBytes <=
+      Before.SpillStoreBytes + Before.SpillLoadBytes)
+    return {};
+  std::string Now = spillText(Before, "");
+  std::string Figures = std::to_string(After->Registers) + " registers, " +
+                        spillText(*After, "") + "; " + (Now.empty() ? "none" : Now) + " now";
+  CapSpills Out;
+  Out.Blocks = After->SpillStoreBytes > Before.SpillStoreBytes + SmallSpillStoreBytes;
+  Out.Text = Out.Blocks ? "but ptxas then spills (" + Figures +
+                              "): no __launch_bounds__ fix-it offered"
+                        : "ptxas then spills a little (" + Figures + ")";
+  return Out;
+}
+
+} // namespace
+
 void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx) {
   RegisterOptions RO = registerOptions(Ctx);
   const model::ArchSpec *Spec = model::findArch(RO.Arch);
@@ -171,7 +225,16 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
                    model::formatPercent(At.Theoretical) + ")";
         bool Template = Kernel->isTemplateInstantiation() ||
                         Kernel->getDescribedFunctionTemplate() != nullptr;
-        if (!Rep->Bounds && !Template && OneBlockSize && Loc.isFileID())
+        // A cap that makes ptxas spill more than it does now trades
+        // occupancy for local-memory traffic: said, and beyond a few
+        // registers' worth no fix-it offered (a 255-register kernel spilling
+        // 3,856 bytes became a 64-register one spilling 7,860 and reloading
+        // 8,076). Checked by compiling the unit again with the cap, where the
+        // count came from ptxas.
+        CapSpills Spills = spillsUnderCap(Kernel, *Rep, RO, Target->second, Session);
+        if (!Spills.Text.empty())
+          Message += "; " + Spills.Text;
+        if (!Spills.Blocks && !Rep->Bounds && !Template && OneBlockSize && Loc.isFileID())
           Fix = FixItHint::CreateInsertion(
               Loc, "__launch_bounds__(" + std::to_string(K.ThreadsPerBlock) + ", " +
                        std::to_string(At.ActiveBlocksPerSM) + ") ");
@@ -224,8 +287,9 @@ void OccupancyCheck::diagnoseKernel(const FunctionDecl *Kernel, ASTContext &Ctx)
         D << *Fix;
     }
 
-    diag(Loc, "%0 registers per thread (%1, %2)", DiagnosticIDs::Note)
-        << Rep->Registers << (Estimated ? "estimated" : "ptxas") << Spec->Name;
+    diag(Loc, "%0 registers per thread (%1, %2)%3", DiagnosticIDs::Note)
+        << Rep->Registers << (Estimated ? "estimated" : "ptxas") << Spec->Name
+        << spillText(Rep->RegisterDetails, ", ");
 
     // Other architectures.
     llvm::SmallVector<StringRef, 4> Others;

@@ -9,12 +9,13 @@ Runs as one ctest; prints 'N passed, M failed' and exits non-zero on failure.
 """
 import json
 import os
+import re
 import sys
 import textwrap
 import urllib.parse
 
 from testsupport import (CCCL_UNIT, Results, door_arguments, print_toolkit, run, scratch_dir,
-                         toolkit_with_fake_nvcc)
+                         toolkit_with_fake_nvcc, write_in)
 
 RESULTS = Results()
 check = RESULTS.check
@@ -35,6 +36,31 @@ GOOD = textwrap.dedent("""\
     """)
 
 BROKEN = "__global__ void k(float *p) { p[threadIdx.x] = ; }\n"
+
+
+SPILLING_KERNEL = """\
+#include <cuda_runtime.h>
+__global__ void heavy(const float *in, float *out) {
+  float acc[160];
+#pragma unroll
+  for (int k = 0; k < 160; ++k)
+    acc[k] = in[threadIdx.x + k * 1024];
+  float s = 0;
+#pragma unroll
+  for (int r = 1; r < 6; ++r)
+#pragma unroll
+    for (int k = 0; k < 160; ++k)
+      s += acc[k] * acc[(k * r + 7) % 160];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+int main() {
+  float *in, *out;
+  cudaMalloc(&in, 1 << 24);
+  cudaMalloc(&out, 1 << 24);
+  heavy<<<64, 256>>>(in, out);
+  cudaDeviceSynchronize();
+}
+"""
 
 
 def occupancy_sweep_cases(wc):
@@ -401,6 +427,26 @@ def main():
                   os.path.exists(marker) and sources == ["estimate"], out[-2000:] + err[-2000:])
         else:
             print("SKIP located-toolkit nvcc: no CUDA toolkit (warpcheck --print-toolkit)")
+
+        # cuda-occupancy's __launch_bounds__ fix-it is checked with ptxas:
+        # 160 values live across a reduction take 168 registers (1 block of
+        # 256 threads); the cap 64 for 4 blocks makes ptxas spill, so the
+        # warning says so and no fix-it is offered (--fix leaves the file).
+        if real:
+            spill = write_in(tmp, "spill.cu", SPILLING_KERNEL)
+            before = open(spill).read()
+            rc, out, err = run([wc, "--checks=cuda-occupancy", "--config=RegisterMode=ptxas",
+                                "--fix", "spill.cu"], cwd=tmp)
+            check("cuda-occupancy: a register cap that makes ptxas spill is said, no fix-it",
+                  re.search(r"168 registers per thread limit sm_90 to 1 block of 256 threads "
+                            r"\(12\.5% occupancy\); at most 64 registers would allow 4 blocks "
+                            r"\(50%\); but ptxas then spills \(64 registers, [1-9][0-9]* bytes of "
+                            r"spill stores and [1-9][0-9]* of spill loads; none now\): no "
+                            r"__launch_bounds__ fix-it offered", out) is not None and
+                  open(spill).read() == before and "__launch_bounds__(256" not in out,
+                  out[-2000:] + err[-1000:])
+        else:
+            print("SKIP occupancy fix-it spills: no CUDA toolkit (warpcheck --print-toolkit)")
         for option in ("RegisterMode=estimate", "cuda-occupancy.RegisterMode=estimate"):
             rc, out, err = run([wc, "--format=json", "--config=" + option,
                                 "--config=cuda-occupancy.MinOccupancy=101", "good.cu"], cwd=tmp)

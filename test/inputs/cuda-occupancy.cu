@@ -34,8 +34,8 @@ template <int K> __device__ float mix(const float *in, int i, int n) {
 // ptxas: 72 registers. 72 x 32 = 2,304 registers per warp: 7 warps per
 // scheduler, 28 per SM, 3 blocks of 8 warps (37.5%). 64 registers would give
 // 8 warps per scheduler: 4 blocks (50%), which __launch_bounds__(256, 4)
-// asks ptxas for.
-// CHECK-PTXAS: :[[@LINE+3]]:17: warning: kernel 'registerBound' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 72 registers per thread limit sm_90 to 3 blocks of 256 threads (37.5% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
+// asks ptxas for (it then spills 8 bytes: said, and small enough).
+// CHECK-PTXAS: :[[@LINE+3]]:17: warning: kernel 'registerBound' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 72 registers per thread limit sm_90 to 3 blocks of 256 threads (37.5% occupancy); at most 64 registers would allow 4 blocks (50%); ptxas then spills a little (64 registers, 8 bytes of spill stores and 8 of spill loads; none now) [cuda-occupancy]
 // CHECK-ESTIMATE: :[[@LINE+2]]:17: warning: kernel 'registerBound' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 84 registers per thread (estimated) limit sm_90 to 2 blocks of 256 threads (25% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
 // CHECK-FIXES: {{^}}__global__ void __launch_bounds__(256, 4) registerBound(const float *in, float *out, int n) {
 __global__ void registerBound(const float *in, float *out, int n) {
@@ -51,9 +51,9 @@ __global__ void __launch_bounds__(256, 4) alreadyBounded(const float *in, float 
 }
 
 // ptxas: 128 registers: 2 blocks of 256 threads (25%). To reach the 50%
-// threshold, 4 blocks need 64 registers. A template: the message, but no
-// fix-it (the bound would apply to every instantiation).
-// CHECK-PTXAS: :[[@LINE+3]]:17: warning: kernel 'wideTemplate<120>' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 128 registers per thread limit sm_90 to 2 blocks of 256 threads (25% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
+// threshold, 4 blocks need 64 registers, at which ptxas spills 1,292 bytes
+// (said). A template: no fix-it (the bound would apply to every instance).
+// CHECK-PTXAS: :[[@LINE+3]]:17: warning: kernel 'wideTemplate<120>' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 128 registers per thread limit sm_90 to 2 blocks of 256 threads (25% occupancy); at most 64 registers would allow 4 blocks (50%); but ptxas then spills (64 registers, 1292 bytes of spill stores and 1296 of spill loads; none now): no __launch_bounds__ fix-it offered [cuda-occupancy]
 // CHECK-ESTIMATE: :[[@LINE+2]]:17: warning: kernel 'wideTemplate<120>' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 146 registers per thread (estimated) limit sm_90 to 1 block of 256 threads (12.5% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
 template <int K>
 __global__ void wideTemplate(const float *in, float *out, int n) {
@@ -65,8 +65,8 @@ __global__ void wideTemplate(const float *in, float *out, int n) {
 // (clang-tidy sorts them by message) and no fix-it (a bound of 256 threads would break the other launch... and
 // the other way round). With 128 threads: 7 blocks (28 warps, 43.8%); 64
 // registers give 8 blocks (50%).
-// CHECK-PTXAS: :[[@LINE+4]]:17: warning: kernel 'twoShapes' with block (128, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 72 registers per thread limit sm_90 to 7 blocks of 128 threads (43.8% occupancy); at most 64 registers would allow 8 blocks (50%) [cuda-occupancy]
-// CHECK-PTXAS: :[[@LINE+3]]:17: warning: kernel 'twoShapes' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 72 registers per thread limit sm_90 to 3 blocks of 256 threads (37.5% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
+// CHECK-PTXAS: :[[@LINE+4]]:17: warning: kernel 'twoShapes' with block (128, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 72 registers per thread limit sm_90 to 7 blocks of 128 threads (43.8% occupancy); at most 64 registers would allow 8 blocks (50%); ptxas then spills a little (64 registers, 8 bytes of spill stores and 8 of spill loads; none now) [cuda-occupancy]
+// CHECK-PTXAS: :[[@LINE+3]]:17: warning: kernel 'twoShapes' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 72 registers per thread limit sm_90 to 3 blocks of 256 threads (37.5% occupancy); at most 64 registers would allow 4 blocks (50%); ptxas then spills a little (64 registers, 8 bytes of spill stores and 8 of spill loads; none now) [cuda-occupancy]
 // CHECK-ESTIMATE: :[[@LINE+2]]:17: warning: kernel 'twoShapes' with block (128, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 84 registers per thread (estimated) limit sm_90 to 5 blocks of 128 threads (31.3% occupancy); at most 64 registers would allow 8 blocks (50%) [cuda-occupancy]
 // CHECK-ESTIMATE: :[[@LINE+1]]:17: warning: kernel 'twoShapes' with block (256, 1, 1) from the launch at cuda-occupancy.cu:{{[0-9]+}}: 84 registers per thread (estimated) limit sm_90 to 2 blocks of 256 threads (25% occupancy); at most 64 registers would allow 4 blocks (50%) [cuda-occupancy]
 __global__ void twoShapes(const float *in, float *out, int n) {
