@@ -122,6 +122,12 @@ private:
     }
   }
 
+  /// E is written in a way the edits cannot take apart.
+  void unfollowed(const Expr *E) {
+    block(E->getBeginLoc(),
+          "'" + shortText(E, Ctx) + "' is written in a form the rewrite does not follow");
+  }
+
   const FunctionDecl *functionOf(const ParmVarDecl *P) {
     return cast<FunctionDecl>(P->getDeclContext());
   }
@@ -286,9 +292,7 @@ private:
                                               "' uses a member of an element that is not a "
                                               "field");
     if (Member->hasQualifier() || Member->hasExplicitTemplateArgs())
-      return block(Member->getBeginLoc(), "'" + shortText(Member, Ctx) +
-                                              "' is written in a form the rewrite does not "
-                                              "follow");
+      return unfollowed(Member);
     const LangOptions &LO = Ctx.getLangOpts();
     std::string Name = Field->getNameAsString();
     // A field of a nested struct, `p[i].pos.x`: the view's array is the
@@ -303,14 +307,9 @@ private:
                                               "' is used as a whole struct value");
       // `(p[i].pos).x`: the members go with the index, the parentheses
       // between them would be left unbalanced.
-      if (Up->getBase()->IgnoreImpCasts() != Last)
-        return block(Up->getBeginLoc(), "'" + shortText(Up, Ctx) +
-                                            "' is written in a form the rewrite does not "
-                                            "follow");
-      if (Up->hasQualifier() || Up->hasExplicitTemplateArgs())
-        return block(Up->getBeginLoc(), "'" + shortText(Up, Ctx) +
-                                            "' is written in a form the rewrite does not "
-                                            "follow");
+      if (Up->getBase()->IgnoreImpCasts() != Last || Up->hasQualifier() ||
+          Up->hasExplicitTemplateArgs())
+        return unfollowed(Up);
       if (!editable(Up->getMemberLoc()))
         return block(Up->getBeginLoc(), "'" + shortText(Up, Ctx) + "' is inside a macro expansion");
       Name += "_" + Next->getNameAsString();

@@ -445,6 +445,29 @@ def main():
                             r"__launch_bounds__ fix-it offered", out) is not None and
                   open(spill).read() == before and "__launch_bounds__(256" not in out,
                   out[-2000:] + err[-1000:])
+            rc, out, err = run([wc, "--format=json", "--config=RegisterMode=ptxas", "spill.cu"],
+                               cwd=tmp)
+            kernels = (json.loads(out) if out.strip().startswith("{") else {}).get("kernels", [])
+            check("JSON: ptxas's spills per kernel (spill_store_bytes, spill_load_bytes): none",
+                  len(kernels) == 1 and kernels[0]["registers"] == 168 and
+                  kernels[0]["spill_store_bytes"] == 0 and kernels[0]["spill_load_bytes"] == 0,
+                  out[-1500:] + err[-500:])
+            write_in(tmp, "bounded.cu", SPILLING_KERNEL.replace(
+                "__global__ void heavy", "__global__ void __launch_bounds__(256, 4) heavy"))
+            rc, out, err = run([wc, "--format=json", "--config=RegisterMode=ptxas", "bounded.cu"],
+                               cwd=tmp)
+            kernels = (json.loads(out) if out.strip().startswith("{") else {}).get("kernels", [])
+            check("JSON: the same kernel under __launch_bounds__(256, 4): 64 registers, spills",
+                  len(kernels) == 1 and kernels[0]["registers"] == 64 and
+                  kernels[0]["spill_store_bytes"] > 0 and kernels[0]["spill_load_bytes"] > 0,
+                  out[-1500:] + err[-500:])
+            rc, out, err = run([wc, "--format=json", "--config=RegisterMode=estimate", "spill.cu"],
+                               cwd=tmp)
+            kernels = (json.loads(out) if out.strip().startswith("{") else {}).get("kernels", [])
+            check("JSON: no spill figures from the estimate (null)",
+                  len(kernels) == 1 and kernels[0]["registers_source"] == "estimate" and
+                  kernels[0]["spill_store_bytes"] is None and kernels[0]["spill_load_bytes"] is None,
+                  out[-1500:] + err[-500:])
         else:
             print("SKIP occupancy fix-it spills: no CUDA toolkit (warpcheck --print-toolkit)")
         for option in ("RegisterMode=estimate", "cuda-occupancy.RegisterMode=estimate"):

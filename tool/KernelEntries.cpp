@@ -295,11 +295,14 @@ Object toJson(const KernelEntry &K) {
     O["registers_source"] = R->Occupancy.RegistersSource;
     O["shared_bytes_static"] = R->SharedBytesStatic;
     O["shared_bytes_dynamic"] = R->SharedBytesDynamic;
+    O["spill_store_bytes"] = R->SpillStoreBytes ? Value(*R->SpillStoreBytes) : Value(nullptr);
+    O["spill_load_bytes"] = R->SpillLoadBytes ? Value(*R->SpillLoadBytes) : Value(nullptr);
     O["occupancy"] = occupancyFigures(R->Occupancy);
     O["occupancy_assumptions"] = strings(R->Assumptions);
   } else {
     for (const char *Key : {"registers", "registers_source", "shared_bytes_static",
-                            "shared_bytes_dynamic", "occupancy"})
+                            "shared_bytes_dynamic", "spill_store_bytes", "spill_load_bytes",
+                            "occupancy"})
       O[Key] = nullptr;
   }
   if (K.OccupancyByArch) {
@@ -344,6 +347,8 @@ KernelEntry kernelFromJson(const Object &O) {
     R.Occupancy = occupancyFromJson(*Occupancy, O);
     R.SharedBytesStatic = O.getInteger("shared_bytes_static").value_or(0);
     R.SharedBytesDynamic = O.getInteger("shared_bytes_dynamic").value_or(0);
+    R.SpillStoreBytes = O.getInteger("spill_store_bytes");
+    R.SpillLoadBytes = O.getInteger("spill_load_bytes");
     R.Assumptions = stringsOf(O.getArray("occupancy_assumptions"));
     K.Resources = std::move(R);
   }

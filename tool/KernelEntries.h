@@ -144,6 +144,9 @@ struct OccupancyEntry {
 struct LaunchResourcesEntry {
   OccupancyEntry Occupancy;
   std::int64_t SharedBytesStatic = 0, SharedBytesDynamic = 0;
+  /// ptxas's spill stores and loads in bytes per thread; unset for the
+  /// estimate, which knows nothing of spills.
+  std::optional<std::int64_t> SpillStoreBytes, SpillLoadBytes;
   /// What the numbers rest on when not the plain ptxas count of the unit.
   std::vector<std::string> Assumptions;
 };

@@ -343,14 +343,20 @@ KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSess
   // Registers, shared memory and theoretical occupancy of this launch.
   std::string WhyNot;
   if (auto Occ = occupancyFor(K.Kernel, K.Launch, Session, Registers.registerOptions(Arch, PP),
-                              Registers.defaultDynamicSharedBytes(), &WhyNot))
+                              Registers.defaultDynamicSharedBytes(), &WhyNot)) {
     // What the numbers rest on: registers estimated because ptxas could not
     // compile the unit (and why), a shared size not known.
-    Kernel.Resources = LaunchResourcesEntry{occupancyEntry(*Occ),
-                                            static_cast<std::int64_t>(Occ->SharedBytesStatic),
-                                            static_cast<std::int64_t>(Occ->SharedBytesDynamic),
-                                            Occ->Assumptions};
-  else
+    LaunchResourcesEntry R;
+    R.Occupancy = occupancyEntry(*Occ);
+    R.SharedBytesStatic = static_cast<std::int64_t>(Occ->SharedBytesStatic);
+    R.SharedBytesDynamic = static_cast<std::int64_t>(Occ->SharedBytesDynamic);
+    if (Occ->RegisterDetails.Source == RegisterSource::Ptxas) {
+      R.SpillStoreBytes = static_cast<std::int64_t>(Occ->RegisterDetails.SpillStoreBytes);
+      R.SpillLoadBytes = static_cast<std::int64_t>(Occ->RegisterDetails.SpillLoadBytes);
+    }
+    R.Assumptions = Occ->Assumptions;
+    Kernel.Resources = std::move(R);
+  } else
     Kernel.Limitations.push_back("occupancy not computed: " + WhyNot);
   // The same launch on the other architectures of an --arch list: ptxas
   // compiles for each (its count differs between architectures), or the

@@ -112,6 +112,7 @@ const char *AnalysedKernel = R"json({
   ],
   "registers": 30, "registers_source": "ptxas",
   "shared_bytes_static": 4096, "shared_bytes_dynamic": 0,
+  "spill_store_bytes": 24, "spill_load_bytes": 40,
   "occupancy": {"arch": "sm_90", "active_blocks_per_sm": 8, "active_warps_per_sm": 64,
                 "theoretical": 1, "limiter": "warps"},
   "occupancy_assumptions": [],
@@ -220,6 +221,8 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_EQ(K.Resources->Occupancy.Arch, "sm_90");
   EXPECT_EQ(K.Resources->Occupancy.ActiveWarpsPerSM, 64);
   EXPECT_EQ(K.Resources->SharedBytesStatic, 4096);
+  EXPECT_EQ(K.Resources->SpillStoreBytes, 24);
+  EXPECT_EQ(K.Resources->SpillLoadBytes, 40);
   ASSERT_TRUE(K.OccupancyByArch);
   ASSERT_EQ(K.OccupancyByArch->size(), 2u);
   EXPECT_TRUE((*K.OccupancyByArch)[0].Occupancy);
@@ -257,7 +260,8 @@ TEST(KernelEntries, WorkNotCountedRoundTrips) {
       R"json("unevaluated_launches":[]},"limitations":[],"line":3,"name":"lone",)json"
       R"json("occupancy":null,"registers":null,"registers_source":null,"roofline":[],)json"
       R"json("sampled_symbols":[],"shared_bytes_dynamic":null,"shared_bytes_static":null,)json"
-      R"json("simulated_warps":8,"status":"analysed","total_blocks":4096,"total_warps":8,)json"
+      R"json("simulated_warps":8,"spill_load_bytes":null,"spill_store_bytes":null,)json"
+      R"json("status":"analysed","total_blocks":4096,"total_warps":8,)json"
       R"json("work_blocks_simulated":0})json";
   KernelEntry K = kernelFromJson(parseObject(Json));
   ASSERT_TRUE(K.Work);
@@ -314,7 +318,8 @@ TEST(KernelEntries, NoRegisterCountIsNullOccupancy) {
       R"json("unevaluated_launches":[]},"limitations":["occupancy not computed: no count"],)json"
       R"json("line":3,"name":"lone","occupancy":null,"registers":null,"registers_source":null,)json"
       R"json("sampled_symbols":[],"shared_bytes_dynamic":null,"shared_bytes_static":null,)json"
-      R"json("simulated_warps":8,"status":"analysed","total_warps":8})json";
+      R"json("simulated_warps":8,"spill_load_bytes":null,"spill_store_bytes":null,)json"
+      R"json("status":"analysed","total_warps":8})json";
   KernelEntry K = kernelFromJson(parseObject(Json));
   EXPECT_FALSE(K.Resources);
   ASSERT_TRUE(K.Launch);
