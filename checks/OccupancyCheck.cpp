@@ -82,10 +82,6 @@ std::optional<std::pair<unsigned, Value>> chooseTarget(const model::ArchSpec &Ar
   return std::nullopt;
 }
 
-} // namespace
-
-namespace {
-
 /// "N bytes of spill stores and M of spill loads" (ptxas -v), after Lead;
 /// empty without spills.
 std::string spillText(const FunctionRegisters &R, llvm::StringRef Lead) {
