@@ -12,6 +12,7 @@
 #include "warpcheck/analysis/KernelAnalysis.h"
 
 #include "ExprWrappers.h"
+#include "ReadValueUses.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -460,6 +461,13 @@ void WarpInterpreter::Impl::sweepUniformRead(Lanes &R, const Lanes &Addr,
   // the same for the whole warp (`sizes[blockIdx.x]` read by thread 0)
   // counts then.
   if (Readers == 1 && !addressIsUniform(SiteExpr))
+    return;
+  // A value that only ever becomes a float moves no address, guard or
+  // trip count (ReadValueUses.h): nothing to sweep.
+  auto FloatOnly = FloatOnlyReads.try_emplace(SiteExpr, false);
+  if (FloatOnly.second)
+    FloatOnly.first->second = usedOnlyAsFloatingPoint(SiteExpr, Ctx);
+  if (FloatOnly.first->second)
     return;
   // A count, an offset or a flag the host wrote (`*n`, `row_start[row]`,
   // a __shared__ scalar one thread set): the same for every lane, so it

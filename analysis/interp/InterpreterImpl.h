@@ -172,6 +172,9 @@ private:
   std::map<const clang::Expr *, std::vector<std::int64_t>> *CaptureInto = nullptr;
   /// The multiplies nvcc fuses into adds, per function run.
   Contractions FloatContractions;
+  /// Per read, whether its value is only ever converted to floating point
+  /// (ReadValueUses.h): such a read is not swept.
+  std::map<const clang::Expr *, bool> FloatOnlyReads;
   /// What the compiler proves warp-uniform (for atomics), made on first use.
   std::unique_ptr<WarpUniformity> Uniformity;
 

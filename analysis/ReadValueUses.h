@@ -1,0 +1,34 @@
+//===- ReadValueUses.h - where a value read from memory can go -----------===//
+//
+// Private to analysis/. A warp-uniform integer read from memory is swept
+// over a value set like an unbound parameter (interp/Expressions.cpp,
+// sweepUniformRead), because it may move an address, a guard or a trip
+// count. One whose every use turns it into floating point at once
+// (`float s = (float)scale[0]`, `unsigned char v = in[k]; acc += v;`) can
+// move none of them: C++ has no address, condition or bound computed
+// from a float without an explicit conversion back, which this test
+// refuses. Sweeping such a read only costs simulations, and a sweep the
+// budget cuts short then marks every access of the kernel "may depend on
+// values read from memory" for nothing (seen with the generated kernels
+// of test/fuzz/kernel_generator.py: a load of an `unsigned char` added to
+// a float sum).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_READVALUEUSES_H
+#define WARPCHECK_ANALYSIS_READVALUEUSES_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+namespace warpcheck::analysis {
+
+/// Whether the integer value Read (an rvalue or lvalue expression of
+/// integral type) is used only converted to a floating-point type: directly
+/// (a cast, an implicit conversion), or through a local variable it
+/// initialises whose every use is such a conversion (the variable never
+/// assigned again, nor its address taken).
+bool usedOnlyAsFloatingPoint(const clang::Expr *Read, clang::ASTContext &Ctx);
+
+} // namespace warpcheck::analysis
+
+#endif

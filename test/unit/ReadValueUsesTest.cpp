@@ -1,0 +1,69 @@
+// Which values read from memory can move an address, a guard or a trip
+// count (analysis/ReadValueUses.h): one only ever converted to floating
+// point cannot, and is not swept. Found with test/fuzz/kernel_fuzz.py: a
+// warp-uniform `unsigned char` load added to a float sum was swept, the
+// sweep was cut short, and every access of the kernel said it "may depend
+// on values read from memory".
+#include "ReadValueUses.h"
+
+#include "CudaTestUnit.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using warpcheck::analysis::usedOnlyAsFloatingPoint;
+using namespace warpcheck::testing;
+
+// The reads of a kernel (its array subscripts of a global pointer), in
+// source order.
+std::vector<const clang::ArraySubscriptExpr *> readsOf(const clang::FunctionDecl *K) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    std::vector<const clang::ArraySubscriptExpr *> Found;
+    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
+      Found.push_back(E);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(K->getBody());
+  return F.Found;
+}
+
+TEST(ReadValueUses, ValuesOnlyConvertedToFloatMoveNoAddress) {
+  auto AST = parseCuda(R"(
+__global__ void k(const unsigned char *in, const int *sizes, const float *scale,
+                  float *out, int *idx) {
+  float acc = 0.0f;
+  unsigned char v = in[blockIdx.x];      // 0: only added to a float
+  acc += v;
+  float s = (float)sizes[0];             // 1: an explicit conversion
+  acc += sizes[1] * 2.0f;                // 2: converted where it is used
+  int n = sizes[2];                      // 3: an index
+  out[n] = acc;                          // 4
+  int m = sizes[3];                      // 5: added to a float, then changed
+  acc += m;
+  m += 1;
+  int t = sizes[4];                      // 6: a bound
+  for (int i = 0; i < t; ++i)
+    acc += 1.0f;
+  idx[0] = sizes[5];                     // 7, 8: stored as an integer
+  out[1] = acc + s + scale[0];           // 9, 10
+}
+)",
+                       CudaSide::Device);
+  ASSERT_TRUE(AST);
+  const clang::FunctionDecl *K = kernelNamed(AST->getASTContext(), "k");
+  ASSERT_TRUE(K);
+  auto Reads = readsOf(K);
+  ASSERT_EQ(Reads.size(), 11u);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  EXPECT_TRUE(usedOnlyAsFloatingPoint(Reads[0], Ctx));
+  EXPECT_TRUE(usedOnlyAsFloatingPoint(Reads[1], Ctx));
+  EXPECT_TRUE(usedOnlyAsFloatingPoint(Reads[2], Ctx));
+  EXPECT_FALSE(usedOnlyAsFloatingPoint(Reads[3], Ctx));
+  EXPECT_FALSE(usedOnlyAsFloatingPoint(Reads[5], Ctx));
+  EXPECT_FALSE(usedOnlyAsFloatingPoint(Reads[6], Ctx));
+  EXPECT_FALSE(usedOnlyAsFloatingPoint(Reads[8], Ctx));
+}
+
+} // namespace
