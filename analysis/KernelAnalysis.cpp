@@ -614,11 +614,32 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       A.Dependence = std::move(Dependence);
       if (T.PredictedMerge && !T.FromListing && A.Status != AccessStatus::Unknown) {
         A.InstructionsFrom = InstructionOrigin::Model;
-        A.Assumptions.push_back(
-            {AssumptionKind::MergedInstruction,
-             "nvcc unrolls the loop and merges consecutive iterations of this access into "
-             "wider instructions (predicted from the source; no listing of the compiled "
-             "kernel was read)"});
+        std::string What =
+            T.PredictedMergeKind == MergeKind::AdjacentElements
+                ? "nvcc accesses this element and the adjacent one together, with one "
+                  "instruction as wide as both"
+                : "nvcc unrolls the loop and merges consecutive iterations of this access "
+                  "into wider instructions";
+        if (T.PredictedMergeKind == MergeKind::ElementFields) {
+          // The fields the instruction serves, as the messages name them:
+          // "nvcc reads 'v.x', 'v.y', 'v.z' and 'v.w' with one 16-byte load
+          // per lane (LDG.E.128)".
+          for (const InstructionTotals &I : T.Instructions) {
+            if (!I.Merged || I.Serves.empty())
+              continue;
+            std::vector<std::string> Names;
+            for (const Expr *E : I.Serves)
+              Names.push_back(sourceText(E, Ctx));
+            bool Load = T.Site.Op == AccessOp::Load;
+            What = std::string("nvcc ") + (Load ? "reads " : "writes ") +
+                   quotedList(Names) + " with one " + std::to_string(I.BytesPerLane) +
+                   "-byte " + (Load ? "load" : "store") + " per lane (" + I.Opcode + ")";
+            break;
+          }
+        }
+        A.Assumptions.push_back({AssumptionKind::MergedInstruction,
+                                 What + " (predicted from the source; no listing of the "
+                                        "compiled kernel was read)"});
         A.Status = AccessStatus::Assumed;
       }
       if (T.MayMergeUnaligned && !T.FromListing && A.Status != AccessStatus::Unknown) {

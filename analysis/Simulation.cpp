@@ -491,8 +491,11 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   }
   if (Merges) {
     Merges->finish(Emit);
-    for (const auto &Id : Merges->mergedSites())
-      Agg.Sites[{Id.first, Id.second}].PredictedMerge = true;
+    for (const auto &[Id, Kind] : Merges->mergedSites()) {
+      SiteTotals &T = Agg.Sites[{Id.first, Id.second}];
+      T.PredictedMerge = true;
+      T.PredictedMergeKind = Kind;
+    }
     for (const auto &Id : Merges->unalignedSites())
       Agg.Sites[{Id.first, Id.second}].MayMergeUnaligned = true;
   }

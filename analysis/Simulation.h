@@ -10,6 +10,7 @@
 #ifndef WARPCHECK_ANALYSIS_SIMULATION_H
 #define WARPCHECK_ANALYSIS_SIMULATION_H
 
+#include "UnrolledMerges.h"
 #include "interp/WarpInterpreter.h"
 
 #include "warpcheck/analysis/AccessReport.h"
@@ -98,6 +99,8 @@ struct SiteTotals {
   /// wider instructions across an unrolled loop's iterations
   /// (UnrolledMerges.h), listed in Instructions.
   bool PredictedMerge = false;
+  /// What that merge joins.
+  MergeKind PredictedMergeKind = MergeKind::UnrolledLoop;
   /// Without a listing: an unrolled loop's access whose runs are not
   /// aligned as a merge needs; the compiler may still read them wider.
   bool MayMergeUnaligned = false;

@@ -3,6 +3,8 @@
 #include "UnrolledMerges.h"
 #include "MemoryInstructions.h"
 
+#include "warpcheck/analysis/KernelAnalysis.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -249,6 +251,76 @@ const Expr *adjacentPartner(const Expr *Site, AccessOp Op, ASTContext &Ctx) {
   return Tie ? nullptr : Nearest;
 }
 
+std::optional<FieldGroup> fieldGroup(const Expr *Site, AccessOp Op, ASTContext &Ctx) {
+  const auto *ME = dyn_cast<MemberExpr>(Site->IgnoreParenImpCasts());
+  if (!ME || ME->isArrow() || ME->getType().isVolatileQualified() ||
+      (Op != AccessOp::Load && Op != AccessOp::Store))
+    return std::nullopt;
+  QualType Element = ME->getBase()->getType();
+  const RecordDecl *Record = Element->getAsRecordDecl();
+  if (!Record || Element.isVolatileQualified() || !Record->getDefinition())
+    return std::nullopt;
+  std::int64_t Size = Ctx.getTypeSizeInChars(Element).getQuantity();
+  std::int64_t Align = Ctx.getTypeAlignInChars(Element).getQuantity();
+  if ((Size != 8 && Size != 16) || Align != Size)
+    return std::nullopt;
+  // Scalar fields of one size filling the element without padding.
+  std::vector<const FieldDecl *> Fields;
+  std::int64_t Filled = 0;
+  for (const FieldDecl *F : Record->fields()) {
+    std::int64_t FieldSize = Ctx.getTypeSizeInChars(F->getType()).getQuantity();
+    if (F->isBitField() || !F->getType()->isScalarType() ||
+        (!Fields.empty() && FieldSize != Filled / std::int64_t(Fields.size())))
+      return std::nullopt;
+    Fields.push_back(F);
+    Filled += FieldSize;
+  }
+  if (Fields.size() < 2 || Filled != Size)
+    return std::nullopt;
+  // The statement holding it: the child of a compound statement.
+  DynTypedNode Node = DynTypedNode::create(*Site);
+  const Stmt *Statement = nullptr;
+  for (unsigned Depth = 0; Depth < 64 && !Statement; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty() || Parents[0].get<LambdaExpr>() || Parents[0].get<FunctionDecl>())
+      return std::nullopt;
+    if (Parents[0].get<CompoundStmt>())
+      Statement = Node.get<Stmt>();
+    Node = Parents[0];
+  }
+  if (!Statement)
+    return std::nullopt;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::string Base;
+    QualType Element;
+    AccessOp Op;
+    ASTContext *Ctx;
+    std::map<const FieldDecl *, std::vector<const MemberExpr *>> Found;
+    bool VisitMemberExpr(MemberExpr *E) {
+      const auto *F = dyn_cast<FieldDecl>(E->getMemberDecl());
+      if (F && !E->isArrow() && E->getBase()->getType() == Element &&
+          sourceText(E->getBase(), *Ctx) == Base && sourceOpOf(E, *Ctx) == Op)
+        Found[F].push_back(E);
+      return true;
+    }
+  } F;
+  F.Base = sourceText(ME->getBase(), Ctx);
+  F.Element = Element;
+  F.Op = Op;
+  F.Ctx = &Ctx;
+  if (F.Base.empty())
+    return std::nullopt;
+  F.TraverseStmt(const_cast<Stmt *>(Statement));
+  // Every field once.
+  for (const FieldDecl *Field : Fields) {
+    auto It = F.Found.find(Field);
+    if (It == F.Found.end() || It->second.size() != 1)
+      return std::nullopt;
+  }
+  return FieldGroup{F.Found[Fields.front()].front(), static_cast<unsigned>(Fields.size()),
+                    static_cast<unsigned>(Size)};
+}
+
 unsigned knownSharedAlignment(const VarDecl *Var, const ASTContext &Ctx) {
   // Whole-program compilation: ptxas places every __shared__ array itself.
   if (!Ctx.getLangOpts().GPURelocatableDeviceCode)
@@ -327,7 +399,9 @@ const InstructionSlot *UnrolledMergePredictor::slotFor(const RecordedRequest &R,
   if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(L)))
     S.File = F->getName().str();
   // The opcode nvdisasm would print for it.
-  std::string Opcode = R.Site.Op == AccessOp::Load ? "LDS" : "STS";
+  std::string Opcode = R.Site.Space == MemorySpace::Global
+                           ? (R.Site.Op == AccessOp::Load ? "LDG.E" : "STG.E")
+                           : (R.Site.Op == AccessOp::Load ? "LDS" : "STS");
   Opcode += "." + std::to_string(8 * Bytes);
   S.OpcodeOfWidth[Bytes] = Opcode;
   S.CountOfWidth[Bytes] = 1;
@@ -364,6 +438,32 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
       Loop = UnrolledLoopAccess{2, 2 * Elem};
     }
   }
+  // The fields of one vector-like element read or written in one
+  // statement: one plan for the group, runs of its field count.
+  bool Group = false;
+  if (!Loop && !Pair && R.Site.Space == MemorySpace::Global && !R.StructCopy &&
+      (R.Site.Op == AccessOp::Load || R.Site.Op == AccessOp::Store)) {
+    auto G = Groups.find(Id);
+    if (G == Groups.end())
+      G = Groups.emplace(Id, fieldGroup(R.Site.Expr, R.Site.Op, Ctx)).first;
+    if (G->second) {
+      Group = true;
+      Key = {G->second->First, R.Site.Op};
+      Loop = UnrolledLoopAccess{G->second->Fields, G->second->Bytes};
+    }
+  }
+  // A global group in progress is broken by a global store between two of
+  // its loads, or any global access between two of its stores (the
+  // vectorizer does not move an access across one that may alias it).
+  if (R.Site.Space == MemorySpace::Global) {
+    for (auto &[Other, Plan] : Sites) {
+      if (!Plan.Group || Other == Key || Plan.Broken || Plan.Runs.empty() ||
+          !Plan.InThisWarp || Plan.Runs.back().size() >= Plan.Loop.TripCount)
+        continue;
+      if (Plan.Runs.back().front()->Site.Op != AccessOp::Load || R.Site.Op != AccessOp::Load)
+        Plan.Broken = true;
+    }
+  }
   // What breaks the chains of another access's run in progress: a shared
   // store between two of its loads, to the same variable (unknown: any),
   // or any shared access between two of its stores. The code is the same
@@ -387,8 +487,8 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
   // An array ptxas cannot know aligned beyond its element is never read
   // wider: as written, exactly (-rdc=true and a static float array: scalar
   // LDS, measured in unrolled-shared-loads.cu's listings and cuda-samples'
-  // UnifiedMemoryPerf).
-  unsigned Known = knownSharedAlignment(R.Site.SharedVar, Ctx);
+  // UnifiedMemoryPerf). A field group's element is aligned by its type.
+  unsigned Known = Group ? MaxVectorBytes : knownSharedAlignment(R.Site.SharedVar, Ctx);
   if (Known <= R.Site.BytesPerLane) {
     Pass(R);
     return;
@@ -397,6 +497,7 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
   SitePlan &Plan = It->second;
   if (New) {
     Plan.Pair = Pair;
+    Plan.Group = Group;
     Plan.Loop = *Loop;
     Plan.Width = Loop->MaxBytes;
     // No wider than the alignment ptxas knows the array has.
@@ -412,6 +513,26 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
   const RecordedRequest &Mine = Kept.back();
   Held(Mine);
   bool NewRun;
+  if (Group) {
+    // A field met again, or a run of this warp still open, opens the next
+    // run; a run left short was not executed whole (never merged). Where
+    // the fields lie is checked at the end, in address order.
+    bool Open = Plan.InThisWarp && !Plan.Runs.empty() &&
+                Plan.Runs.back().size() < Plan.Loop.TripCount;
+    bool Again = Open && std::any_of(Plan.Runs.back().begin(), Plan.Runs.back().end(),
+                                     [&](const RecordedRequest *M) {
+                                       return M->Site.Expr == R.Site.Expr;
+                                     });
+    NewRun = !Open || Again;
+    if (NewRun && Open)
+      Plan.Broken = true;
+    if (NewRun) {
+      Plan.Runs.emplace_back();
+      Plan.InThisWarp = true;
+    }
+    Plan.Runs.back().push_back(&Mine);
+    return;
+  }
   if (Pair) {
     // The pair's second access completes the run its first one opened; an
     // access that finds no open run of its partner opens one (a first one
@@ -470,7 +591,22 @@ void UnrolledMergePredictor::finish(llvm::function_ref<void(const EmittedRequest
         if (Low.isActive(L))
           while (Plan.Width > 1 && Low.address(L) % Plan.Width != 0)
             Plan.Width /= 2;
-      if (Plan.Pair && Run.size() == 2)
+      if (Plan.Group) {
+        // The whole element, its fields one after another, lane by lane.
+        bool Whole = Run.size() == Plan.Loop.TripCount;
+        for (size_t I = 1; I < Run.size() && Whole; ++I) {
+          const model::WarpAddressSet &Prev = *Run[I - 1]->Addresses;
+          const model::WarpAddressSet &Next = *Run[I]->Addresses;
+          Whole = Prev.activeMask() == Next.activeMask();
+          for (unsigned L = 0; L < model::WarpSize && Whole; ++L)
+            if (Prev.isActive(L))
+              Whole = Next.address(L) == Prev.address(L) + Prev.bytesPerLane();
+        }
+        if (!Whole)
+          Plan.Broken = true;
+      }
+      if ((Plan.Pair && Run.size() == 2) ||
+          (Plan.Group && Run.size() == Plan.Loop.TripCount))
         Plan.CountedWith.push_back(Id.second == AccessOp::Store ? Executed.back()
                                                                 : Executed.front());
       else
@@ -520,7 +656,9 @@ void UnrolledMergePredictor::finish(llvm::function_ref<void(const EmittedRequest
           E.Opcode = E.Slot->OpcodeOfWidth.at(Bytes);
           E.Merged = true;
           for (const RecordedRequest *M : E.Members)
-            Merged.insert({M->Site.Expr, M->Site.Op});
+            Merged[{M->Site.Expr, M->Site.Op}] = Plan.Group  ? MergeKind::ElementFields
+                                                 : Plan.Pair ? MergeKind::AdjacentElements
+                                                             : MergeKind::UnrolledLoop;
           // What did not fit starts the next request.
           First -= PerRequest - E.Members.size();
         }

@@ -44,10 +44,22 @@
 // second store and, there, a merged load on the line of the first load
 // (fastWalshTransform's LDS.64 is on its second line: not predicted).
 //
-// Not modelled: merges across the iterations of an outer loop, global and
-// local memory (a global pointer's alignment is not known to the compiler:
-// two LDG.E stay two), the aligned superset ptxas reads for a run that
-// starts past a boundary.
+// Every field of one vector-like element (a struct of 8 or 16 bytes aligned
+// to its size, without padding: float2, uint4, double2), read or written
+// in one statement through one expression, is a run too (fieldGroup): in
+// global memory as well, since the type tells the compiler the element's
+// alignment. LLVM's load-store vectorizer makes them one access of the
+// element: merged-accesses.cu's `p[i].x * p[i].y` of a float2 is one
+// LDG.E.64, `v.x + v.y + v.z + v.w` of a `const uint4 &v = in[i]` one
+// LDG.E.128 (measured, 8 and 16 sectors per request as one access of the
+// element has). A global store between two of the group's loads, or any
+// global access between two of its stores, breaks it.
+//
+// Not modelled: merges across the iterations of an outer loop, adjacent
+// global elements (a global pointer's alignment is not known to the
+// compiler: two LDG.E stay two), some fields of an element only, local
+// memory, the aligned superset ptxas reads for a run that starts past a
+// boundary.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_UNROLLEDMERGES_H
@@ -81,6 +93,21 @@ struct UnrolledLoopAccess {
 /// into one 8- or 16-byte access per lane when the first is aligned to it
 /// (fastWalshTransform's LDS.64 and STS.64, measured); null otherwise.
 const clang::Expr *adjacentPartner(const clang::Expr *Site, AccessOp Op, clang::ASTContext &Ctx);
+
+/// Every field of a vector-like element accessed in one statement (the
+/// conditions above): the first field's expression (the group's key), the
+/// number of fields and the element's size.
+struct FieldGroup {
+  const clang::Expr *First = nullptr;
+  unsigned Fields = 0;
+  unsigned Bytes = 0;
+};
+std::optional<FieldGroup> fieldGroup(const clang::Expr *Site, AccessOp Op,
+                                     clang::ASTContext &Ctx);
+
+/// What a predicted merge joins: iterations of an unrolled loop, two
+/// adjacent elements, or the fields of one element.
+enum class MergeKind { UnrolledLoop, AdjacentElements, ElementFields };
 
 /// The alignment ptxas knows a __shared__ array to have, in bytes (16 at
 /// most; 0 for an unknown array): any without relocatable device code, the
@@ -116,8 +143,9 @@ public:
   /// Every kept request, as the requests its instructions make.
   void finish(llvm::function_ref<void(const EmittedRequest &)> Emit);
 
-  /// The sites some of whose executions were merged (after finish).
-  const std::set<std::pair<const clang::Expr *, AccessOp>> &mergedSites() const {
+  /// The sites some of whose executions were merged (after finish), with
+  /// what the merge joined.
+  const std::map<std::pair<const clang::Expr *, AccessOp>, MergeKind> &mergedSites() const {
     return Merged;
   }
 
@@ -141,6 +169,8 @@ private:
     bool InThisWarp = false;
     /// Two adjacent elements accessed alike (adjacentPartner), not a loop.
     bool Pair = false;
+    /// The fields of one element (fieldGroup), not a loop.
+    bool Group = false;
     /// Per run of a pair, the access its instruction is counted with
     /// (finish).
     std::vector<const RecordedRequest *> CountedWith;
@@ -153,6 +183,7 @@ private:
   clang::ASTContext &Ctx;
   std::map<const clang::Expr *, std::optional<UnrolledLoopAccess>> Known;
   std::map<SiteId, const clang::Expr *> Partners;
+  std::map<SiteId, std::optional<FieldGroup>> Groups;
   std::map<SiteId, SitePlan> Sites;
   /// This warp's executions of each site so far (their position in the
   /// runs of its loop).
@@ -161,7 +192,8 @@ private:
   std::deque<RecordedRequest> Kept;
   std::deque<InstructionSlot> Slots;
   std::map<std::tuple<const clang::Expr *, AccessOp, unsigned>, const InstructionSlot *> SlotOf;
-  std::set<SiteId> Merged, Unaligned;
+  std::map<SiteId, MergeKind> Merged;
+  std::set<SiteId> Unaligned;
 };
 
 } // namespace warpcheck::analysis

@@ -264,3 +264,68 @@ TEST(UnrolledMergesTest, AlignmentPtxasKnows) {
 }
 
 } // namespace
+
+namespace {
+
+/// fieldGroup of the member access `<base>.<Field>` on Line of the kernel
+/// `fields` below: its field count, 0 when none.
+unsigned groupOf(unsigned Line, llvm::StringRef Field, AccessOp Op = AccessOp::Load) {
+  static std::unique_ptr<clang::ASTUnit> AST = warpcheck::testing::parseCuda(R"(
+struct Rec3 { float a, b, c; };
+struct alignas(8) Mixed { short s; short t; int n; };
+__global__ void fields(const float2 *p, const uint4 *u, const float4 *q, const Rec3 *r,
+                       const Mixed *m, float2 *o, float *out) {
+  int i = threadIdx.x;
+  out[i] = p[i].x * p[i].y;
+  const uint4 &v = u[i];
+  out[i] = v.x + v.y + v.z + v.w;
+  out[i] = q[i].x + q[i].y;
+  out[i] = r[i].a + r[i].b + r[i].c;
+  out[i] = p[i].x;
+  out[i] += p[i].y;
+  out[i] = m[i].s + m[i].t + m[i].n;
+  o[i].x = 1.0f; o[i].y = 2.0f;
+  out[i] = p[i].x + p[i].x + p[i].y;
+}
+)",
+                                                                            warpcheck::testing::CudaSide::Device);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, "fields");
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::SourceManager *SM;
+    unsigned Line;
+    llvm::StringRef Field;
+    std::vector<const clang::MemberExpr *> Found;
+    bool VisitMemberExpr(clang::MemberExpr *E) {
+      if (E->getMemberDecl()->getName() == Field &&
+          SM->getExpansionLineNumber(E->getBeginLoc()) == Line)
+        Found.push_back(E);
+      return true;
+    }
+  } F;
+  F.SM = &Ctx.getSourceManager();
+  F.Line = Line;
+  F.Field = Field;
+  F.TraverseStmt(K->getBody());
+  if (F.Found.empty())
+    return 999;
+  std::optional<FieldGroup> G = fieldGroup(F.Found.front(), Op, Ctx);
+  return G ? G->Fields : 0;
+}
+
+TEST(UnrolledMergesTest, EveryFieldOfAnAlignedElementInOneStatementIsOneAccess) {
+  // Measured on the H200 (merged-accesses.cu): one LDG.E.64, one LDG.E.128.
+  EXPECT_EQ(groupOf(7, "y"), 2u);
+  EXPECT_EQ(groupOf(9, "z"), 4u);
+  // Some fields of a float4 only, a 12-byte struct, fields split over two
+  // statements, fields of different sizes, a field read twice: as written.
+  EXPECT_EQ(groupOf(10, "x"), 0u);
+  EXPECT_EQ(groupOf(11, "a"), 0u);
+  EXPECT_EQ(groupOf(12, "x"), 0u);
+  EXPECT_EQ(groupOf(14, "s"), 0u);
+  EXPECT_EQ(groupOf(16, "y"), 0u);
+  // Stores in one statement each are two statements: as written.
+  EXPECT_EQ(groupOf(15, "x", AccessOp::Store), 0u);
+}
+
+} // namespace
