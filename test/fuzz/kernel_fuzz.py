@@ -40,6 +40,7 @@ A failing program is kept (--keep) with the reason. Prints one line per
 check and 'N passed, M failed'; exits 1 on a failure.
 """
 import argparse
+import itertools
 import json
 import os
 import re
@@ -138,12 +139,13 @@ def reference(kernel, access):
     for by, bx in ((y, x) for y in range(kernel.grid_y) for x in range(kernel.grid)):
         for warp_start in range(0, threads, 32):
             warp_requests, warp_total = requests, total
-            for i in range(access.loop_trips or 1):
+            trips = list(access.loop_trips or [1]) + [1]
+            for i, j in itertools.product(range(trips[0]), range(trips[1])):
                 addresses = []
                 for tid in range(warp_start, min(warp_start + 32, threads)):
                     env = {"tx": U32(tid % bdx), "ty": U32(tid // bdx), "bx": U32(bx),
                            "by": U32(by), "nx": U32(bdx), "p": U32(kernel.p),
-                           "S": U32(kernel.template or 0), "i": U32(i)}
+                           "S": U32(kernel.template or 0), "i": U32(i), "j": U32(j)}
                     if guard is not None and not eval(guard, functions, env):
                         continue
                     addresses.append((tid - warp_start, eval(element, functions, env).v *
@@ -256,16 +258,19 @@ def check_program(args, warpcheck, plugin, seed, scratch, results, stats):
         for g in k.accesses:
             found = reported.get((g.line, g.space, g.op), [])
             where = "%s:%d %s %s" % (k.name, g.line, g.space, g.op)
+            # An arm no lane takes makes no request: reported or not.
+            requests, expected, (lowest, highest) = reference(k, g)
+            if not requests and not found:
+                continue
             if not check("%s is reported" % where, found):
                 continue
             a = found[0]
             kinds = set(a.get("assumption_kinds") or [])
             check("%s assumes no value" % where, kinds <= COMPILER_ASSUMPTIONS,
                   "; ".join(a.get("assumptions") or []))
-            if a["status"] != "exact" or g.op == "atomic":
+            if a["status"] != "exact" or g.op == "atomic" or not requests:
                 continue
-            requests, expected, (lowest, highest) = reference(k, g)
-            if expected is None and requests:
+            if expected is None:
                 stats["left_out"] += 1
                 continue
             metric = "sectors_per_request" if g.space == "global" else "wavefronts_per_request"
@@ -292,6 +297,7 @@ def check_program(args, warpcheck, plugin, seed, scratch, results, stats):
                       if sampled else "", a.get("expression")))
             if sampled and expected and got is not None:
                 deviations.append(abs(got - expected) / expected)
+    check_fixes(args, warpcheck, scratch, name, report, check, stats)
     if plugin:
         prc, warnings, perr = plugin_warnings(args, plugin, warpcheck, scratch, name)
         binary = {(f["line"], f["column"], f["check"]) for f in report.get("findings", [])
@@ -302,6 +308,49 @@ def check_program(args, warpcheck, plugin, seed, scratch, results, stats):
                                                    sorted(binary - warnings)[:5]))
     if failures:
         keep(args, seed, text, failures)
+
+
+def worst_cost(report, line, space):
+    """The most wavefronts (shared) or sectors (global) per request any
+    launch reports for the accesses of a line, or None."""
+    metric = "wavefronts_per_request" if space == "shared" else "sectors_per_request"
+    values = [a[metric] for k in report["kernels"] for a in k.get("accesses", [])
+              if a["line"] == line and a["space"] == space and a.get(metric) is not None]
+    return max(values) if values else None
+
+
+def check_fixes(args, warpcheck, scratch, name, report, check, stats):
+    """Fix-its that never hurt: the program with the binary's fix-its made
+    (--fix) is still analysed without an error, and every line a fixed
+    finding was on costs no more than before, its finding gone."""
+    fixed = [f for f in report.get("findings", []) if f.get("fixes")]
+    if not fixed:
+        return
+    stats["fixed"] += len(fixed)
+    copy = os.path.join(scratch, "fixed-" + name)
+    with open(os.path.join(scratch, name)) as f, open(copy, "w") as g:
+        g.write(f.read())
+    rc, out, err = run([warpcheck, "--fix", os.path.basename(copy)], cwd=scratch,
+                       timeout=args.timeout)
+    rc, out, err = run([warpcheck, "--format=json", os.path.basename(copy)], cwd=scratch,
+                       timeout=args.timeout)
+    try:
+        after = json.loads(out)
+    except ValueError:
+        after = None
+    if not check("the program with its fix-its made is analysed without an error",
+                 rc in (0, 1) and after is not None and not after.get("errors"),
+                 "exit %s: %s" % (rc, (json.dumps(after.get("errors"))[:800] if after else err[-800:]))):
+        return
+    remaining = {(f["line"], f["check"]) for f in after.get("findings", [])}
+    for f in fixed:
+        space = "shared" if "bank" in f["check"] else "global"
+        before, now = worst_cost(report, f["line"], space), worst_cost(after, f["line"], space)
+        check("line %d: the fix-it of %s removes its finding and costs no more" % (
+                  f["line"], f["check"]),
+              (f["line"], f["check"]) not in remaining and (before is None or now is None or
+                                                          now <= before + TOLERANCE),
+              "before %s, after %s; %s" % (before, now, f["message"][:300]))
 
 
 def keep(args, seed, text, failures):
@@ -331,13 +380,14 @@ def main():
     warpcheck = warpcheck_binary(args.build)
     plugin = None if args.no_plugin else plugin_library(args.build)
     results = Results()
-    stats = {"compared": 0, "deviations": [], "left_out": 0}
+    stats = {"compared": 0, "deviations": [], "left_out": 0, "fixed": 0}
     with scratch_dir("warpcheck-kernel-fuzz-") as scratch:
         for seed in seed_range(args.seeds):
             check_program(args, warpcheck, plugin, seed, scratch, results, stats)
     print("%d exact global and __shared__ numbers compared with the reference (%d wide "
           "__shared__ loads whose lane pairs share an address left out)" % (
               stats["compared"], stats["left_out"]))
+    print("%d findings with a fix-it made and checked" % stats["fixed"])
     d = sorted(stats["deviations"])
     if d:
         print("%d of them from a sample of the launch's warps: the sample's average off the "

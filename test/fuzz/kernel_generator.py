@@ -70,9 +70,10 @@ class Access:
     """One memory access a kernel makes, as kernel_fuzz.py's reference reads
     it: its line (counted from the kernel's first body line until program()
     places it), the element index and the guard as C expressions over
-    tx, ty, bx, by, nx (blockDim.x), p, S (the template argument), i and the
-    kernel's __device__ function (Kernel.helper) (unsigned: evaluated modulo 2^32), the trip count
-    of its loop (None outside one)."""
+    tx, ty, bx, by, nx (blockDim.x), p, S (the template argument), i, j and
+    the kernel's __device__ function (Kernel.helper) (unsigned: evaluated
+    modulo 2^32; the guard of an else arm in Python's `not`), the trip
+    counts of its loops over i and j, outermost first (None outside one)."""
 
     def __init__(self, line, space, op, element, bytes_per_lane, guard, loop_trips,
                  stride=None, offset=0):
@@ -303,9 +304,19 @@ class Kernel:
                 if unroll:
                     self.emit(unroll, 1)
                 self.emit("for (unsigned i = 0; i < %du; ++i) {" % trips, 1)
-                self.loop_var, self.loop_trips = "i", trips
+                self.loop_var, self.loop_trips = "i", [trips]
                 saved, self.shared = self.shared, None  # no barrier inside a loop
-                self.statement(2)
+                if r.random() < 0.3:
+                    # A loop inside it, over j.
+                    inner = r.choice([2, 3, 4])
+                    self.emit("for (unsigned j = 0; j < %du; ++j) {" % inner, 2)
+                    self.loop_var, self.loop_trips = "j", [trips, inner]
+                    self.vars.append("i")
+                    self.statement(3)
+                    self.vars.pop()
+                    self.emit("}", 2)
+                else:
+                    self.statement(2)
                 self.shared = saved
                 self.loop_var, self.loop_trips = None, None
                 self.emit("}", 1)
@@ -316,6 +327,11 @@ class Kernel:
                 self.guard = "(%s) < %d" % (guard, bound)
                 saved, self.shared = self.shared, None
                 self.statement(2)
+                if r.random() < 0.4:
+                    # The other arm: the lanes the guard leaves out.
+                    self.emit("} else {", 1)
+                    self.guard = "not ((%s) < %d)" % (guard, bound)
+                    self.statement(2)
                 self.shared = saved
                 self.guard = None
                 self.emit("}", 1)
