@@ -3,6 +3,7 @@
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "IndexSource.h"
 #include "MemoryInstructions.h"
+#include "ReadValueUses.h"
 #include "Simulation.h"
 #include "ValueSweep.h"
 #include "interp/WarpInterpreter.h"
@@ -564,6 +565,19 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                      std::string(T.Site.Op == AccessOp::Load ? "loads" : "stores") +
                      ", its alignment (at most 16 bytes) (predicted; no listing of the "
                      "compiled kernel was read)"});
+          } else if (!T.FromListing && T.Site.Space == MemorySpace::Global &&
+                     T.Site.Op == AccessOp::Load && !T.Uncertain &&
+                     copiedWholeAndEveryFieldRead(T.Site.Expr, Ctx)) {
+            // Into a local every field of which is read: one load per
+            // field (ReadValueUses.h; measured, cuda-aos-layout.cu's
+            // vec3Whole and aos-soa-refused.cu's bodyMass: three LDG.E).
+            A.InstructionsFrom = InstructionOrigin::Model;
+            A.Assumptions.push_back(
+                {AssumptionKind::SplitCopy,
+                 "a whole struct copied into a local variable whose every field is read: nvcc "
+                 "loads each field, " +
+                     std::to_string(T.Site.BytesPerLane) +
+                     "-byte loads (predicted; no listing of the compiled kernel was read)"});
           } else {
             A.Assumptions.push_back({AssumptionKind::StructCopy,
                                     "a whole-struct copy was split into field-sized "

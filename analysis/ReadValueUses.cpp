@@ -3,7 +3,10 @@
 #include "ReadValueUses.h"
 
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+
+#include <set>
 
 using namespace clang;
 
@@ -87,6 +90,73 @@ bool usedOnlyAsFloatingPoint(const Expr *Read, ASTContext &Ctx) {
       return false;
   }
   return true;
+}
+
+bool copiedWholeAndEveryFieldRead(const Expr *Copied, ASTContext &Ctx) {
+  if (!Copied)
+    return false;
+  QualType Type = Copied->getType().getUnqualifiedType();
+  const RecordDecl *Record = Type->getAsRecordDecl();
+  if (!Record || !Record->getDefinition() || Copied->getType().isVolatileQualified())
+    return false;
+  // One load per field: scalar fields as large as the struct's alignment
+  // (the piece a copy is split into), no padding.
+  std::int64_t Align = Ctx.getTypeAlignInChars(Type).getQuantity();
+  std::int64_t Filled = 0;
+  std::vector<const FieldDecl *> Fields;
+  for (const FieldDecl *F : Record->fields()) {
+    if (F->isBitField() || !F->getType()->isScalarType() ||
+        Ctx.getTypeSizeInChars(F->getType()).getQuantity() != Align)
+      return false;
+    Fields.push_back(F);
+    Filled += Align;
+  }
+  if (Fields.empty() || Filled != Ctx.getTypeSizeInChars(Type).getQuantity())
+    return false;
+  // The variable it initialises (a trivial copy constructor in C++).
+  const Stmt *E = Copied;
+  const VarDecl *Var = nullptr;
+  for (unsigned Depth = 0; Depth < 8 && !Var; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(*E);
+    if (Parents.size() != 1)
+      return false;
+    if (const auto *VD = Parents[0].get<VarDecl>()) {
+      Var = VD;
+      break;
+    }
+    const auto *P = Parents[0].get<Expr>();
+    if (!P || !(isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) ||
+                isa<MaterializeTemporaryExpr>(P) || isa<CXXConstructExpr>(P) ||
+                isa<ExprWithCleanups>(P)))
+      return false;
+    if (const auto *C = dyn_cast<CXXConstructExpr>(P))
+      if (C->getNumArgs() != 1 || !C->getConstructor()->isTrivial())
+        return false;
+    E = P;
+  }
+  if (!Var || !Var->isLocalVarDecl() || Var->getType()->isReferenceType() ||
+      Var->getType().getUnqualifiedType() != Type)
+    return false;
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+  if (!Function || !Function->getBody())
+    return false;
+  References Refs(Var);
+  Refs.TraverseStmt(Function->getBody());
+  std::set<const FieldDecl *> Read;
+  for (const DeclRefExpr *Ref : Refs.Found) {
+    // `w.f` read: its value converted to an rvalue, nothing else.
+    DynTypedNodeList Parents = Ctx.getParents(*Ref);
+    const auto *Member = Parents.size() == 1 ? Parents[0].get<MemberExpr>() : nullptr;
+    if (!Member || Member->isArrow())
+      return false;
+    DynTypedNodeList Up = Ctx.getParents(*Member);
+    const auto *Cast = Up.size() == 1 ? Up[0].get<ImplicitCastExpr>() : nullptr;
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Cast || Cast->getCastKind() != CK_LValueToRValue || !Field)
+      return false;
+    Read.insert(Field);
+  }
+  return Read.size() == Fields.size();
 }
 
 } // namespace warpcheck::analysis

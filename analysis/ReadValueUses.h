@@ -29,6 +29,16 @@ namespace warpcheck::analysis {
 /// assigned again, nor its address taken).
 bool usedOnlyAsFloatingPoint(const clang::Expr *Read, clang::ASTContext &Ctx);
 
+/// Whether the struct value Copied (a whole element read from memory) is
+/// copied into a local variable every field of which the code reads, and
+/// nothing else is done with (`Vec3 w = v[i]; ... w.x * w.y * w.z`), its
+/// struct made of scalar fields as large as its alignment, without
+/// padding: nvcc then loads every field, one load each (SROA splits the
+/// copy, and no field is dead). Measured on the H200: cuda-aos-layout.cu's
+/// `Vec3 w = v[i]` three LDG.E, aos-soa-refused.cu's `Vec3 p = b[i].pos`
+/// three LDG.E.
+bool copiedWholeAndEveryFieldRead(const clang::Expr *Copied, clang::ASTContext &Ctx);
+
 } // namespace warpcheck::analysis
 
 #endif

@@ -66,4 +66,53 @@ __global__ void k(const unsigned char *in, const int *sizes, const float *scale,
   EXPECT_FALSE(usedOnlyAsFloatingPoint(Reads[8], Ctx));
 }
 
+// The copies of whole struct elements into locals (their initialisers, in
+// source order).
+std::vector<const clang::Expr *> copiesOf(const clang::FunctionDecl *K) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    std::vector<const clang::Expr *> Found;
+    bool VisitVarDecl(clang::VarDecl *V) {
+      if (V->getType()->isRecordType() && V->getInit())
+        if (const auto *C = llvm::dyn_cast<clang::CXXConstructExpr>(V->getInit()))
+          if (C->getNumArgs() == 1)
+            Found.push_back(C->getArg(0)->IgnoreImplicit());
+      return true;
+    }
+  } F;
+  F.TraverseStmt(K->getBody());
+  return F.Found;
+}
+
+TEST(ReadValueUses, StructCopiedIntoALocalEveryFieldOfWhichIsRead) {
+  auto AST = parseCuda(R"(
+struct Vec3 { float x, y, z; };
+struct Mixed { double d; float f, g; };
+__device__ float use(Vec3 v) { return v.x; }
+__global__ void k(const Vec3 *v, const Mixed *m, float *out) {
+  int i = threadIdx.x;
+  Vec3 a = v[i];                 // 0: every field read
+  out[0] = a.x * a.y * a.z;
+  Vec3 b = v[i + 1];             // 1: z never read
+  out[1] = b.x + b.y;
+  Vec3 c = v[i + 2];             // 2: passed whole
+  out[2] = c.x + c.y + c.z + use(c);
+  Vec3 d = v[i + 3];             // 3: a field written
+  d.x = 1.0f;
+  out[3] = d.x + d.y + d.z;
+  Mixed e = m[i];                // 4: fields of two sizes
+  out[4] = e.d + e.f + e.g;
+}
+)",
+                       CudaSide::Device);
+  ASSERT_TRUE(AST);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::FunctionDecl *K = kernelNamed(Ctx, "k");
+  ASSERT_TRUE(K);
+  auto Copies = copiesOf(K);
+  ASSERT_EQ(Copies.size(), 5u);
+  EXPECT_TRUE(warpcheck::analysis::copiedWholeAndEveryFieldRead(Copies[0], Ctx));
+  for (size_t I = 1; I < Copies.size(); ++I)
+    EXPECT_FALSE(warpcheck::analysis::copiedWholeAndEveryFieldRead(Copies[I], Ctx)) << I;
+}
+
 } // namespace
