@@ -20,8 +20,19 @@
 
 namespace warpcheck::tool {
 
+/// Text from the code under review (a source line, a file name, a
+/// message naming its identifiers) as a JSON string: bytes that are not
+/// UTF-8 (a Latin-1 source file) become U+FFFD. llvm::json does the same
+/// itself in a release build, and asserts in a build with assertions.
+inline llvm::json::Value text(llvm::StringRef S) {
+  return llvm::json::isUTF8(S) ? llvm::json::Value(S.str()) : llvm::json::Value(llvm::json::fixUTF8(S));
+}
+
 template <class T> llvm::json::Value orNull(const std::optional<T> &V) {
   return V ? llvm::json::Value(*V) : llvm::json::Value(nullptr);
+}
+inline llvm::json::Value orNull(const std::optional<std::string> &V) {
+  return V ? text(*V) : llvm::json::Value(nullptr);
 }
 
 inline std::optional<std::string> stringField(const llvm::json::Object &O, llvm::StringRef Key) {
@@ -33,7 +44,7 @@ inline std::optional<std::string> stringField(const llvm::json::Object &O, llvm:
 inline llvm::json::Array strings(const std::vector<std::string> &List) {
   llvm::json::Array Out;
   for (const std::string &S : List)
-    Out.push_back(S);
+    Out.push_back(text(S));
   return Out;
 }
 

@@ -17,14 +17,14 @@ void readMessage(const llvm::json::Object &O, ReportedMessage &M) {
 }
 
 void writeMessage(const ReportedMessage &M, bool WithSourceLine, llvm::json::Object &O) {
-  O["message"] = M.Message;
+  O["message"] = text(M.Message);
   O["file"] = orNull(M.File);
   if (M.HasPosition) {
     O["line"] = orNull(M.Line);
     O["column"] = orNull(M.Column);
   }
   if (WithSourceLine && M.SourceLine)
-    O["source_line"] = *M.SourceLine;
+    O["source_line"] = text(*M.SourceLine);
 }
 
 } // namespace
@@ -54,12 +54,12 @@ static std::vector<FixIt> fixesFromJson(const llvm::json::Array *Fixes) {
 static llvm::json::Array fixesToJson(const std::vector<FixIt> &Fixes) {
   llvm::json::Array Out;
   for (const FixIt &X : Fixes)
-    Out.push_back(llvm::json::Object{{"file", X.File},
+    Out.push_back(llvm::json::Object{{"file", text(X.File)},
                                      {"offset", X.Offset},
                                      {"length", X.Length},
                                      {"line", X.Line},
                                      {"column", X.Column},
-                                     {"replacement", X.Replacement}});
+                                     {"replacement", text(X.Replacement)}});
   return Out;
 }
 
@@ -115,7 +115,7 @@ llvm::json::Object toJson(const ReportedMessage &M, bool WithSourceLine) {
 llvm::json::Object toJson(const Finding &F, bool WithSourceLine) {
   llvm::json::Object O;
   writeMessage(F, WithSourceLine, O);
-  O["check"] = F.Check;
+  O["check"] = text(F.Check);
   O["severity"] = F.Severity;
   llvm::json::Array Notes;
   for (const ReportedMessage &N : F.Notes)
@@ -123,7 +123,7 @@ llvm::json::Object toJson(const Finding &F, bool WithSourceLine) {
   O["notes"] = std::move(Notes);
   O["fixes"] = fixesToJson(F.Fixes);
   if (F.Fingerprint)
-    O["fingerprint"] = *F.Fingerprint;
+    O["fingerprint"] = text(*F.Fingerprint);
   return O;
 }
 
@@ -131,12 +131,12 @@ llvm::json::Object toJson(const ReportedError &E) {
   llvm::json::Object O;
   writeMessage(E, /*WithSourceLine=*/true, O);
   if (E.Check)
-    O["check"] = *E.Check;
+    O["check"] = text(*E.Check);
   return O;
 }
 
 llvm::json::Object toJson(const InputOutcome &I) {
-  llvm::json::Object O{{"file", I.File}, {"status", I.Status}};
+  llvm::json::Object O{{"file", text(I.File)}, {"status", I.Status}};
   if (I.Errors)
     O["errors"] = *I.Errors;
   if (I.KernelsAnalysed)
@@ -144,7 +144,7 @@ llvm::json::Object toJson(const InputOutcome &I) {
   if (I.KernelsWithErrors)
     O["kernels_with_errors"] = *I.KernelsWithErrors;
   if (I.Cause)
-    O["cause"] = *I.Cause;
+    O["cause"] = text(*I.Cause);
   if (!I.Notes.empty())
     O["notes"] = strings(I.Notes);
   return O;

@@ -27,7 +27,7 @@ static void renderMessage(const ReportedMessage &M, llvm::StringRef Severity,
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
   OS << printableText(M.Message);
   if (!Check.empty())
-    OS << " [" << Check << "]";
+    OS << " [" << printableText(Check) << "]";
   if (Color)
     OS.resetColor();
   OS << "\n";
