@@ -42,6 +42,23 @@ std::optional<std::int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   return R.Val.getInt().getExtValue();
 }
 
+/// The nodes above Site, nearest first, up to its function (the last);
+/// empty inside a lambda (a function of its own) or past 256 levels.
+std::vector<DynTypedNode> ancestorsOf(const Stmt *Site, ASTContext &Ctx) {
+  std::vector<DynTypedNode> Chain;
+  DynTypedNode Node = DynTypedNode::create(*Site);
+  for (unsigned Depth = 0; Depth < 256; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty() || Parents[0].get<LambdaExpr>())
+      return {};
+    Node = Parents[0];
+    Chain.push_back(Node);
+    if (Node.get<FunctionDecl>())
+      return Chain;
+  }
+  return {};
+}
+
 /// Anything that splits an unrolled body into several basic blocks, or may
 /// write memory a load of the chain reads behind the vectorizer's back.
 bool splitsBody(const Stmt *S, const VarDecl *Counter) {
@@ -194,15 +211,8 @@ const Expr *adjacentPartner(const Expr *Site, AccessOp Op, ASTContext &Ctx) {
   if ((Elem != 4 && Elem != 8) || !Base)
     return nullptr;
   // The function whose body holds it.
-  DynTypedNode Node = DynTypedNode::create(*Site);
-  const FunctionDecl *Function = nullptr;
-  for (unsigned Depth = 0; Depth < 256 && !Function; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty() || Parents[0].get<LambdaExpr>())
-      return nullptr;
-    Function = Parents[0].get<FunctionDecl>();
-    Node = Parents[0];
-  }
+  std::vector<DynTypedNode> Above = ancestorsOf(Site, Ctx);
+  const FunctionDecl *Function = Above.empty() ? nullptr : Above.back().get<FunctionDecl>();
   if (!Function || !Function->getBody())
     return nullptr;
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -278,16 +288,11 @@ std::optional<FieldGroup> fieldGroup(const Expr *Site, AccessOp Op, ASTContext &
   if (Fields.size() < 2 || Filled != Size)
     return std::nullopt;
   // The statement holding it: the child of a compound statement.
-  DynTypedNode Node = DynTypedNode::create(*Site);
+  std::vector<DynTypedNode> Above = ancestorsOf(Site, Ctx);
   const Stmt *Statement = nullptr;
-  for (unsigned Depth = 0; Depth < 64 && !Statement; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty() || Parents[0].get<LambdaExpr>() || Parents[0].get<FunctionDecl>())
-      return std::nullopt;
-    if (Parents[0].get<CompoundStmt>())
-      Statement = Node.get<Stmt>();
-    Node = Parents[0];
-  }
+  for (size_t I = 0; I < Above.size() && !Statement; ++I)
+    if (Above[I].get<CompoundStmt>())
+      Statement = I == 0 ? Site : Above[I - 1].get<Stmt>();
   if (!Statement)
     return std::nullopt;
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -343,21 +348,17 @@ std::optional<UnrolledLoopAccess> unrolledLoopAccess(const Expr *Site, ASTContex
   if (Elem != 4 && Elem != 8)
     return std::nullopt;
   // The innermost loop whose body holds the access.
-  DynTypedNode Node = DynTypedNode::create(*Site);
+  std::vector<DynTypedNode> Above = ancestorsOf(Site, Ctx);
   const ForStmt *Loop = nullptr;
-  for (unsigned Depth = 0; Depth < 256 && !Loop; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty() || Parents[0].get<FunctionDecl>() || Parents[0].get<LambdaExpr>())
-      return std::nullopt;
-    const DynTypedNode &P = Parents[0];
+  for (size_t I = 0; I < Above.size() && !Loop; ++I) {
+    const DynTypedNode &P = Above[I];
     if (P.get<WhileStmt>() || P.get<DoStmt>() || P.get<CXXForRangeStmt>())
       return std::nullopt;
     if (const auto *F = P.get<ForStmt>()) {
-      if (Node.get<Stmt>() != F->getBody())
+      if ((I == 0 ? Site : Above[I - 1].get<Stmt>()) != F->getBody())
         return std::nullopt;
       Loop = F;
     }
-    Node = P;
   }
   if (!Loop)
     return std::nullopt;

@@ -164,6 +164,30 @@ const clang::ArraySubscriptExpr *subscriptOf(const clang::FunctionDecl *Kernel,
   return F.Found;
 }
 
+/// The expressions of kind E on Line of Kernel that Keep accepts, in
+/// source order.
+template <class E>
+std::vector<const E *> onLine(clang::ASTContext &Ctx, const clang::FunctionDecl *Kernel,
+                              unsigned Line, llvm::function_ref<bool(const E *)> Keep) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    const clang::SourceManager *SM;
+    unsigned Line;
+    llvm::function_ref<bool(const E *)> Keep;
+    std::vector<const E *> Found;
+    bool VisitStmt(clang::Stmt *S) {
+      if (const auto *X = llvm::dyn_cast<E>(S))
+        if (SM->getExpansionLineNumber(X->getBeginLoc()) == Line && Keep(X))
+          Found.push_back(X);
+      return true;
+    }
+  } F;
+  F.SM = &Ctx.getSourceManager();
+  F.Line = Line;
+  F.Keep = Keep;
+  F.TraverseStmt(Kernel->getBody());
+  return F.Found;
+}
+
 /// "trip T, up to B bytes", or "as written".
 std::string loopOf(llvm::StringRef Kernel, llvm::StringRef Array = "s") {
   clang::ASTContext &Ctx = unit(false).getASTContext();
@@ -205,24 +229,14 @@ TEST(UnrolledMergesTest, LoopsTheCompilerDoesNotMergeStayAsWritten) {
 unsigned partnerLine(unsigned Line, AccessOp Op) {
   clang::ASTContext &Ctx = unit(false).getASTContext();
   const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, "pairs");
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const clang::SourceManager *SM;
-    unsigned Line;
-    std::vector<const clang::ArraySubscriptExpr *> Found;
-    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
-      const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
-      if (Ref && Ref->getDecl()->getName() == "p" &&
-          SM->getExpansionLineNumber(E->getBeginLoc()) == Line)
-        Found.push_back(E);
-      return true;
-    }
-  } F;
-  F.SM = &Ctx.getSourceManager();
-  F.Line = Line;
-  F.TraverseStmt(K->getBody());
-  if (F.Found.size() != 1)
+  auto Found = onLine<clang::ArraySubscriptExpr>(
+      Ctx, K, Line, [](const clang::ArraySubscriptExpr *E) {
+        const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
+        return Ref && Ref->getDecl()->getName() == "p";
+      });
+  if (Found.size() != 1)
     return 999;
-  const clang::Expr *P = adjacentPartner(F.Found.front(), Op, Ctx);
+  const clang::Expr *P = adjacentPartner(Found.front(), Op, Ctx);
   return P ? Ctx.getSourceManager().getExpansionLineNumber(P->getBeginLoc()) : 0;
 }
 
@@ -263,10 +277,6 @@ TEST(UnrolledMergesTest, AlignmentPtxasKnows) {
   EXPECT_EQ(knownSharedAlignment(nullptr, unit(true).getASTContext()), 0u);
 }
 
-} // namespace
-
-namespace {
-
 /// fieldGroup of the member access `<base>.<Field>` on Line of the kernel
 /// `fields` below: its field count, 0 when none.
 unsigned groupOf(unsigned Line, llvm::StringRef Field, AccessOp Op = AccessOp::Load) {
@@ -291,25 +301,12 @@ __global__ void fields(const float2 *p, const uint4 *u, const float4 *q, const R
                                                                             warpcheck::testing::CudaSide::Device);
   clang::ASTContext &Ctx = AST->getASTContext();
   const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, "fields");
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
-    const clang::SourceManager *SM;
-    unsigned Line;
-    llvm::StringRef Field;
-    std::vector<const clang::MemberExpr *> Found;
-    bool VisitMemberExpr(clang::MemberExpr *E) {
-      if (E->getMemberDecl()->getName() == Field &&
-          SM->getExpansionLineNumber(E->getBeginLoc()) == Line)
-        Found.push_back(E);
-      return true;
-    }
-  } F;
-  F.SM = &Ctx.getSourceManager();
-  F.Line = Line;
-  F.Field = Field;
-  F.TraverseStmt(K->getBody());
-  if (F.Found.empty())
+  auto Found = onLine<clang::MemberExpr>(Ctx, K, Line, [&](const clang::MemberExpr *E) {
+    return E->getMemberDecl()->getName() == Field;
+  });
+  if (Found.empty())
     return 999;
-  std::optional<FieldGroup> G = fieldGroup(F.Found.front(), Op, Ctx);
+  std::optional<FieldGroup> G = fieldGroup(Found.front(), Op, Ctx);
   return G ? G->Fields : 0;
 }
 
