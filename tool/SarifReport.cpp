@@ -2,6 +2,7 @@
 
 #include "CheckDocs.h"
 #include "Fingerprint.h"
+#include "JsonFields.h"
 #include "Reporters.h"
 #include "ReportSupport.h"
 
@@ -49,7 +50,7 @@ static int64_t utf16Length(llvm::StringRef Utf8) {
 }
 
 static llvm::json::Object sarifMessage(llvm::StringRef Text) {
-  return llvm::json::Object{{"text", Text.str()}};
+  return llvm::json::Object{{"text", text(Text)}};
 }
 
 namespace {
@@ -134,8 +135,8 @@ private:
 /// the first paragraph, the whole page as help and where it is published.
 static llvm::json::Object sarifRule(const std::string &Check) {
   llvm::StringRef Summary = checkSummary(Check);
-  llvm::json::Object Rule{{"id", Check},
-                          {"name", Check},
+  llvm::json::Object Rule{{"id", text(Check)},
+                          {"name", text(Check)},
                           {"shortDescription", sarifMessage(Summary.empty() ? Check : Summary)},
                           {"defaultConfiguration", llvm::json::Object{{"level", "warning"}}}};
   llvm::StringRef Page = checkDocPage(Check);
@@ -186,16 +187,17 @@ void renderSarif(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream
     for (const Finding *Same : Place) {
       AnyError |= Same->Severity == "error";
       if (std::string Launch = launchNamed(Same->Message); !Launch.empty())
-        Launches.push_back(Launch);
+        Launches.push_back(text(Launch));
       if (Same != &F)
         Text += "\n\nAlso: " + Same->Message;
     }
-    llvm::json::Object Result{{"ruleId", Check},
+    llvm::json::Object Result{{"ruleId", text(Check)},
                               {"ruleIndex", RuleIndex[Check]},
                               {"level", AnyError ? "error" : "warning"},
                               {"message", sarifMessage(Text)}};
     if (F.Fingerprint)
-      Result["partialFingerprints"] = llvm::json::Object{{FingerprintSarifKey, *F.Fingerprint}};
+      Result["partialFingerprints"] =
+          llvm::json::Object{{FingerprintSarifKey, text(*F.Fingerprint)}};
     if (!Launches.empty())
       Result["properties"] = llvm::json::Object{{"launches", std::move(Launches)}};
     if (llvm::json::Object Where = Locations.location(F); !Where.empty())
