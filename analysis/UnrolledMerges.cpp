@@ -1,4 +1,4 @@
-//===- UnrolledMerges.cpp - shared accesses ptxas merges into wider ones -===//
+//===- UnrolledMerges.cpp - accesses the compiler merges into wider ones -===//
 
 #include "UnrolledMerges.h"
 #include "MemoryInstructions.h"

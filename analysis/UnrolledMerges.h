@@ -1,4 +1,4 @@
-//===- UnrolledMerges.h - shared accesses ptxas merges into wider ones ---===//
+//===- UnrolledMerges.h - accesses the compiler merges into wider ones ---===//
 //
 // Private to analysis/. Without the compiled kernel's listing
 // (EmittedInstructions.h reads it when a toolkit is there), what the
