@@ -340,6 +340,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     }
     R.SimulatedWarps = Primary.SimulatedWarps;
     R.TotalWarps = Primary.TotalWarps;
+    R.SimulatedBlocks = static_cast<unsigned>(Primary.Plan.Blocks.size());
+    R.TotalBlocks = Primary.TotalBlocks;
     R.SampledSymbols = Primary.SampledSymbols;
     R.Limitations = Primary.Limitations;
     R.SampledInteger = PrimarySamples.UnboundInteger;
@@ -365,18 +367,32 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     // many values fit its budget; all its runs, the primary value's among
     // them, are compared on that plan.
     SimulationPlan SweepPlan;
-    if (!Primary.Plan.Blocks.empty()) {
-      SweepPlan.Blocks.push_back(Primary.Plan.Blocks.front());
-      if (Primary.Plan.Blocks.back() != Primary.Plan.Blocks.front())
-        SweepPlan.Blocks.push_back(Primary.Plan.Blocks.back());
-    }
-    // Four warps in all: the first and the last of each block.
-    const std::vector<unsigned> &AllWarps = Primary.Plan.Warps;
-    size_t PerBlock = SweepPlan.Blocks.size() > 1 ? 2 : 4;
-    for (size_t K = 0; K < std::min(PerBlock, AllWarps.size()); ++K) {
-      size_t At = AllWarps.size() <= PerBlock ? K : K * (AllWarps.size() - 1) / (PerBlock - 1);
-      if (SweepPlan.Warps.empty() || SweepPlan.Warps.back() != AllWarps[At])
-        SweepPlan.Warps.push_back(AllWarps[At]);
+    const SimulationPlan &Planned = Primary.Plan;
+    if (Planned.Blocks.size() > 1) {
+      // Two blocks, the first and the last, with the lowest and the highest
+      // warp of the plan (the launch's edges) each.
+      unsigned Lowest = ~0u, Highest = 0;
+      for (const std::vector<unsigned> &Warps : Planned.Warps)
+        if (!Warps.empty()) {
+          Lowest = std::min(Lowest, Warps.front());
+          Highest = std::max(Highest, Warps.back());
+        }
+      std::vector<unsigned> Edges = {Lowest};
+      if (Highest != Lowest)
+        Edges.push_back(Highest);
+      SweepPlan.Blocks = {Planned.Blocks.front(), Planned.Blocks.back()};
+      SweepPlan.Warps = {Edges, Edges};
+    } else if (!Planned.Blocks.empty()) {
+      // One block: four of its warps, evenly spread, the first and the last.
+      const std::vector<unsigned> &AllWarps = Planned.Warps.front();
+      std::vector<unsigned> Four;
+      for (size_t K = 0; K < std::min<size_t>(4, AllWarps.size()); ++K) {
+        size_t At = AllWarps.size() <= 4 ? K : K * (AllWarps.size() - 1) / 3;
+        if (Four.empty() || Four.back() != AllWarps[At])
+          Four.push_back(AllWarps[At]);
+      }
+      SweepPlan.Blocks = Planned.Blocks;
+      SweepPlan.Warps = {Four};
     }
     if (!Values.Symbols.empty() || !Values.Reads.empty()) {
       // When the primary value stays inside the shared arrays, a value

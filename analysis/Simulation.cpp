@@ -162,6 +162,20 @@ public:
     }
   }
 
+  /// Whether a global load of the first block had known addresses.
+  bool readsInFirstBlock() const { return !BlockReads.empty(); }
+
+  /// A global load's request in the first block, by warp W of it, that
+  /// counts for the reuse only (completeFirstBlockReads).
+  void noteReuseOnly(const RecordedRequest &R, unsigned W) {
+    if (R.Addresses && R.Site.Space != MemorySpace::Shared && R.Site.Op == AccessOp::Load) {
+      unsigned Saved = Warp;
+      Warp = W;
+      noteBlockReads(R.Site.Expr, *R.Addresses);
+      Warp = Saved;
+    }
+  }
+
 private:
   /// Which elements the threads of the first block read through a site.
   struct BlockReadSet {
@@ -309,36 +323,32 @@ private:
   std::unordered_map<std::string, model::GlobalRequestCost> GlobalCosts;
 };
 
-/// Blocks to simulate: all when the launch is small, else evenly spaced ones
-/// including the first and the last.
-std::vector<std::uint64_t> chooseBlocks(std::uint64_t TotalBlocks,
-                                        unsigned WarpsPerBlock, unsigned MaxWarps) {
-  std::vector<std::uint64_t> Blocks;
-  std::uint64_t Budget = std::max<std::uint64_t>(1, MaxWarps / std::max(1u, WarpsPerBlock));
-  if (TotalBlocks <= Budget) {
-    for (std::uint64_t B = 0; B < TotalBlocks; ++B)
-      Blocks.push_back(B);
-    return Blocks;
+/// Runs the warps of the first block that Plan leaves out, for the reuse
+/// of global loads only (how many threads of a block read each element is
+/// a property of the whole block: MissedDataReuseCheck), on an interpreter
+/// of their own so that nothing else of theirs is counted. Returns the
+/// lane-steps taken, stopping past Limit.
+std::uint64_t completeFirstBlockReads(const FunctionDecl *Kernel, const LaunchConfig &Launch,
+                                      const SampleValues &Samples,
+                                      const InterpreterLimits &Limits,
+                                      const std::map<const VarDecl *, ArrayLayout> &Layouts,
+                                      const SimulationPlan &Plan, unsigned WarpsPerBlock,
+                                      WarpPosition Where, std::uint64_t Limit,
+                                      Aggregator &Agg) {
+  unsigned Current = 0;
+  WarpInterpreter Reads(Kernel->getASTContext(), Launch, Samples, Limits, Layouts,
+                        [&](const RecordedRequest &R) { Agg.noteReuseOnly(R, Current); });
+  std::uint64_t Steps = 0;
+  const std::vector<unsigned> &Done = Plan.Warps.front();
+  for (unsigned W = 0; W < WarpsPerBlock && Steps <= Limit; ++W) {
+    if (std::binary_search(Done.begin(), Done.end(), W))
+      continue;
+    Current = W;
+    Where.WarpInBlock = W;
+    Reads.runWarp(Kernel, Where);
+    Steps += Reads.stepsOfLastWarp();
   }
-  if (Budget == 1)
-    return {0};
-  for (std::uint64_t K = 0; K < Budget; ++K) {
-    std::uint64_t B = static_cast<std::uint64_t>(
-        (static_cast<unsigned __int128>(K) * (TotalBlocks - 1) + (Budget - 1) / 2) /
-        (Budget - 1));
-    if (Blocks.empty() || Blocks.back() != B)
-      Blocks.push_back(B);
-  }
-  return Blocks;
-}
-
-/// Warps of one block to simulate: all of them, or evenly spaced ones with
-/// the first and the last when a block alone has more than MaxWarps.
-std::vector<unsigned> chooseWarps(std::uint64_t WarpsPerBlock, unsigned MaxWarps) {
-  std::vector<unsigned> Warps;
-  for (std::uint64_t B : chooseBlocks(WarpsPerBlock, 1, std::max(1u, MaxWarps)))
-    Warps.push_back(static_cast<unsigned>(B));
-  return Warps;
+  return Steps;
 }
 
 /// Lane-steps all the warps of one launch may take in one simulation. A
@@ -348,7 +358,7 @@ std::vector<unsigned> chooseWarps(std::uint64_t WarpsPerBlock, unsigned MaxWarps
 /// blocks, evenly spread with the first and the last, so that the analysis
 /// of a unit stays in proportion to its parsing (the interpreter runs about
 /// 400 million lane-steps a second; parsing a CUDA unit takes 0.5 s or
-/// more: bench/analysis_overhead.py). Every warp of the first block is
+/// more: bench/analysis_overhead.py). The first block's planned warps are
 /// always simulated, up to LaunchStepLimit.
 constexpr std::uint64_t LaunchStepBudget = 2'000'000;
 /// Where the simulation of a launch stops even inside its first block.
@@ -419,27 +429,29 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
                          });
   Dim3 Grid = Launch.GridKnown ? Launch.Grid : Samples.AssumedGrid;
   std::uint64_t TotalBlocks = std::max<std::uint64_t>(1, saturatingCount(Grid));
-  std::uint64_t WarpsPerBlock = std::max<std::uint64_t>(
-      1, (saturatingCount(Launch.Block) + model::WarpSize - 1) / model::WarpSize);
+  unsigned WarpsPerBlock = static_cast<unsigned>(std::clamp<std::uint64_t>(
+      (saturatingCount(Launch.Block) + model::WarpSize - 1) / model::WarpSize, 1, 1u << 26));
   unsigned MaxWarps = std::max(1u, Options.MaxSimulatedWarps);
-  std::vector<unsigned> Warps =
-      FixedPlan ? FixedPlan->Warps : chooseWarps(WarpsPerBlock, MaxWarps);
-  std::vector<std::uint64_t> Blocks =
-      FixedPlan ? FixedPlan->Blocks
-                : chooseBlocks(TotalBlocks, static_cast<unsigned>(Warps.size()), MaxWarps);
-  Out.Plan.Warps = Warps;
+  SimulationPlan Plan =
+      FixedPlan ? *FixedPlan : representativePlan(TotalBlocks, WarpsPerBlock, MaxWarps);
   std::uint64_t Steps = 0;
-  std::size_t Planned = Blocks.size() * Warps.size();
+  std::size_t Planned = Plan.warpCount();
   bool Reduced = false, Cut = false;
-  for (std::size_t I = 0; I < Blocks.size(); ++I) {
-    std::uint64_t B = Blocks[I];
-    Out.Plan.Blocks.push_back(B);
+  auto PositionOf = [&Grid](std::uint64_t B) {
     WarpPosition Where;
     Where.BlockIdx.X = static_cast<std::uint32_t>(B % Grid.X);
     Where.BlockIdx.Y = static_cast<std::uint32_t>((B / Grid.X) % Grid.Y);
     Where.BlockIdx.Z = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(B / (std::uint64_t(Grid.X) * Grid.Y), Grid.Z - 1));
-    for (unsigned W : Warps) {
+    return Where;
+  };
+  for (std::size_t I = 0; I < Plan.Blocks.size(); ++I) {
+    std::uint64_t B = Plan.Blocks[I];
+    Out.Plan.Blocks.push_back(B);
+    Out.Plan.Warps.emplace_back();
+    WarpPosition Where = PositionOf(B);
+    for (unsigned W : Plan.Warps[I]) {
+      Out.Plan.Warps.back().push_back(W);
       Where.WarpInBlock = W;
       Agg.Warp = W;
       Agg.InFirstBlock = I == 0;
@@ -460,14 +472,23 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
     }
     if (Cut)
       break;
-    if (I == 0 && Blocks.size() > 1 && Steps > 0 && !FixedPlan) {
+    if (I != 0 || FixedPlan)
+      continue;
+    std::uint64_t FirstBlockSteps = Steps;
+    if (!Plan.wholeBlock(0, WarpsPerBlock) && Agg.readsInFirstBlock())
+      Steps += completeFirstBlockReads(Kernel, Launch, Samples, Limits, Layouts, Plan,
+                                       WarpsPerBlock, PositionOf(B), LaunchStepLimit - Steps,
+                                       Agg);
+    if (Plan.Blocks.size() > 1 && FirstBlockSteps > 0) {
       // What the first block cost says how many blocks the budget allows;
       // they are spread over the grid again (block 0 is always the first).
       // At least the first and the last block: a partial last block (an
       // `if (i < n)` tail) is where a grid's warps differ most.
-      std::uint64_t Affordable = std::max<std::uint64_t>(2, LaunchStepBudget / Steps);
-      if (Affordable < Blocks.size()) {
-        Blocks = chooseBlocks(TotalBlocks, 1, static_cast<unsigned>(Affordable));
+      std::uint64_t Affordable =
+          std::max<std::uint64_t>(2, LaunchStepBudget / FirstBlockSteps);
+      if (Affordable < Plan.Blocks.size()) {
+        Plan = spreadPlan(TotalBlocks, WarpsPerBlock, Affordable,
+                          static_cast<unsigned>(Plan.Warps[0].size()));
         Reduced = true;
       }
     }
@@ -503,6 +524,7 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   Out.LoopFlops = Interp.flopsPerLoop();
   Out.Steps = Steps;
   Out.TotalWarps = TotalBlocks * WarpsPerBlock;
+  Out.TotalBlocks = TotalBlocks;
   Out.SampledSymbols.assign(Interp.sampledSymbolsRead().begin(),
                             Interp.sampledSymbolsRead().end());
   Out.SweptReads = Interp.sweptReads();

@@ -1,15 +1,16 @@
 //===- Simulation.h - one launch simulated, its accesses totalled ---------===//
 //
 // Private to analysis/. A launch is simulated warp by warp (the warp
-// interpreter records each request), on a plan of blocks and warps chosen
-// so that the first and the last block are always there and the whole
-// launch stays within a budget of lane-steps; the Aggregator costs every
-// request with the hardware model (model/) and totals them per access site.
+// interpreter records each request), on a plan of blocks and warps that
+// stands for the whole launch (SimulationPlan.h) within a budget of
+// lane-steps; the Aggregator costs every request with the hardware model
+// (model/) and totals them per access site.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_SIMULATION_H
 #define WARPCHECK_ANALYSIS_SIMULATION_H
 
+#include "SimulationPlan.h"
 #include "UnrolledMerges.h"
 #include "interp/WarpInterpreter.h"
 
@@ -113,17 +114,11 @@ struct SiteTotals {
 AccessCost costOf(const SiteTotals &T);
 AccessCost costOf(const InstructionTotals &T);
 
-/// Which blocks (linear index) and which warps of each block are simulated.
-struct SimulationPlan {
-  std::vector<std::uint64_t> Blocks;
-  std::vector<unsigned> Warps;
-};
-
 /// One simulation of a launch under one set of sampled values.
 struct Simulation {
   std::map<SiteKey, SiteTotals> Sites;
   unsigned SimulatedWarps = 0;
-  std::uint64_t TotalWarps = 0;
+  std::uint64_t TotalWarps = 0, TotalBlocks = 0;
   /// Lane-steps the simulation took.
   std::uint64_t Steps = 0;
   /// The blocks and warps simulated (a fixed plan given, or the one chosen).

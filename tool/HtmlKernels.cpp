@@ -150,7 +150,12 @@ void htmlKernel(const LaunchView &V, HtmlPage &Page) {
     Page.element("p", "Block " + dimText(L->Block) + ", grid " + dimText(L->Grid) + ", from " +
                           L->Description + " (" + L->Source + "); " +
                           numberText(K.SimulatedWarps) + " of " + numberText(K.TotalWarps) +
-                          " warps simulated.");
+                          " warps simulated" +
+                          (K.SimulatedWarps < K.TotalWarps && K.TotalBlocks > 0
+                               ? ", in " + numberText(K.SimulatedBlocks) + " of " +
+                                     numberText(K.TotalBlocks) + " blocks"
+                               : std::string()) +
+                          ".");
   if (!K.Limitations.empty()) {
     Page.element("p", "Limitations:");
     Page.stringList(K.Limitations);

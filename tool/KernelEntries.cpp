@@ -290,6 +290,8 @@ Object toJson(const KernelEntry &K) {
   O["budget_cuts"] = strings(K.BudgetCuts);
   O["simulated_warps"] = K.SimulatedWarps;
   O["total_warps"] = K.TotalWarps;
+  // The launch's blocks are "total_blocks", written with the work fields.
+  O["simulated_blocks"] = K.SimulatedBlocks;
   if (const std::optional<LaunchResourcesEntry> &R = K.Resources) {
     O["registers"] = R->Occupancy.Registers;
     O["registers_source"] = R->Occupancy.RegistersSource;
@@ -331,6 +333,8 @@ KernelEntry kernelFromJson(const Object &O) {
     K.Launch = launchFromJson(*L);
   K.SimulatedWarps = O.getInteger("simulated_warps").value_or(0);
   K.TotalWarps = O.getInteger("total_warps").value_or(0);
+  K.SimulatedBlocks = O.getInteger("simulated_blocks").value_or(0);
+  K.TotalBlocks = O.getInteger("total_blocks").value_or(0);
   K.SampledSymbols = stringsOf(O.getArray("sampled_symbols"));
   K.Limitations = stringsOf(O.getArray("limitations"));
   K.BudgetCuts = stringsOf(O.getArray("budget_cuts"));

@@ -329,6 +329,8 @@ KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSess
   Kernel.Launch = launchEntry(K.Launch);
   Kernel.SimulatedWarps = K.SimulatedWarps;
   Kernel.TotalWarps = static_cast<std::int64_t>(K.TotalWarps);
+  Kernel.SimulatedBlocks = K.SimulatedBlocks;
+  Kernel.TotalBlocks = static_cast<std::int64_t>(K.TotalBlocks);
   Kernel.SampledSymbols = K.SampledSymbols;
   Kernel.Limitations = K.Limitations;
   Kernel.BudgetCuts = K.BudgetCuts;

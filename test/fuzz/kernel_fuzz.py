@@ -296,7 +296,8 @@ def check_program(args, warpcheck, plugin, seed, scratch, results, stats):
                           entry["simulated_warps"], entry["total_warps"], lowest, highest)
                       if sampled else "", a.get("expression")))
             if sampled and expected and got is not None:
-                deviations.append(abs(got - expected) / expected)
+                deviations.append((abs(got - expected) / expected, "seed %d %s (%s of %s blocks)" % (
+                    seed, where, entry.get("simulated_blocks"), entry.get("total_blocks"))))
     check_fixes(args, warpcheck, scratch, name, report, check, stats)
     if plugin:
         prc, warnings, perr = plugin_warnings(args, plugin, warpcheck, scratch, name)
@@ -388,11 +389,17 @@ def main():
           "__shared__ loads whose lane pairs share an address left out)" % (
               stats["compared"], stats["left_out"]))
     print("%d findings with a fix-it made and checked" % stats["fixed"])
-    d = sorted(stats["deviations"])
+    worst = sorted(stats["deviations"], reverse=True)
+    d = sorted(x for x, _ in worst)
     if d:
         print("%d of them from a sample of the launch's warps: the sample's average off the "
-              "launch's by %.1f%% at the median, %.1f%% at the most" % (
-                  len(d), 100 * d[len(d) // 2], 100 * d[-1]))
+              "launch's by %.1f%% on average, %.1f%% at the median, %.1f%% at the 90th "
+              "percentile, %.1f%% at the most" % (
+                  len(d), 100 * sum(d) / len(d), 100 * d[len(d) // 2],
+                  100 * d[(9 * len(d)) // 10], 100 * d[-1]))
+        print("%d off by more than 2%%; the farthest: %s" % (
+            sum(1 for x in d if x > 0.02),
+            "; ".join("%s by %.1f%%" % (w, 100 * x) for x, w in worst[:3])))
     return results.summary()
 
 

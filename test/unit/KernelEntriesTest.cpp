@@ -35,7 +35,8 @@ const char *AnalysedKernel = R"json({
              "description": "the launch at main.cu:40", "dynamic_shared_bytes": 0,
              "location": "main.cu:40", "context": ["'run' called at main.cu:60"],
              "unevaluated_launches": []},
-  "simulated_warps": 128, "total_warps": 32768, "sampled_symbols": ["size"],
+  "simulated_warps": 128, "total_warps": 32768, "simulated_blocks": 16,
+  "sampled_symbols": ["size"],
   "aos": [{"file": "/w/main.cu", "line": 14, "column": 12, "struct": "Particle",
            "struct_bytes": 24, "pointer": "p",
            "fields": [{"name": "x", "offset": 0, "bytes": 4, "loaded": true, "stored": false,
@@ -243,6 +244,8 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_EQ(K.Work->Roofline[0].PeakSource, "vendor");
   EXPECT_DOUBLE_EQ(K.Work->Roofline[0].TimeBoundSeconds, 1.024e-08);
   EXPECT_EQ(K.Work->BlocksSimulated, 11);
+  EXPECT_EQ(K.SimulatedWarps, 128);
+  EXPECT_EQ(K.SimulatedBlocks, 16);
 }
 
 TEST(KernelEntries, WorkNotCountedRoundTrips) {
@@ -260,7 +263,8 @@ TEST(KernelEntries, WorkNotCountedRoundTrips) {
       R"json("unevaluated_launches":[]},"limitations":[],"line":3,"name":"lone",)json"
       R"json("occupancy":null,"registers":null,"registers_source":null,"roofline":[],)json"
       R"json("sampled_symbols":[],"shared_bytes_dynamic":null,"shared_bytes_static":null,)json"
-      R"json("simulated_warps":8,"spill_load_bytes":null,"spill_store_bytes":null,)json"
+      R"json("simulated_blocks":1,"simulated_warps":8,"spill_load_bytes":null,)json"
+      R"json("spill_store_bytes":null,)json"
       R"json("status":"analysed","total_blocks":4096,"total_warps":8,)json"
       R"json("work_blocks_simulated":0})json";
   KernelEntry K = kernelFromJson(parseObject(Json));
@@ -318,7 +322,8 @@ TEST(KernelEntries, NoRegisterCountIsNullOccupancy) {
       R"json("unevaluated_launches":[]},"limitations":["occupancy not computed: no count"],)json"
       R"json("line":3,"name":"lone","occupancy":null,"registers":null,"registers_source":null,)json"
       R"json("sampled_symbols":[],"shared_bytes_dynamic":null,"shared_bytes_static":null,)json"
-      R"json("simulated_warps":8,"spill_load_bytes":null,"spill_store_bytes":null,)json"
+      R"json("simulated_blocks":1,"simulated_warps":8,"spill_load_bytes":null,)json"
+      R"json("spill_store_bytes":null,)json"
       R"json("status":"analysed","total_warps":8})json";
   KernelEntry K = kernelFromJson(parseObject(Json));
   EXPECT_FALSE(K.Resources);

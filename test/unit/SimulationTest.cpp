@@ -210,15 +210,56 @@ __global__ void copy(const float *in, float *out) {
 }
 )";
   // 1000 blocks of 256 threads (8 warps each): with at most 16 warps
-  // simulated, every warp of 2 blocks, the first (0) and the last (999).
+  // simulated, one warp of each of 16 blocks from the first (0) to the
+  // last (999), the warp rotating (SimulationPlan.h).
   AnalysisOptions Options;
   Options.MaxSimulatedWarps = 16;
   Launched L(Code, "copy", Dim3{256, 1, 1}, Dim3{1000, 1, 1}, Options);
   EXPECT_EQ(L.Sim.TotalWarps, 8000u);
   EXPECT_EQ(L.Sim.SimulatedWarps, 16u);
-  EXPECT_EQ(L.Sim.Plan.Blocks, (std::vector<std::uint64_t>{0, 999}));
-  EXPECT_EQ(L.Sim.Plan.Warps.size(), 8u);
+  ASSERT_EQ(L.Sim.Plan.Blocks.size(), 16u);
+  EXPECT_EQ(L.Sim.Plan.Blocks.front(), 0u);
+  EXPECT_EQ(L.Sim.Plan.Blocks.back(), 999u);
+  EXPECT_EQ(L.Sim.Plan.Warps.back(), std::vector<unsigned>{7});
   EXPECT_EQ(costOf(L.site("in[i]", AccessOp::Load)).Requests, 16u);
+}
+
+TEST(Simulation, ASampleOfLargeBlocksFollowsTheGridsAlignment) {
+  // Each block starts 12 bytes after the last: a warp's 128 bytes take 4
+  // sectors when 12 * blockIdx.x is a multiple of 32 (blockIdx.x % 8 == 0),
+  // 5 otherwise. Over the 39 blocks, 5 aligned: 190/39 = 4.872 a request.
+  // Whole blocks of 1024 threads fit 4 blocks in 128 warps (0, 13, 25,
+  // 38: one aligned, 4.75); 16 blocks of 8 warps each (two aligned, 0 and
+  // 8) average 4.875.
+  const char *Code = R"(
+__global__ void shifted(const float *in, float *out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = in[blockIdx.x * 3 + threadIdx.x];
+}
+)";
+  Launched L(Code, "shifted", Dim3{1024, 1, 1}, Dim3{39, 1, 1});
+  EXPECT_EQ(L.Sim.SimulatedWarps, 128u);
+  EXPECT_EQ(L.Sim.Plan.Blocks.size(), 16u);
+  EXPECT_DOUBLE_EQ(costOf(L.site("in[blockIdx.x * 3 + threadIdx.x]", AccessOp::Load))
+                       .SectorsPerRequest,
+                   4.875);
+}
+
+TEST(Simulation, AFirstBlockSampledInPartIsCompletedForItsReuse) {
+  // Each warp of a 1024-thread block reads the same 32 floats: every
+  // element is read by 32 threads of the block, although the plan
+  // simulates 8 of its 32 warps (the others are run for the reuse only,
+  // and make no request).
+  const char *Code = R"(
+__global__ void row(const float *in, float *out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = in[blockIdx.x * 32 + threadIdx.x % 32];
+}
+)";
+  Launched L(Code, "row", Dim3{1024, 1, 1}, Dim3{39, 1, 1});
+  ASSERT_EQ(L.Sim.Plan.Warps.front().size(), 8u);
+  const SiteTotals &T = L.site("in[blockIdx.x * 32 + threadIdx.x % 32]", AccessOp::Load);
+  EXPECT_EQ(costOf(T).Requests, 128u);
+  EXPECT_DOUBLE_EQ(T.FirstBlockReuse, 32);
+  EXPECT_DOUBLE_EQ(T.FirstBlockElementsPerThread, 1);
 }
 
 TEST(Simulation, CostOfAveragesPerRequest) {

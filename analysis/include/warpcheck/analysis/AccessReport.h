@@ -180,6 +180,10 @@ struct KernelLaunchAnalysis {
   /// Simulated warps and total warps of the launch.
   unsigned SimulatedWarps = 0;
   std::uint64_t TotalWarps = 0;
+  /// Blocks of which some warps were simulated, and the launch's blocks
+  /// (the sample: the analysis's SimulationPlan.h).
+  unsigned SimulatedBlocks = 0;
+  std::uint64_t TotalBlocks = 0;
   /// Parameters whose values were sampled (not known from a launch site).
   std::vector<std::string> SampledSymbols;
   /// Anything that stopped the analysis early, e.g. an unsupported statement.
