@@ -60,7 +60,8 @@ std::vector<DynTypedNode> ancestorsOf(const Stmt *Site, ASTContext &Ctx) {
 }
 
 /// Anything that splits an unrolled body into several basic blocks, or may
-/// write memory a load of the chain reads behind the vectorizer's back.
+/// write memory a load of the chain reads behind the vectorizer's back
+/// (Counter: the loop's counter written; null outside a loop).
 bool splitsBody(const Stmt *S, const VarDecl *Counter) {
   if (!S)
     return false;
@@ -77,11 +78,11 @@ bool splitsBody(const Stmt *S, const VarDecl *Counter) {
   if (const auto *B = dyn_cast<BinaryOperator>(S)) {
     if (B->isLogicalOp())
       return true;
-    if (B->isAssignmentOp() && counterOf(B->getLHS()) == Counter)
+    if (Counter && B->isAssignmentOp() && counterOf(B->getLHS()) == Counter)
       return true;
   }
   if (const auto *U = dyn_cast<UnaryOperator>(S);
-      U && U->isIncrementDecrementOp() && counterOf(U->getSubExpr()) == Counter)
+      U && Counter && U->isIncrementDecrementOp() && counterOf(U->getSubExpr()) == Counter)
     return true;
   for (const Stmt *Child : S->children())
     if (splitsBody(Child, Counter))
@@ -290,8 +291,9 @@ std::optional<FieldGroup> fieldGroup(const Expr *Site, AccessOp Op, ASTContext &
   // The statement holding it: the child of a compound statement.
   std::vector<DynTypedNode> Above = ancestorsOf(Site, Ctx);
   const Stmt *Statement = nullptr;
+  const CompoundStmt *Block = nullptr;
   for (size_t I = 0; I < Above.size() && !Statement; ++I)
-    if (Above[I].get<CompoundStmt>())
+    if ((Block = Above[I].get<CompoundStmt>()))
       Statement = I == 0 ? Site : Above[I - 1].get<Stmt>();
   if (!Statement)
     return std::nullopt;
@@ -308,22 +310,53 @@ std::optional<FieldGroup> fieldGroup(const Expr *Site, AccessOp Op, ASTContext &
         Found[F].push_back(E);
       return true;
     }
-  } F;
-  F.Base = sourceText(ME->getBase(), Ctx);
-  F.Element = Element;
-  F.Op = Op;
-  F.Ctx = &Ctx;
-  if (F.Base.empty())
+  };
+  std::string Base = sourceText(ME->getBase(), Ctx);
+  if (Base.empty())
     return std::nullopt;
-  F.TraverseStmt(const_cast<Stmt *>(Statement));
-  // Every field once.
-  for (const FieldDecl *Field : Fields) {
-    auto It = F.Found.find(Field);
-    if (It == F.Found.end() || It->second.size() != 1)
-      return std::nullopt;
-  }
-  return FieldGroup{F.Found[Fields.front()].front(), static_cast<unsigned>(Fields.size()),
-                    static_cast<unsigned>(Size)};
+  // Every field once in the statements of Window.
+  auto GroupIn = [&](llvm::ArrayRef<const Stmt *> Window) -> std::optional<FieldGroup> {
+    Finder F;
+    F.Base = Base;
+    F.Element = Element;
+    F.Op = Op;
+    F.Ctx = &Ctx;
+    for (const Stmt *S : Window)
+      F.TraverseStmt(const_cast<Stmt *>(S));
+    for (const FieldDecl *Field : Fields) {
+      auto It = F.Found.find(Field);
+      if (It == F.Found.end() || It->second.size() != 1)
+        return std::nullopt;
+    }
+    return FieldGroup{F.Found[Fields.front()].front(), static_cast<unsigned>(Fields.size()),
+                      static_cast<unsigned>(Size)};
+  };
+  if (std::optional<FieldGroup> G = GroupIn(Statement))
+    return G;
+  // Else with the statements around it that stay in its basic block and
+  // call nothing (splitsBody): the vectorizer works on a basic block, not
+  // a statement. Seen in the PTX of nvcc 13.0 -O3 -arch=sm_90, whose
+  // st.global.v2/.v4 ptxas emits as one STG.E.64/.128: `o[i].x = v;
+  // o[i].y = 2 * v;` of a float2 is one st.global.v2.f32, a float4's four
+  // fields stored in four statements (in any order) one st.global.v4.f32,
+  // `float a = p[i].x; float b = p[i].y;` one ld.global.v2.f32; a load
+  // between two of the stores (`o[i].x = a[i]; o[i].y = b[i];`) or a store
+  // between two of the loads keeps them apart, which the simulation sees
+  // (UnrolledMergePredictor::add).
+  if (splitsBody(Statement, nullptr))
+    return std::nullopt;
+  std::vector<const Stmt *> Siblings(Block->body_begin(), Block->body_end());
+  auto At = std::find(Siblings.begin(), Siblings.end(), Statement);
+  if (At == Siblings.end())
+    return std::nullopt;
+  auto Begin = At, End = At + 1;
+  while (Begin != Siblings.begin() && !splitsBody(*(Begin - 1), nullptr))
+    --Begin;
+  while (End != Siblings.end() && !splitsBody(*End, nullptr))
+    ++End;
+  if (End - Begin == 1)
+    return std::nullopt;
+  return GroupIn(llvm::ArrayRef<const Stmt *>(&*Begin, End - Begin));
 }
 
 unsigned knownSharedAlignment(const VarDecl *Var, const ASTContext &Ctx) {
@@ -439,10 +472,15 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
       Loop = UnrolledLoopAccess{2, 2 * Elem};
     }
   }
-  // The fields of one vector-like element read or written in one
-  // statement: one plan for the group, runs of its field count.
+  // The fields of one vector-like element read or written together
+  // (fieldGroup): one plan for the group, runs of its field count. In
+  // __shared__ memory too: `s[t].x = a; s[t].y = b;` of a float2 array is
+  // one st.shared.v2.f32 in nvcc 13.0's PTX (STS.64), `s[j].x + s[j].y` one
+  // ld.shared.v2.f32.
   bool Group = false;
-  if (!Loop && !Pair && R.Site.Space == MemorySpace::Global && !R.StructCopy &&
+  if (!Loop && !Pair &&
+      (R.Site.Space == MemorySpace::Global || R.Site.Space == MemorySpace::Shared) &&
+      !R.StructCopy &&
       (R.Site.Op == AccessOp::Load || R.Site.Op == AccessOp::Store)) {
     auto G = Groups.find(Id);
     if (G == Groups.end())

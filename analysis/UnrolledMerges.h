@@ -46,14 +46,16 @@
 //
 // Every field of one vector-like element (a struct of 8 or 16 bytes aligned
 // to its size, without padding: float2, uint4, double2), read or written
-// in one statement through one expression, is a run too (fieldGroup): in
-// global memory as well, since the type tells the compiler the element's
-// alignment. LLVM's load-store vectorizer makes them one access of the
-// element: merged-accesses.cu's `p[i].x * p[i].y` of a float2 is one
-// LDG.E.64, `v.x + v.y + v.z + v.w` of a `const uint4 &v = in[i]` one
-// LDG.E.128 (measured, 8 and 16 sectors per request as one access of the
-// element has). A global store between two of the group's loads, or any
-// global access between two of its stores, breaks it.
+// through one expression in one statement, or in statements next to each
+// other that keep one basic block and call nothing, is a run too
+// (fieldGroup): in global memory as well as in __shared__, since the type
+// tells the compiler the element's alignment. LLVM's load-store vectorizer makes them
+// one access of the element: merged-accesses.cu's `p[i].x * p[i].y` of a
+// float2 is one LDG.E.64, `v.x + v.y + v.z + v.w` of a `const uint4 &v =
+// in[i]` one LDG.E.128 (measured, 8 and 16 sectors per request as one
+// access of the element has); `o[i].x = a; o[i].y = b;` one st.global.v2
+// in nvcc 13.0's PTX (fieldGroup). A global store between two of the
+// group's loads, or any global access between two of its stores, breaks it.
 //
 // Not modelled: merges across the iterations of an outer loop, adjacent
 // global elements (a global pointer's alignment is not known to the
@@ -94,8 +96,8 @@ struct UnrolledLoopAccess {
 /// (fastWalshTransform's LDS.64 and STS.64, measured); null otherwise.
 const clang::Expr *adjacentPartner(const clang::Expr *Site, AccessOp Op, clang::ASTContext &Ctx);
 
-/// Every field of a vector-like element accessed in one statement (the
-/// conditions above): the first field's expression (the group's key), the
+/// Every field of a vector-like element accessed in one statement or in
+/// neighbouring straight-line ones (the conditions above): the first field's expression (the group's key), the
 /// number of fields and the element's size.
 struct FieldGroup {
   const clang::Expr *First = nullptr;

@@ -148,11 +148,29 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
                    " as structure of arrays (cuda-aos-layout weighs the layouts)";
         } else if (const auto *ME = dyn_cast<MemberExpr>(Inner);
                    ME && ME->getBase()->getType()->isRecordType()) {
-          QualType Rec = ME->getBase()->getType();
-          Remedy = "each lane reads " + std::to_string(A.Site.BytesPerLane) +
-                   " bytes of a " + std::to_string(Ctx.getTypeSizeInChars(Rec).getQuantity()) +
-                   "-byte struct: store this field in an array of its own "
-                   "(structure of arrays) so that adjacent lanes read adjacent elements";
+          std::int64_t RecordBytes =
+              Ctx.getTypeSizeInChars(ME->getBase()->getType()).getQuantity();
+          std::string Size = std::to_string(RecordBytes);
+          // "an 8-byte", "a 16-byte".
+          std::string Article = Size[0] == '8' || Size == "11" || Size == "18" ? "an " : "a ";
+          bool Store = A.Site.Op == AccessOp::Store;
+          // Fields the compiler joins into one access of the whole element
+          // (UnrolledMerges.h): the waste is the elements' spacing, not the
+          // unread fields.
+          bool WholeElement = std::any_of(
+              A.Instructions.begin(), A.Instructions.end(), [&](const EmittedInstruction &I) {
+                return I.Merged && std::int64_t(I.BytesPerLane) >= RecordBytes;
+              });
+          if (WholeElement)
+            Remedy = std::string("each lane ") + (Store ? "writes" : "reads") + " a whole " +
+                     Size + "-byte element, its fields with one instruction: make adjacent "
+                     "lanes access adjacent elements";
+          else
+            Remedy = std::string("each lane ") + (Store ? "writes " : "reads ") +
+                     std::to_string(A.Site.BytesPerLane) + " bytes of " + Article + Size +
+                     "-byte struct: store this field in an array of its own (structure of "
+                     "arrays) so that adjacent lanes " +
+                     (Store ? "write" : "read") + " adjacent elements";
         } else {
           Remedy = "make threadIdx.x the fastest-varying index of this access, or "
                    "stage the data through shared memory (a tiled transpose) so "
