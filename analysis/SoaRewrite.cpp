@@ -6,12 +6,14 @@
 #include "SoaView.h"
 
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -300,8 +302,11 @@ private:
     const MemberExpr *Last = Member;
     for (const FieldDecl *Current = Field; Current->getType()->isRecordType();) {
       const Expr *Outer = Last;
-      const auto *Up = parentPastWrappers(Outer, Ctx).get<MemberExpr>();
-      const auto *Next = Up ? dyn_cast<FieldDecl>(Up->getMemberDecl()) : nullptr;
+      DynTypedNode Parent = parentPastWrappers(Outer, Ctx);
+      const auto *Up = Parent.get<MemberExpr>();
+      if (!Up)
+        return whole(Member, Last, Current, Element, Name, Outer, Parent);
+      const auto *Next = dyn_cast<FieldDecl>(Up->getMemberDecl());
       if (!Next || Up->isArrow() || Up->getBase()->IgnoreParenImpCasts() != Last)
         return block(Last->getBeginLoc(), "'" + shortText(Last, Ctx) +
                                               "' is used as a whole struct value");
@@ -342,6 +347,83 @@ private:
           {CharSourceRange::getCharRange(Member->getMemberLoc(), MemberEnd), Name + "[0]"});
     else
       Plan.Edits.push_back({CharSourceRange::getCharRange(MemberEnd, MemberEnd), "[0]"});
+  }
+
+  /// A nested struct read whole, `p[i].pos` (Last) copied or bound to a
+  /// const reference argument (Outer: it with its parentheses and implicit
+  /// casts; Parent: what takes it): the view has no such struct, so the
+  /// value is built from its arrays, `Vec{p.pos_x[i], p.pos_y[i]}` (Name:
+  /// `pos`). Anything that may write it, or keep a reference to it, keeps
+  /// the rewrite from being the same program.
+  void whole(const MemberExpr *Member, const MemberExpr *Last, const FieldDecl *Field,
+             const ArraySubscriptExpr *Element, const std::string &Name, const Expr *Outer,
+             const DynTypedNode &Parent) {
+    std::string Text = "'" + shortText(Last, Ctx) + "'";
+    const auto *Copy = Parent.get<CXXConstructExpr>();
+    bool Read = (Copy && Copy->getConstructor()->isCopyOrMoveConstructor()) ||
+                (Outer->getType().isConstQualified() && Parent.get<CallExpr>());
+    if (!Read)
+      return block(Last->getBeginLoc(), Text + " is used as a whole struct value");
+    const Expr *Index = Element ? Element->getIdx() : nullptr;
+    // The index is written once per field: it must mean the same each time.
+    if (Index && (Index->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) ||
+                  usesRewritten(Index)))
+      return block(Index->getBeginLoc(), Text + " is read whole with an index the rewrite "
+                                                "would have to repeat");
+    std::string Base = sourceText(Element ? Element->getBase() : Member->getBase(), Ctx);
+    std::optional<std::string> Value =
+        bracedValue(Field->getType(), Base + "." + Name, Index ? sourceText(Index, Ctx) : "0");
+    if (Base.empty() || !Value)
+      return block(Last->getBeginLoc(), Text + " is read whole as a struct that cannot be "
+                                               "built with braces (not an aggregate, or "
+                                               "unnamed)");
+    SourceLocation Begin = Last->getBeginLoc();
+    SourceLocation End =
+        Lexer::getLocForEndOfToken(Last->getMemberLoc(), 0, SM, Ctx.getLangOpts());
+    if (!editable(Begin) || !editable(End) || !editable(Last->getMemberLoc()))
+      return block(Last->getBeginLoc(), Text + " is inside a macro expansion");
+    Plan.Edits.push_back({CharSourceRange::getCharRange(Begin, End), *Value});
+  }
+
+  /// `T{A_f[I], A_g[I], ...}` for an aggregate struct type T, nested ones
+  /// in braces of their own, the arrays named as the view names them
+  /// (SoaView.h: the path's names joined by '_').
+  std::optional<std::string> bracedValue(QualType T, const std::string &Array,
+                                         const std::string &Index) {
+    const auto *RD = T->getAsCXXRecordDecl();
+    if (!RD || !RD->hasDefinition() || !RD->isAggregate() ||
+        (!RD->getIdentifier() && !RD->getTypedefNameForAnonDecl()))
+      return std::nullopt;
+    PrintingPolicy Policy(Ctx.getLangOpts());
+    Policy.SuppressTagKeyword = true;
+    std::string Out =
+        TypeName::getFullyQualifiedName(T.getUnqualifiedType(), Ctx, Policy) + "{";
+    bool First = true;
+    for (const FieldDecl *F : RD->fields()) {
+      if (!F->getIdentifier())
+        return std::nullopt;
+      std::string Path = Array + "_" + F->getNameAsString();
+      std::optional<std::string> Part = F->getType()->isRecordType()
+                                            ? bracedValue(F->getType(), Path, Index)
+                                            : std::optional<std::string>(Path + "[" + Index + "]");
+      if (!Part)
+        return std::nullopt;
+      Out += (First ? "" : ", ") + *Part;
+      First = false;
+    }
+    return Out + "}";
+  }
+
+  /// Whether E names a pointer to the struct, which the rewrite may change
+  /// (its edits would meet a copy of E's text).
+  bool usesRewritten(const Stmt *E) {
+    if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
+      if (sameRecord(pointeeRecord(Ref->getDecl()->getType()), Plan.Record))
+        return true;
+    for (const Stmt *Child : E ? E->children() : Stmt::const_child_range(nullptr, nullptr))
+      if (usesRewritten(Child))
+        return true;
+    return false;
   }
 
   /// The pointer passed to a function: a device function of the unit

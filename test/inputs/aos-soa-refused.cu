@@ -1,11 +1,11 @@
 // Test input for cuda-aos-layout's structure-of-arrays fix-it where it is
 // not offered: each kernel reads its particles one struct apart, and a note
 // names the use that keeps the rewrite from being the same program (an
-// element used whole, an element's address, pointer arithmetic, the
-// pointer copied, a device function another kernel calls with its own
-// pointer, a field that is an array, a nested struct used whole, a second declaration of
-// the kernel, a launch through cudaLaunchKernel, a template). The kernels
-// it is offered for are in aos-soa-rewrite.cu.
+// element used whole, an element's address, pointer arithmetic, the pointer
+// copied, a device function another kernel calls with its own pointer, a
+// field that is an array, a second declaration of the kernel, a launch through
+// cudaLaunchKernel, a template). It is offered in aos-soa-rewrite.cu, and here
+// for bodyMass, which reads a nested struct whole (last CHECK-FIXES below).
 #include <cuda_runtime.h>
 
 constexpr int N = 1024;
@@ -88,7 +88,7 @@ __global__ void bodyMass(const Body *b, float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   Vec3 p = b[i].pos; out[i] = b[i].mass * (p.x + p.y + p.z);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: kernel 'bodyMass' reads fields pos, mass of 'Body' (16 bytes) through 'b': 64 sectors per warp, 16 as structure-of-arrays (25.0% efficiency) with block (128, 1, 1) from the launch at aos-soa-refused.cu:{{[0-9]+}} [cuda-aos-layout]
-  // CHECK-MESSAGES: :[[@LINE-2]]:12: note: no structure-of-arrays rewrite offered for 'b': 'b[i].pos' is used as a whole struct value
+  // CHECK-MESSAGES: :[[@LINE-4]]:38: note: structure-of-arrays rewrite (a fix-it on this note): 'b' becomes a 'BodySoA' view with one array per field of 'Body', and each 'b[i].f' becomes 'b.f[i]' in 'bodyMass'; the launches must then pass the view
 }
 
 __global__ void declaredTwice(const Particle *p, float *out);
@@ -115,15 +115,24 @@ __global__ void templated(const T *p, float *out) {
   // CHECK-MESSAGES: :[[@LINE-4]]:17: note: no structure-of-arrays rewrite offered for 'p': 'templated' is a template: the rewrite would change every instance
 }
 
+// Body's device arrays both ways, so that the launch compiles with bodyMass
+// as it is and as its fix-it makes it (a pointer to the elements, a view).
+struct Bodies {
+  Body *elements;
+  float *pos_x, *pos_y, *pos_z, *mass;
+  operator const Body *() const { return elements; }
+  template <typename View> operator View() const { return View{pos_x, pos_y, pos_z, mass}; }
+};
+
 int main() {
   Particle *particles, *more;
   Segment *segments;
-  Body *bodies;
+  Bodies bodies{};
   float *out;
   cudaMalloc(&particles, N * sizeof(Particle));
   cudaMalloc(&more, N * sizeof(Particle));
   cudaMalloc(&segments, N * sizeof(Segment));
-  cudaMalloc(&bodies, N * sizeof(Body));
+  cudaMalloc(&bodies.elements, N * sizeof(Body));
   cudaMalloc(&out, N * sizeof(float));
   copyWhole<<<8, 128>>>(particles, out);
   assignWhole<<<8, 128>>>(particles, more);
@@ -147,3 +156,7 @@ int main() {
 // by the line numbers above.
 // RUN: %check_warpcheck %s 'cuda-aos-layout' %t -- --fix-notes
 // RUN: %check_warpcheck -door=binary %s 'cuda-aos-layout' %t.no-cuda -- --no-cuda --fix-notes
+// bodyMass's nested struct read whole, built from the view's arrays (a
+// nested struct written whole, or bound to a reference that may write it, is
+// refused: test/unit/SoaRewriteTest.cpp).
+// CHECK-FIXES: {{^}}  Vec3 p = Vec3{b.pos_x[i], b.pos_y[i], b.pos_z[i]}; out[i] = b.mass[i] * (p.x + p.y + p.z);{{$}}

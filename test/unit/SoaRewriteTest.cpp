@@ -321,15 +321,62 @@ TEST(SoaRewrite, TheRootOfAnAccessThroughADeviceFunctionIsTheKernelsParameter) {
     EXPECT_EQ(soaRewriteRoot(K, M, Ctx), P) << sourceText(M, Ctx);
 }
 
+TEST(SoaRewrite, NestedStructsReadWholeAreBuiltFromTheirArrays) {
+  // Copied into a local, passed by value or to a const reference, assigned
+  // to a local: the view builds the value with braces (each index written
+  // once per field: it has no side effect), nested structs in their own.
+  Planned P = plan(R"(namespace geo { struct Vec { float x, y; }; }
+struct Seg { geo::Vec a; geo::Vec b; };
+struct B { Seg s; geo::Vec pos; float m; };
+__device__ float len(const geo::Vec &v) { return v.x * v.x + v.y * v.y; }
+__device__ float dot(geo::Vec u, geo::Vec w) { return u.x * w.x + u.y * w.y; }
+__global__ void k(B *b, int n) {
+  int i = threadIdx.x;
+  geo::Vec p = b[i].pos;
+  Seg s;
+  s = b[i + n].s;
+  b[i].m = len(b[i].pos) + dot(b->pos, p) + s.a.x;
+}
+)",
+                   "k", "b");
+  ASSERT_TRUE(P.Plan.offered()) << P.Plan.Blocker << " at " << P.BlockedAt;
+  EXPECT_EQ(P.Rewritten, R"(namespace geo { struct Vec { float x, y; }; }
+struct Seg { geo::Vec a; geo::Vec b; };
+struct B { Seg s; geo::Vec pos; float m; };
+struct BSoA { float *s_a_x; float *s_a_y; float *s_b_x; float *s_b_y; float *pos_x; float *pos_y; float *m; };
+__device__ float len(const geo::Vec &v) { return v.x * v.x + v.y * v.y; }
+__device__ float dot(geo::Vec u, geo::Vec w) { return u.x * w.x + u.y * w.y; }
+__global__ void k(BSoA b, int n) {
+  int i = threadIdx.x;
+  geo::Vec p = geo::Vec{b.pos_x[i], b.pos_y[i]};
+  Seg s;
+  s = Seg{geo::Vec{b.s_a_x[i + n], b.s_a_y[i + n]}, geo::Vec{b.s_b_x[i + n], b.s_b_y[i + n]}};
+  b.m[i] = len(geo::Vec{b.pos_x[i], b.pos_y[i]}) + dot(geo::Vec{b.pos_x[0], b.pos_y[0]}, p) + s.a.x;
+}
+)");
+}
+
 TEST(SoaRewrite, NestedStructsUsedWholeOrClashingRefuseIt) {
   const char *Nested = "struct Vec { float x, y; };\nstruct B { Vec pos; float m; };\n";
-  EXPECT_EQ(refusal(std::string(Nested) + "__device__ float n(const Vec &v) { return v.x; }\n"
-                                          "__global__ void k(B *b) { b[0].m = n(b[1].pos); }\n",
+  // Written whole, bound to a reference that could write it, indexed with
+  // a side effect: refused.
+  EXPECT_EQ(refusal(std::string(Nested) + "__device__ void z(Vec &v) { v.x = 0; }\n"
+                                          "__global__ void k(B *b) { z(b[1].pos); }\n",
                     "k", "b"),
-            "4:38 'b[1].pos' is used as a whole struct value");
-  EXPECT_EQ(refusal(std::string(Nested) + "__global__ void k(B *b) { Vec v = b->pos; b[0].m = v.y; }\n",
+            "4:29 'b[1].pos' is used as a whole struct value");
+  EXPECT_EQ(refusal(std::string(Nested) + "__global__ void k(B *b, Vec v) { b[0].pos = v; }\n",
                     "k", "b"),
-            "3:35 'b->pos' is used as a whole struct value");
+            "3:34 'b[0].pos' is used as a whole struct value");
+  EXPECT_EQ(refusal(std::string(Nested) +
+                        "__global__ void k(B *b, int i) { Vec v = b[i++].pos; b[i].m = v.x; }\n",
+                    "k", "b"),
+            "3:44 'b[i++].pos' is read whole with an index the rewrite would have to repeat");
+  EXPECT_EQ(refusal(std::string(Nested) +
+                        "__global__ void k(B *b, int *j) { Vec v = b[(int)b[0].m].pos; "
+                        "b[1].m = v.x; }\n",
+                    "k", "b"),
+            "3:45 'b[(int)b[0].m].pos' is read whole with an index the rewrite would have to "
+            "repeat");
   EXPECT_EQ(refusal(std::string(Nested) + "__global__ void k(B *b) { b[0].m = (b[1].pos).y; }\n",
                     "k", "b"),
             "3:36 '(b[1].pos).y' is written in a form the rewrite does not follow");
