@@ -4,6 +4,8 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -282,8 +284,124 @@ const Expr *valueOf(const Expr *E) {
 void Contractions::analyse(const FunctionDecl *FD) {
   if (!FD || !Analysed.insert(FD).second)
     return;
-  if (const Stmt *Body = FD->getBody())
+  if (const Stmt *Body = FD->getBody()) {
     visit(Body);
+    fuseProductVariables(FD, Body);
+  }
+}
+
+namespace {
+
+/// The innermost loop S is in, below FD (null: none).
+const Stmt *innermostLoop(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 256; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty() || Parents[0].get<FunctionDecl>() || Parents[0].get<LambdaExpr>())
+      return nullptr;
+    Node = Parents[0];
+    if (const auto *Loop = Node.get<Stmt>();
+        Loop && (isa<ForStmt>(Loop) || isa<WhileStmt>(Loop) || isa<DoStmt>(Loop) ||
+                 isa<CXXForRangeStmt>(Loop)))
+      return Loop;
+  }
+  return nullptr;
+}
+
+/// Every reference to a variable in S, and the contractible adds of S that
+/// are not FMAs already with an addend that names a variable (the add, and
+/// whether the variable is the subtrahend).
+struct VariableUses : RecursiveASTVisitor<VariableUses> {
+  std::map<const VarDecl *, unsigned> References;
+  struct AddUse {
+    const Expr *Add;
+    FloatOp Op;
+    bool Subtrahend;
+    /// The variable's place among the variables the add names as addends.
+    size_t Position;
+  };
+  std::map<const VarDecl *, std::vector<AddUse>> Adds;
+  const std::set<const Expr *> *FusedAdds = nullptr;
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      ++References[V];
+    return true;
+  }
+  bool VisitExpr(Expr *E) {
+    std::optional<FloatOp> Op = floatOperationOf(E);
+    if (!Op || Op->Kind != FloatOpKind::Add || !Op->Contractible ||
+        FusedAdds->count(E->IgnoreParens()))
+      return true;
+    std::vector<std::pair<const VarDecl *, bool>> Named;
+    for (const Expr *Addend : Op->Addends)
+      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(valueOf(Addend)))
+        if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
+          const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParens());
+          bool Sub = B && (B->getOpcode() == BO_Sub || B->getOpcode() == BO_SubAssign) &&
+                     valueOf(B->getRHS()) == Ref;
+          Named.push_back({V, Sub});
+        }
+    for (size_t I = 0; I < Named.size(); ++I)
+      Adds[Named[I].first].push_back({E->IgnoreParens(), *Op, Named[I].second, I});
+    return true;
+  }
+};
+
+/// V's value when it is a product the compiler may fuse into the adds that
+/// read V: V local, computed once by a contractible multiply of its own
+/// type; null otherwise.
+const Expr *productOf(const VarDecl *V) {
+  if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getType().isVolatileQualified() ||
+      V->getType()->isReferenceType() || !V->getInit())
+    return nullptr;
+  const Expr *Product = valueOf(V->getInit());
+  std::optional<FloatOp> M = floatOperationOf(Product);
+  std::optional<std::pair<model::FloatPrecision, unsigned>> Format = floatFormatOf(V->getType());
+  if (!M || M->Kind != FloatOpKind::Mul || !M->Contractible || !Format ||
+      Format->first != M->Precision || Format->second != M->Elements)
+    return nullptr;
+  return Product;
+}
+
+} // namespace
+
+void Contractions::fuseProductVariables(const FunctionDecl *FD, const Stmt *Body) {
+  VariableUses Uses;
+  Uses.FusedAdds = &FusedAdds;
+  Uses.TraverseStmt(const_cast<Stmt *>(Body));
+  ASTContext &Ctx = FD->getASTContext();
+  // An add of two products kept in variables fuses the first (`x + y`
+  // with both products: one mul.f32 and one fma.rn.f32 in the PTX, as LLVM
+  // tries the left operand first).
+  std::map<const Expr *, size_t> FirstProduct;
+  for (const auto &[V, Adds] : Uses.Adds)
+    if (productOf(V))
+      for (const VariableUses::AddUse &U : Adds) {
+        auto [It, New] = FirstProduct.try_emplace(U.Add, U.Position);
+        if (!New)
+          It->second = std::min(It->second, U.Position);
+      }
+  for (const auto &[V, Adds] : Uses.Adds) {
+    // A local computed once by a multiply and read only by adds.
+    const Expr *Product = productOf(V);
+    if (!Product || FusedMultiplies.count(Product) || Uses.References[V] != Adds.size())
+      continue;
+    std::optional<FloatOp> M = floatOperationOf(Product);
+    const Stmt *Loop = innermostLoop(Product, Ctx);
+    bool Fusable = true;
+    for (const VariableUses::AddUse &U : Adds)
+      Fusable = Fusable && !U.Subtrahend && FirstProduct[U.Add] == U.Position &&
+                U.Op.Precision == M->Precision && U.Op.Elements == M->Elements &&
+                innermostLoop(U.Add, Ctx) == Loop;
+    // Each add is an FMA of the product's operands (the multiply repeated
+    // in each); the multiply itself is gone.
+    if (!Fusable)
+      continue;
+    FusedMultiplies.insert(Product);
+    for (const VariableUses::AddUse &U : Adds)
+      FusedAdds.insert(U.Add);
+  }
 }
 
 void Contractions::visit(const Stmt *S) {

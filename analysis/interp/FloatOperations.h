@@ -14,10 +14,15 @@
 // rounding modifier may be fused). `a * b + c`, `s += a * b` and
 // `c - a * b` are one FMA each; `a * b + c * d` is one FMA and one
 // multiply. The intrinsics with an explicit rounding mode (__fmul_rn,
-// __fadd_rn, __hadd_rn) are never fused. A product kept in a variable and
-// added in a later statement is fused by the compiler too; here it is
-// counted as a multiply and an add (docs/hardware-model.md, "Floating-point
-// operations").
+// __fadd_rn, __hadd_rn) are never fused. A product kept in a local
+// variable is fused too when every read of the variable is an add (or the
+// minuend of a subtraction) in the loop the product is computed in: each
+// add is an FMA and the multiply is gone, repeated in each (nvcc 13.0's PTX:
+// `float t = a * b; o = t + c;` one fma.rn.f32, two such adds two; read by
+// a store as well, or added in a loop the product is computed outside of,
+// a mul.f32 and add.f32 stay; `c - t`, a mul.f32 and sub.f32 in the PTX
+// that ptxas may still fuse, is counted as written) (docs/hardware-model.md,
+// "Floating-point operations").
 //
 // Private to analysis/interp/.
 //
@@ -78,6 +83,7 @@ public:
 
 private:
   void visit(const clang::Stmt *S);
+  void fuseProductVariables(const clang::FunctionDecl *FD, const clang::Stmt *Body);
   std::set<const clang::FunctionDecl *> Analysed;
   std::set<const clang::Expr *> FusedMultiplies, FusedAdds;
 };

@@ -164,6 +164,45 @@ __global__ void ops(const float *a, const float *b, const float *c, const float 
   EXPECT_EQ(D.Flops, 3u * 32);
 }
 
+TEST(LaunchWork, AProductKeptInAVariableIsFusedIntoTheAddsThatReadIt) {
+  // As nvcc 13.0 -O3 -arch=sm_90 compiles each (its PTX: 8 fma.rn.f32, each
+  // one FFMA, 4 mul.f32, 5 add.f32 and 1 sub.f32 for n = 4): a product read
+  // only by adds in its own loop becomes an FMA in each; read by a store
+  // too, added in a loop it is computed outside of, or subtracted from a
+  // value, it stays a multiply; of two kept products added, the first is
+  // fused.
+  const char *Code = R"(
+__global__ void kept(const float *a, const float *b, const float *c, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float t = a[i] * b[i];
+  out[i] = t + c[i];                             // FFMA
+  out[i + 32] = t - 3.0f;                        // FFMA (the multiply repeated)
+  float u = a[i] * c[i];
+  out[i + 64] = u + 1.0f;                        // FMUL + FADD: u is stored too
+  out[i + 96] = u;
+  float v = b[i] * c[i];
+  float acc = 0;
+  for (int k = 0; k < n; ++k) {
+    acc += v;                                    // FMUL once, FADD x4
+    float p = a[k] * b[k];
+    acc = acc + p;                               // FFMA x4
+  }
+  out[i + 128] = acc;
+  float w = a[i] * a[i];
+  out[i + 160] = c[i] - w;                       // FMUL + FADD
+  float x = b[i] * b[i], y = c[i] * c[i];
+  out[i + 192] = x + y;                          // FMUL + FFMA
+}
+)";
+  Worked W(Code, "kept", Dim3{32, 1, 1}, Dim3{1, 1, 1}, {{"n", 4}});
+  ASSERT_TRUE(W.Work.Flops);
+  EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Exact);
+  const auto &S = W.ops(FloatPrecision::Single);
+  EXPECT_EQ(S.Fma, (2u + 4 + 1) * 32);
+  EXPECT_EQ(S.Mul, (1u + 1 + 1 + 1) * 32);
+  EXPECT_EQ(S.Add, (1u + 4 + 1) * 32);
+}
+
 TEST(LaunchWork, DivisionsAndMathFunctionsAreNotCounted) {
   const char *Code = R"(
 __global__ void divide(const float *a, float *out) {
