@@ -480,15 +480,17 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
                                        WarpsPerBlock, PositionOf(B), LaunchStepLimit - Steps,
                                        Agg);
     if (Plan.Blocks.size() > 1 && FirstBlockSteps > 0) {
-      // What the first block cost says how many blocks the budget allows;
-      // they are spread over the grid again (block 0 is always the first).
-      // At least the first and the last block: a partial last block (an
-      // `if (i < n)` tail) is where a grid's warps differ most.
-      std::uint64_t Affordable =
-          std::max<std::uint64_t>(2, LaunchStepBudget / FirstBlockSteps);
-      if (Affordable < Plan.Blocks.size()) {
-        Plan = spreadPlan(TotalBlocks, WarpsPerBlock, Affordable,
-                          static_cast<unsigned>(Plan.Warps[0].size()));
+      // What the first block's warps cost says how many warps the budget
+      // allows; they are planned again over the grid as a smaller budget
+      // plans them (SimulationPlan.h: at least 16 blocks while 16 warps
+      // fit, fewer warps of each), block 0 staying the first. At least the
+      // first and the last block: a partial last block (an `if (i < n)`
+      // tail) is where a grid's warps differ most.
+      std::uint64_t PerWarp = std::max<std::uint64_t>(1, FirstBlockSteps / Plan.Warps[0].size());
+      std::uint64_t Affordable = std::max<std::uint64_t>(2, LaunchStepBudget / PerWarp);
+      if (Affordable < Plan.warpCount()) {
+        Plan = representativePlan(TotalBlocks, WarpsPerBlock,
+                                  static_cast<unsigned>(std::min<std::uint64_t>(Affordable, MaxWarps)));
         Reduced = true;
       }
     }
