@@ -475,7 +475,11 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
     if (I != 0 || FixedPlan)
       continue;
     std::uint64_t FirstBlockSteps = Steps;
-    if (!Plan.wholeBlock(0, WarpsPerBlock) && Agg.readsInFirstBlock())
+    // A block has at most 1024 threads (CUDA C++ Programming Guide,
+    // "Thread Hierarchy"): a launch asking for more fails, and its first
+    // block is not completed warp by warp.
+    if (!Plan.wholeBlock(0, WarpsPerBlock) && Agg.readsInFirstBlock() &&
+        WarpsPerBlock <= 1024 / model::WarpSize)
       Steps += completeFirstBlockReads(Kernel, Launch, Samples, Limits, Layouts, Plan,
                                        WarpsPerBlock, PositionOf(B), LaunchStepLimit - Steps,
                                        Agg);
