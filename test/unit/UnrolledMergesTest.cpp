@@ -277,8 +277,22 @@ TEST(UnrolledMergesTest, AlignmentPtxasKnows) {
   EXPECT_EQ(knownSharedAlignment(nullptr, unit(true).getASTContext()), 0u);
 }
 
-/// fieldGroup of the member access `<base>.<Field>` on Line of the kernel
-/// `fields` below: its field count, 0 when none.
+/// fieldGroup of the member access `<base>.<Field>` on Line of Kernel in
+/// AST: its field count, 0 when none (999: no such access on the line).
+unsigned fieldCountOf(clang::ASTUnit &AST, llvm::StringRef Kernel, unsigned Line,
+                      llvm::StringRef Field, AccessOp Op) {
+  clang::ASTContext &Ctx = AST.getASTContext();
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, Kernel);
+  auto Found = onLine<clang::MemberExpr>(Ctx, K, Line, [&](const clang::MemberExpr *E) {
+    return E->getMemberDecl()->getName() == Field;
+  });
+  if (Found.empty())
+    return 999;
+  std::optional<FieldGroup> G = fieldGroup(Found.front(), Op, Ctx);
+  return G ? G->Fields : 0;
+}
+
+/// fieldCountOf the kernel `fields` below.
 unsigned groupOf(unsigned Line, llvm::StringRef Field, AccessOp Op = AccessOp::Load) {
   static std::unique_ptr<clang::ASTUnit> AST = warpcheck::testing::parseCuda(R"(
 struct Rec3 { float a, b, c; };
@@ -299,15 +313,7 @@ __global__ void fields(const float2 *p, const uint4 *u, const float4 *q, const R
 }
 )",
                                                                             warpcheck::testing::CudaSide::Device);
-  clang::ASTContext &Ctx = AST->getASTContext();
-  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, "fields");
-  auto Found = onLine<clang::MemberExpr>(Ctx, K, Line, [&](const clang::MemberExpr *E) {
-    return E->getMemberDecl()->getName() == Field;
-  });
-  if (Found.empty())
-    return 999;
-  std::optional<FieldGroup> G = fieldGroup(Found.front(), Op, Ctx);
-  return G ? G->Fields : 0;
+  return fieldCountOf(*AST, "fields", Line, Field, Op);
 }
 
 TEST(UnrolledMergesTest, EveryFieldOfAnAlignedElementInOneStatementIsOneAccess) {
@@ -326,7 +332,7 @@ TEST(UnrolledMergesTest, EveryFieldOfAnAlignedElementInOneStatementIsOneAccess) 
   EXPECT_EQ(groupOf(15, "x", AccessOp::Store), 2u);
 }
 
-/// fieldGroup of `<base>.<Field>` on Line of the kernel `apart` below.
+/// fieldCountOf the kernel `apart` below.
 unsigned apartGroupOf(unsigned Line, llvm::StringRef Field, AccessOp Op = AccessOp::Load) {
   static std::unique_ptr<clang::ASTUnit> AST = warpcheck::testing::parseCuda(R"(
 __global__ void apart(const float2 *p, const float4 *q, float2 *o, float4 *w, float *out) {
@@ -344,15 +350,7 @@ __global__ void apart(const float2 *p, const float4 *q, float2 *o, float4 *w, fl
 }
 )",
                                                                             warpcheck::testing::CudaSide::Device);
-  clang::ASTContext &Ctx = AST->getASTContext();
-  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, "apart");
-  auto Found = onLine<clang::MemberExpr>(Ctx, K, Line, [&](const clang::MemberExpr *E) {
-    return E->getMemberDecl()->getName() == Field;
-  });
-  if (Found.empty())
-    return 999;
-  std::optional<FieldGroup> G = fieldGroup(Found.front(), Op, Ctx);
-  return G ? G->Fields : 0;
+  return fieldCountOf(*AST, "apart", Line, Field, Op);
 }
 
 TEST(UnrolledMergesTest, FieldsInNeighbouringStatementsOfOneBasicBlockAreOneAccess) {
