@@ -89,6 +89,40 @@ def test_both_doors(wc, plugin, clang_tidy, tmp):
               "structure-of-arrays rewrite (a fix-it on this note)" in out, out[-600:] + err[-600:])
 
 
+def test_sarif_note_fixes(wc, tmp):
+    """The SARIF log carries the rewrite as fixes of its results, each
+    described by its note: their replacements, made together (an edit two
+    of them share made once, as --fix-notes makes it), give the rewritten
+    file."""
+    source = without_check_lines(read(os.path.join(INPUTS, ORIGINAL)))
+    write(os.path.join(tmp, ORIGINAL), source)
+    rc, out, err = run([wc, AOS, "--no-cuda", "--format=sarif", ORIGINAL], cwd=tmp)
+    edits, described = set(), 0
+    try:
+        for res in json.loads(out)["runs"][0]["results"]:
+            for fix in res.get("fixes", []):
+                if not fix.get("description", {}).get("text", "").startswith(
+                        "structure-of-arrays rewrite (a fix-it on this note)"):
+                    continue
+                described += 1
+                for change in fix["artifactChanges"]:
+                    for r in change["replacements"]:
+                        edits.add((r["deletedRegion"]["charOffset"],
+                                   r["deletedRegion"]["charLength"], r["insertedContent"]["text"]))
+    except (ValueError, KeyError, IndexError) as e:
+        out += "\n" + repr(e)
+    patched = source
+    for offset, length, text in sorted(edits, reverse=True):
+        patched = patched[:offset] + text + patched[offset + length:]
+    want = code_lines(read(os.path.join(INPUTS, REWRITTEN)))
+    got = code_lines(patched)
+    check("sarif: one described fix per rewritten kernel (%d), whose edits give "
+          "aos-soa-rewritten.cu" % len(REWRITTEN_KERNELS),
+          described == len(REWRITTEN_KERNELS) and got == want,
+          "%d fixes; first differences %s\n%s" % (
+              described, [(a, b) for a, b in zip(got, want) if a != b][:3], out[-1500:] + err[-500:]))
+
+
 def report(wc, folder, name, extra=()):
     rc, out, err = run([wc, "--format=json", "--no-cuda"] + list(extra) + [name], cwd=folder)
     try:
@@ -261,9 +295,10 @@ def main():
         print("FAIL %s is not on PATH" % args.clang_tidy)
         return 1
     with scratch_dir("warpcheck-soa-") as tmp:
-        for name in ("doors", "two", "options", "nvcc"):
+        for name in ("doors", "two", "options", "nvcc", "sarif"):
             os.makedirs(os.path.join(tmp, name))
         test_both_doors(wc, plugin, args.clang_tidy, os.path.join(tmp, "doors"))
+        test_sarif_note_fixes(wc, os.path.join(tmp, "sarif"))
         test_soa_figures(wc)
         test_aos_entries(wc)
         test_two_launches(wc, plugin, args.clang_tidy, os.path.join(tmp, "two"))

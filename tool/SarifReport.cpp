@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -215,19 +216,39 @@ void renderSarif(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream
       Result["relatedLocations"] = std::move(Related);
 
     // A finding's replacements form one fix-it; SARIF groups them by file.
-    std::map<std::string, llvm::json::Array> ReplacementsPerFile;
-    for (const FixIt &X : F.Fixes)
-      ReplacementsPerFile[X.File].push_back(
-          llvm::json::Object{{"deletedRegion", Locations.deletedRegion(X)},
-                             {"insertedContent", sarifMessage(X.Replacement)}});
-    if (!ReplacementsPerFile.empty()) {
+    auto FixOf = [&](const std::vector<FixIt> &Fixes) {
+      std::map<std::string, llvm::json::Array> ReplacementsPerFile;
+      for (const FixIt &X : Fixes)
+        ReplacementsPerFile[X.File].push_back(
+            llvm::json::Object{{"deletedRegion", Locations.deletedRegion(X)},
+                               {"insertedContent", sarifMessage(X.Replacement)}});
       llvm::json::Array Changes;
       for (auto &[File, Replacements] : ReplacementsPerFile)
         Changes.push_back(llvm::json::Object{{"artifactLocation", Locations.artifact(File)},
                                              {"replacements", std::move(Replacements)}});
-      Result["fixes"] =
-          llvm::json::Array{llvm::json::Object{{"artifactChanges", std::move(Changes)}}};
-    }
+      return llvm::json::Object{{"artifactChanges", std::move(Changes)}};
+    };
+    llvm::json::Array Fixes;
+    if (!F.Fixes.empty())
+      Fixes.push_back(FixOf(F.Fixes));
+    // Then the fix-its of the notes (the structure-of-arrays rewrite), each
+    // once, described by its note: clang-tidy makes them only when asked
+    // (--fix-notes), so they are offered after the finding's own.
+    std::set<std::string> NoteFixes;
+    for (const Finding *Same : Place)
+      for (const ReportedMessage &N : Same->Notes) {
+        if (N.Fixes.empty())
+          continue;
+        llvm::json::Object Fix = FixOf(N.Fixes);
+        std::string Key;
+        llvm::raw_string_ostream(Key) << llvm::json::Value(llvm::json::Object(Fix));
+        if (!NoteFixes.insert(Key).second)
+          continue;
+        Fix["description"] = sarifMessage(N.Message + " (made with --fix-notes)");
+        Fixes.push_back(std::move(Fix));
+      }
+    if (!Fixes.empty())
+      Result["fixes"] = std::move(Fixes);
     Results.push_back(std::move(Result));
   }
 
