@@ -51,10 +51,18 @@ std::vector<unsigned> rotatedWarps(unsigned WarpsPerBlock, unsigned WarpsEach, s
       Warps.push_back(static_cast<unsigned>(B));
     return Warps;
   }
-  unsigned Spacing = (WarpsPerBlock + WarpsEach - 1) / WarpsEach;
-  unsigned Shift = I + 1 == Count ? Spacing - 1 : static_cast<unsigned>(I % Spacing);
+  // Evenly spaced bases floor(J * P / K), all shifted by the block's rank
+  // modulo P: over P blocks each warp is simulated exactly K times, however
+  // the bases are spaced (a shift modulo their spacing would favour the
+  // warps two bases reach: of 4 warps, 3 of each block, warps 1 and 2 in
+  // every block, 0 and 3 in every other one). The last subset is shifted
+  // by P - 1, which holds the last warp (base 0).
+  unsigned Shift = I + 1 == Count ? WarpsPerBlock - 1 : static_cast<unsigned>(I % WarpsPerBlock);
   for (unsigned J = 0; J < WarpsEach; ++J)
-    Warps.push_back(static_cast<unsigned>(std::uint64_t(J) * WarpsPerBlock / WarpsEach) + Shift);
+    Warps.push_back(
+        (static_cast<unsigned>(std::uint64_t(J) * WarpsPerBlock / WarpsEach) + Shift) %
+        WarpsPerBlock);
+  std::sort(Warps.begin(), Warps.end());
   return Warps;
 }
 

@@ -55,9 +55,9 @@ SimulationPlan spreadPlan(std::uint64_t TotalBlocks, unsigned WarpsPerBlock,
                           std::uint64_t BlockCount, unsigned WarpsEach);
 
 /// The I-th of Count warp subsets of WarpsEach warps of a block of
-/// WarpsPerBlock: evenly spaced ones shifted by I modulo their spacing, so
-/// that consecutive subsets cover the block; the last (I + 1 == Count)
-/// holds the block's last warp. A block alone (Count 1): its first and
+/// WarpsPerBlock: evenly spaced ones shifted by I (modulo the block), so
+/// that consecutive subsets cover the block evenly; the last (I + 1 ==
+/// Count) holds the block's last warp. A block alone (Count 1): its first and
 /// last warp and evenly spaced ones between.
 std::vector<unsigned> rotatedWarps(unsigned WarpsPerBlock, unsigned WarpsEach, std::size_t I,
                                    std::size_t Count);

@@ -64,14 +64,22 @@ TEST(SimulationPlan, AFewLargeBlocksUseTheWholeBudget) {
   EXPECT_EQ(P.Warps.back().back(), 31u);
 }
 
-TEST(SimulationPlan, RotatedSubsetsCoverABlockOfUnevenSpacing) {
-  // 10 warps, 4 of each block: bases 0, 2, 5, 7 (at most 3 apart), shifts
-  // 0, 1, 2 reach every warp; the last subset holds warp 9.
+TEST(SimulationPlan, RotatedSubsetsCoverABlockOfUnevenSpacingEvenly) {
+  // 10 warps, 4 of each block: bases 0, 2, 5, 7 shifted by the block's
+  // rank modulo 10; the last subset, shifted by 9, holds warp 9.
   EXPECT_EQ(rotatedWarps(10, 4, 0, 5), (std::vector<unsigned>{0, 2, 5, 7}));
   EXPECT_EQ(rotatedWarps(10, 4, 1, 5), (std::vector<unsigned>{1, 3, 6, 8}));
-  EXPECT_EQ(rotatedWarps(10, 4, 2, 5), (std::vector<unsigned>{2, 4, 7, 9}));
-  EXPECT_EQ(rotatedWarps(10, 4, 3, 5), (std::vector<unsigned>{0, 2, 5, 7}));
-  EXPECT_EQ(rotatedWarps(10, 4, 4, 5), (std::vector<unsigned>{2, 4, 7, 9}));
+  EXPECT_EQ(rotatedWarps(10, 4, 3, 5), (std::vector<unsigned>{0, 3, 5, 8}));
+  EXPECT_EQ(rotatedWarps(10, 4, 4, 5), (std::vector<unsigned>{1, 4, 6, 9}));
+  // A block of 100 threads (3 full warps and one of 4 threads), 3 of its
+  // 4 warps in each of 13 blocks: every warp in 9 or 10 of them (with
+  // shifts modulo the bases' spacing, warps 1 and 2 were in all 13).
+  std::vector<unsigned> Times(4);
+  for (std::size_t I = 0; I < 13; ++I)
+    for (unsigned W : rotatedWarps(4, 3, I, 13))
+      ++Times[W];
+  for (unsigned W = 0; W < 4; ++W)
+    EXPECT_TRUE(Times[W] == 9 || Times[W] == 10) << W << ": " << Times[W];
 }
 
 TEST(SimulationPlan, ABlockAloneKeepsItsFirstAndLastWarp) {
