@@ -337,9 +337,16 @@ struct VariableUses : RecursiveASTVisitor<VariableUses> {
     for (const Expr *Addend : Op->Addends)
       if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(valueOf(Addend)))
         if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
-          const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParens());
-          bool Sub = B && (B->getOpcode() == BO_Sub || B->getOpcode() == BO_SubAssign) &&
-                     valueOf(B->getRHS()) == Ref;
+          // The subtrahend of `c - t` (and of __half's operator-).
+          const Expr *Subtrahend = nullptr;
+          if (const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParens());
+              B && (B->getOpcode() == BO_Sub || B->getOpcode() == BO_SubAssign))
+            Subtrahend = B->getRHS();
+          if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E->IgnoreParens());
+              OC && OC->getNumArgs() == 2 &&
+              (OC->getOperator() == OO_Minus || OC->getOperator() == OO_MinusEqual))
+            Subtrahend = OC->getArg(1);
+          bool Sub = Subtrahend && valueOf(Subtrahend) == Ref;
           Named.push_back({V, Sub});
         }
     for (size_t I = 0; I < Named.size(); ++I)
