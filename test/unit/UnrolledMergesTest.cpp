@@ -320,8 +320,10 @@ TEST(UnrolledMergesTest, EveryFieldOfAnAlignedElementInOneStatementIsOneAccess) 
   // Measured on the H200 (merged-accesses.cu): one LDG.E.64, one LDG.E.128.
   EXPECT_EQ(groupOf(7, "y"), 2u);
   EXPECT_EQ(groupOf(9, "z"), 4u);
-  // Some fields of a float4 only, a 12-byte struct, fields split over two
-  // statements, fields of different sizes, a field read twice: as written.
+  // Some fields of a float4 only, a 12-byte struct, fields of different
+  // sizes, a field read twice: as written; so are `p[i].x` and `p[i].y` of
+  // lines 12 and 13, whose straight-line run (the whole body) reads p[i].x
+  // on three lines.
   EXPECT_EQ(groupOf(10, "x"), 0u);
   EXPECT_EQ(groupOf(11, "a"), 0u);
   EXPECT_EQ(groupOf(12, "x"), 0u);
