@@ -646,7 +646,7 @@ void UnrolledMergePredictor::finish(llvm::function_ref<void(const EmittedRequest
       }
       if ((Plan.Pair && Run.size() == 2) ||
           (Plan.Group && Run.size() == Plan.Loop.TripCount))
-        Plan.CountedWith.push_back(Id.second == AccessOp::Store ? Executed.back()
+        Plan.CountedWith.push_back(Id.second == AccessOp::Store ? Run.back()
                                                                 : Executed.front());
       else
         Plan.CountedWith.push_back(nullptr);
@@ -683,12 +683,17 @@ void UnrolledMergePredictor::finish(llvm::function_ref<void(const EmittedRequest
           for (unsigned L = 0; L < model::WarpSize; ++L)
             if (Leader.Addresses->isActive(L))
               E.Addresses.setLane(L, Leader.Addresses->address(L));
-          // A pair's instruction is counted with, and on the line of, the
-          // store executed second or the load executed first (ptxas sinks
-          // the one and hoists the other: merged-accesses.cu's STS.64 of
+          // A pair's or a group's instruction is counted with, and on the
+          // line of, the store at the highest address or the load executed
+          // first. Measured on the H200 (merged-field-statements.cu: the
+          // STG.E.128 of a float4's fields stored w, z, y, x is on the
+          // line of .w, the first one executed; the STG.E.64 of .x then .y
+          // on the line of .y) and seen in the PTX of nvcc 13.0 for the
+          // other orders (y, w, x, z and z, x, w, y: the line of .w; loads
+          // z, x, w, y: the line of .z). merged-accesses.cu's STS.64 of
           // s[i0] = ...; s[i1] = ...; is on the second line, its LDS.64 of
           // a = s[i0]; b = s[i1]; on the first; fastWalshTransform's
-          // LDS.64 is on the second, which this does not predict).
+          // LDS.64 is on the second, which this does not predict.
           if (const RecordedRequest *With = Plan.CountedWith[RunIndex])
             E.Leader = With;
           E.Slot = slotFor(*E.Leader, Bytes);
