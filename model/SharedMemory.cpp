@@ -61,6 +61,45 @@ PhaseCost costOfPhase(const WarpAddressSet &Request, unsigned FirstLane,
 }
 } // namespace
 
+// Whether an active lane reads the address of lane Lane ^ 1 (its pair) or
+// of lane Lane ^ 2 (the same place in the other pair of its quad). A lane
+// whose pair is inactive counts as matching, as before any quad was
+// measured; an inactive lane Lane ^ 2 does not.
+static bool sharesWithinQuad(const WarpAddressSet &Request, unsigned Lane) {
+  unsigned Pair = Lane ^ 1u, Across = Lane ^ 2u;
+  if (!Request.isActive(Pair) || Request.address(Pair) == Request.address(Lane))
+    return true;
+  return Request.isActive(Across) && Request.address(Across) == Request.address(Lane);
+}
+
+// Measured on the H200 (test/hw/shared_patterns.json, LDS.64 and LDS.128):
+// a wide load is served in passes of twice as many lanes when every active
+// lane shares its address with lane ^ 1 or lane ^ 2: pairs (AABB), quads,
+// alternating lanes (ABAB: 2 wavefronts for a warp of LDS.128, 1 of
+// LDS.64) and broadcasts, but not one lane in four apart (BAAA: 4), a
+// period of 3 or 4 (ABCABC, ABCD: 4) or scattered repeats (4).
+static bool lanesShareWithinQuads(const WarpAddressSet &Request) {
+  for (unsigned Lane = 0; Lane < WarpSize; ++Lane)
+    if (Request.isActive(Lane) && !sharesWithinQuad(Request, Lane))
+      return false;
+  return true;
+}
+
+// In such a pass, the second lane of a pair reading one address rides with
+// the first; a lane whose pair reads another address rides with lane ^ 2
+// when that is lower and reads its address (ABAB: lanes 2 and 3 ride with
+// 0 and 1; its ideal, measured: 2 wavefronts for a warp of LDS.128, as for
+// pairs).
+static bool ridesWithLowerLane(const WarpAddressSet &Request, unsigned Lane) {
+  auto Same = [&](unsigned Other) {
+    return Request.isActive(Other) && Request.address(Other) == Request.address(Lane);
+  };
+  unsigned Pair = Lane ^ 1u, Across = Lane ^ 2u;
+  if (Same(Pair))
+    return Pair < Lane;
+  return Across < Lane && Same(Across);
+}
+
 // The wavefronts a request needs with no conflict, as Nsight Compute's
 // source counters count them (L1 Wavefronts Shared Ideal): the bytes its
 // lanes request over one bank row (Banks * width = 128 bytes), rounded up,
@@ -82,8 +121,10 @@ static unsigned idealWavefronts(const WarpAddressSet &Request, const SharedMemor
     for (unsigned Lane = First; Lane < First + G.LanesPerPass && Lane < WarpSize; ++Lane) {
       if (!Request.isActive(Lane))
         continue;
-      // The second lane of a merged pair rides with the first.
-      if (MergedPairs && Lane % 2 == 1 && Request.isActive(Lane - 1))
+      // A lane of a merged pass rides with a lower lane of its quad that
+      // reads its address; the second lane of a pair whose first is
+      // inactive is the one that reads.
+      if (MergedPairs && ridesWithLowerLane(Request, Lane))
         continue;
       ++Units;
     }
@@ -93,14 +134,6 @@ static unsigned idealWavefronts(const WarpAddressSet &Request, const SharedMemor
                                    G.bytesPerWavefront());
   }
   return Ideal;
-}
-
-static bool lanePairsShareAddresses(const WarpAddressSet &Request) {
-  for (unsigned Lane = 0; Lane + 1 < WarpSize; Lane += 2)
-    if (Request.isActive(Lane) && Request.isActive(Lane + 1) &&
-        Request.address(Lane) != Request.address(Lane + 1))
-      return false;
-  return true;
 }
 
 SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
@@ -118,7 +151,7 @@ SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
   unsigned Width = std::max(Request.bytesPerLane(), G.BankWidthBytes);
   unsigned LanesPerPhase = std::max(1u, G.bytesPerWavefront() / Width);
   bool MergedPairs = Width > G.BankWidthBytes && Kind == SharedAccessKind::Load &&
-                     G.MergeEqualLanePairs && lanePairsShareAddresses(Request);
+                     G.MergeEqualLanePairs && lanesShareWithinQuads(Request);
   if (MergedPairs)
     LanesPerPhase *= 2;
   LanesPerPhase = std::min(LanesPerPhase, G.LanesPerPass);

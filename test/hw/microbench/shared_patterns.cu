@@ -189,6 +189,45 @@ static std::vector<mb::HostPattern> patterns_for_width(uint32_t W) {
     add("adjacent_quads_same_bank", ALL);
   }
 
+  // Few distinct addresses in lane orders other than pairs and quads (widths 8 and 16): a
+  // generated kernel's LDS.128 whose even lanes read one float4 and odd lanes another took 2
+  // wavefronts, where same_addr_p4 (4 addresses, period 4) takes 4: which orders does a wide
+  // load serve in passes of 16 lanes?
+  if (W >= 8) {
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 2);
+    add("alt2_adjacent", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = (i % 2) ? 528u : 2640u;
+    add("alt2_rows_apart", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = 1024 * (i % 2);
+    add("alt2_one_bank", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * ((i / 2) % 2);
+    add("aabb", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 3);
+    add("alt3", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i / 16);
+    add("halves_bcast", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i / 8);
+    add("quarters_bcast", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 2) + 2 * W * (i / 8);
+    add("alt2_per_quarter", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 2) + 2 * W * (i / 16);
+    add("alt2_per_half", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * ((i % 8) < 4 ? 0 : 1);
+    add("quads_alt", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 4 == 0 ? 1 : 0);
+    add("one_in_four", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * ((i * 7 + 3) % 11 % 2);
+    add("two_scattered", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * ((i * 5 + 1) % 13 % 4);
+    add("four_scattered", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 8);
+    add("same_addr_p8_w", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * ((i % 16) / 2);
+    add("pairs_per_half_repeat", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 2) + 1024 * ((i / 2) % 2);
+    add("alt2_alt_bank", ALL);
+  }
+
   // Transposed 32x32 float tile: lane i reads tile[i][c], row stride 32 words (32-way conflict)
   // and with padding 33 (conflict-free).
   if (W == 4) {
