@@ -85,19 +85,23 @@ static bool lanesShareWithinQuads(const WarpAddressSet &Request) {
   return true;
 }
 
-// In such a pass, the second lane of a pair reading one address rides with
-// the first; a lane whose pair reads another address rides with lane ^ 2
-// when that is lower and reads its address (ABAB: lanes 2 and 3 ride with
-// 0 and 1; its ideal, measured: 2 wavefronts for a warp of LDS.128, as for
-// pairs).
-static bool ridesWithLowerLane(const WarpAddressSet &Request, unsigned Lane) {
-  auto Same = [&](unsigned Other) {
-    return Request.isActive(Other) && Request.address(Other) == Request.address(Lane);
+// What the lanes of one quad (First .. First + 3) of such a pass request,
+// in lane-sized units: the distinct addresses of its two pairs (0, 1 and 2,
+// 3) or of its two columns (0, 2 and 1, 3), whichever are fewer. Pairs
+// (AABB) and quads (AAAA) count 2, as alternating lanes (ABAB) do: the
+// ideal ncu measured for a warp of LDS.128 of each is 2 wavefronts (16
+// units of 16 bytes). Either grouping is kept by renumbering a quad's lanes
+// by an exclusive-or, so the count does not depend on that order.
+static unsigned unitsOfQuad(const WarpAddressSet &Request, unsigned First) {
+  auto Distinct = [&](unsigned A, unsigned B) -> unsigned {
+    bool InA = Request.isActive(A), InB = Request.isActive(B);
+    if (InA && InB)
+      return Request.address(A) == Request.address(B) ? 1 : 2;
+    return (InA ? 1 : 0) + (InB ? 1 : 0);
   };
-  unsigned Pair = Lane ^ 1u, Across = Lane ^ 2u;
-  if (Same(Pair))
-    return Pair < Lane;
-  return Across < Lane && Same(Across);
+  unsigned Pairs = Distinct(First, First + 1) + Distinct(First + 2, First + 3);
+  unsigned Columns = Distinct(First, First + 2) + Distinct(First + 1, First + 3);
+  return std::min(Pairs, Columns);
 }
 
 // The wavefronts a request needs with no conflict, as Nsight Compute's
@@ -119,14 +123,12 @@ static unsigned idealWavefronts(const WarpAddressSet &Request, const SharedMemor
   for (unsigned First = 0; First < WarpSize; First += G.LanesPerPass) {
     std::uint64_t Units = 0;
     for (unsigned Lane = First; Lane < First + G.LanesPerPass && Lane < WarpSize; ++Lane) {
-      if (!Request.isActive(Lane))
-        continue;
-      // A lane of a merged pass rides with a lower lane of its quad that
-      // reads its address; the second lane of a pair whose first is
-      // inactive is the one that reads.
-      if (MergedPairs && ridesWithLowerLane(Request, Lane))
-        continue;
-      ++Units;
+      if (MergedPairs && Lane % 4 == 0 && Lane + 3 < WarpSize) {
+        Units += unitsOfQuad(Request, Lane);
+        Lane += 3;
+      } else if (Request.isActive(Lane)) {
+        ++Units;
+      }
     }
     if (Units == 0)
       continue;

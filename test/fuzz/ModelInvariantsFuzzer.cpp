@@ -23,8 +23,8 @@
 //   [71..102]  a permutation of the 32 lanes (Fisher-Yates, byte i draws
 //              for position i)
 //   [103..134] a permutation within the shared-memory passes (the same
-//              draw over the pass's lanes or lane pairs; bit 7 of byte i
-//              swaps the lanes of pair i)
+//              draw over the pass's lanes or lane quads; bits 6-7 of
+//              byte i renumber the lanes of quad i by an exclusive-or)
 //  A launch
 //   [135]    architecture: every name knownArchNames() lists, looked up
 //            with findArch, then the seeds' textbook G80 and the default
@@ -228,27 +228,27 @@ unsigned lanesPerPass(unsigned Width, const SharedMemoryGeometry &G) {
 }
 
 /// A permutation that keeps every lane in its pass. For accesses wider than
-/// a bank word, whole lane pairs move (and may swap lanes): whether the
-/// pairs (2k, 2k+1) name one address decides how long a pass of a load is,
-/// and moving a lane out of its pair would change that, and so the cost.
+/// a bank word, whole quads of lanes move, their lanes renumbered by one
+/// exclusive-or: whether lane k names the address of lane k ^ 1 or k ^ 2
+/// decides how long a pass of a load is (SharedMemory.h), an exclusive-or
+/// keeps both relations, and moving a lane out of its quad would not.
 LaneMap permutationWithinPasses(unsigned Width, const SharedMemoryGeometry &G,
                                 const std::array<std::uint8_t, WarpSize> &Draw) {
   LaneMap To;
   for (unsigned Lane = 0; Lane < WarpSize; ++Lane)
     To[Lane] = Lane;
   unsigned Pass = lanesPerPass(Width, G);
-  bool Pairs = Width > G.BankWidthBytes;
-  if (Pairs && Pass % 2)
+  bool Quads = Width > G.BankWidthBytes;
+  if (Quads && Pass % 4)
     return To;
-  unsigned Unit = Pairs ? 2 : 1, Units = Pass / Unit;
+  unsigned Unit = Quads ? 4 : 1, Units = Pass / Unit;
   for (unsigned First = 0; First < WarpSize; First += Pass) {
     std::vector<unsigned> Order = drawPermutation(Units, Draw.data() + First / Unit);
-    for (unsigned U = 0; U < Units; ++U)
-      for (unsigned I = 0; I < Unit; ++I) {
-        unsigned From = First + U * Unit + I;
-        bool Swap = Pairs && (Draw[(First / Unit + U) % WarpSize] & 0x80);
-        To[From] = First + Order[U] * Unit + (Swap ? 1 - I : I);
-      }
+    for (unsigned U = 0; U < Units; ++U) {
+      unsigned Flip = Quads ? (Draw[(First / Unit + U) % WarpSize] >> 6) : 0;
+      for (unsigned I = 0; I < Unit; ++I)
+        To[First + U * Unit + I] = First + Order[U] * Unit + (I ^ Flip);
+    }
   }
   return To;
 }

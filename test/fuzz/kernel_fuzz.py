@@ -125,7 +125,8 @@ def reference(kernel, access):
     """(requests, per request, (lowest, highest) of a warp's own average)
     of a global or __shared__ access: sectors or wavefronts, by the rules
     in the module's docstring. Per request None: a wide __shared__ load
-    whose lane pairs share an address, which the reference leaves out."""
+    whose lanes share addresses within their quads, which the reference
+    leaves out."""
     element = compile_expression(access.element)
     guard = compile_expression(access.guard) if access.guard else None
     functions = {}
@@ -162,12 +163,12 @@ def reference(kernel, access):
                     continue
                 # Wider than a bank word: passes of the consecutive lanes
                 # that request 128 bytes (8 bytes: half warps, 16: quarter
-                # warps). A load two lanes 2k, 2k+1 of which read one
-                # address is served in longer passes (model/SharedMemory.h):
-                # not this reference's to say.
+                # warps). A load whose lanes share addresses within their
+                # quads (lane k with k ^ 1 or k ^ 2) may be served in longer
+                # passes (model/SharedMemory.h): not this reference's to say.
                 at = dict(addresses)
                 if size > 4 and access.op == "load" and any(
-                        k in at and k + 1 in at and at[k] == at[k + 1] for k in range(0, 32, 2)):
+                        k ^ d in at and at[k] == at[k ^ d] for k in at for d in (1, 2)):
                     return requests, None, (None, None)
                 lanes_per_pass = 32 if size <= 4 else 128 // size
                 for start in range(0, 32, lanes_per_pass):
@@ -386,7 +387,7 @@ def main():
         for seed in seed_range(args.seeds):
             check_program(args, warpcheck, plugin, seed, scratch, results, stats)
     print("%d exact global and __shared__ numbers compared with the reference (%d wide "
-          "__shared__ loads whose lane pairs share an address left out)" % (
+          "__shared__ loads whose lanes share addresses within quads left out)" % (
               stats["compared"], stats["left_out"]))
     print("%d findings with a fix-it made and checked" % stats["fixed"])
     worst = sorted(stats["deviations"], reverse=True)
