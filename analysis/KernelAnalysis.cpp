@@ -608,8 +608,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                std::string("nvcc keeps this value in a register across its loop (the same "
                            "addresses in every iteration, and nothing else in the loop ") +
                    (Load ? "writes memory it may read): it is loaded once"
-                         : "reads or writes through its __restrict__ pointer): it is stored "
-                           "once, after the loop") +
+                         : "may read or overwrite what it stores): it is stored once, "
+                           "after the loop") +
                    ", " + std::to_string(T.Requests) + " requests for " +
                    std::to_string(T.Requests + T.KeptInRegister) +
                    " executions (predicted from the source; no listing of the compiled "

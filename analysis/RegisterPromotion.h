@@ -10,8 +10,9 @@
 // forwarding, as `tmp[i] += A[i * n + j] * x[j]`'s load of tmp[i], made once
 // before the loop with or without __restrict__), or read the memory it
 // writes (a store through a __restrict__ pointer: sunk after the loop; a
-// plain pointer's store stays in every iteration, since A or x may alias
-// tmp). Whether the addresses repeat is seen in the simulation; this reads
+// plain pointer's store stays in every iteration when the loop reads A or
+// x, which may alias tmp, and is sunk when the loop reads nothing through a
+// pointer: test/inputs/generated/, measured likewise). Whether the addresses repeat is seen in the simulation; this reads
 // only the source: the loop's stores and the pointers they go through.
 //
 //===----------------------------------------------------------------------===//
@@ -28,15 +29,19 @@
 
 namespace warpcheck::analysis {
 
-/// The global accesses of Kernel's own loops (not those of the functions
-/// it calls; loops with no loop inside or around them) that nvcc may keep
-/// in a register across their loop, each with that loop. A load qualifies when every other store of the loop
-/// goes through a different pointer parameter and one of the two pointers
-/// is __restrict__ (or to a local or __shared__ array); a store when its
-/// pointer parameter is __restrict__ and no other access of the loop goes
-/// through it. A loop with a call, an atomic, a barrier, inline assembly,
-/// a volatile access or a store through anything but a pointer parameter
-/// or an array of its own keeps all its accesses.
+/// The global accesses of Kernel's own loop nests (not those of the
+/// functions it calls; each loop with no loop around it, read with the
+/// loops inside it) that nvcc may keep in a register across their loop,
+/// each with its innermost loop. A load qualifies when every other store
+/// of the nest goes through a different pointer parameter and one of the
+/// two pointers is __restrict__ (or to a local or __shared__ array); a
+/// store when its pointer parameter is __restrict__ and no other access of
+/// the nest goes through it, or, through a plain pointer, when the store is
+/// made in every iteration and no other access of the nest goes through a
+/// pointer parameter or a pointer this model does not name. A nest with a
+/// call, an atomic, a barrier, inline assembly, a volatile access or a
+/// store through anything but a pointer parameter or an array of its own
+/// keeps all its accesses.
 std::map<std::pair<const clang::Expr *, AccessOp>, const clang::Stmt *>
 accessesKeptInRegisters(const clang::FunctionDecl *Kernel);
 
