@@ -8,7 +8,11 @@ exact, requires the predicted sectors per request (global) or wavefronts
 per request (shared) to equal the measured average within 0.05. Measured
 accesses the tool did not report, and exact predictions with no
 measurement, are failures too, unless test/hw/inputs/<input>.exceptions.json
-names them with the reason (e.g. the compiler removed or merged them).
+names them with the reason (e.g. the compiler removed or merged them;
+function, line, space, op; the sectors an array of structs reads past L1
+of a launch are excused by line 0, space "global", op "l2_reads").
+--records and --inputs may name other folders: test/hw/generated and
+test/inputs/generated hold the generated programs (kernel_generator.py).
 Atomics are attributed by ncu to the CUDA header that implements them, so
 they are compared per kernel launch (all atomic requests of the launch).
 
@@ -59,8 +63,10 @@ STATED_VALUE_ASSUMPTIONS = ("memory_value", "truncated_sweep")
 
 
 def base_name(name):
-    """'templated<1>' -> 'templated<1>'; 'ns::k<float, 4>' -> 'k<float,4>'."""
+    """'templated<1>' -> 'templated<1>'; 'ns::k<float, 4>' -> 'k<float,4>';
+    'k<33U>' (clang's spelling of an unsigned argument) -> 'k<33>' (ncu's)."""
     name = re.sub(r"\s+", "", name)
+    name = re.sub(r"(?<=[<,])(-?\d+)[uUlL]+(?=[,>])", r"\1", name)
     return name.split("::")[-1]
 
 
@@ -383,8 +389,10 @@ def compare(args, warpcheck, results, scratch):
                 print("SKIP %s %s (launch %d): occupancy not from ptxas registers" % (stem, fn, launch))
                 continue
             # ncu reads max(ptxas registers, 16) (test/hw/occupancy_ncu.json).
+            # Both round: the report to 4 decimals (0.53125 -> 0.5313), ncu
+            # to 2 decimals of a percent (53.12).
             ok = regs is not None and max(k["registers"], 16) == regs and \
-                abs(occ["theoretical"] * 100 - pct) <= 0.01
+                abs(occ["theoretical"] * 100 - pct) <= 0.0101
             result(ok, "%s %s (launch %d): %s registers, %.4f occupancy; ncu %s registers, %s%%"
                    % (stem, fn, launch, k["registers"], occ["theoretical"], regs, pct))
 
@@ -442,9 +450,12 @@ def compare(args, warpcheck, results, scratch):
                       % (stem, fn, launch))
                 continue
             predicted = sum(g["loads"]["dram_bytes"] for g in groups) * k["total_warps"] / 32
-            result(abs(predicted - l2_read) <= TOLERANCE * max(predicted, 1),
-                   "%s %s (launch %d) array of structs: predicted %g sectors read past L1, measured %g"
-                   % (stem, fn, launch, predicted, l2_read))
+            key = (fn, 0, "global", "l2_reads")
+            ok = abs(predicted - l2_read) <= TOLERANCE * max(predicted, 1)
+            result(ok or key in excused,
+                   "%s %s (launch %d) array of structs: predicted %g sectors read past L1, measured %g%s"
+                   % (stem, fn, launch, predicted, l2_read,
+                      " (excused: %s)" % excused[key] if not ok and key in excused else ""))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,9 @@ input's line that the input's nvdisasm -gi listing (test/hw/sass, made from
 the same build) gives them, when LISTINGS_DIR is given: the instruction is
 found in the listing by its offset in the kernel (its address less the
 kernel's first address) and must read the same there.
-Usage: inputs_to_records.py RAW_DIR OUT_DIR [LISTINGS_DIR]
+Usage: inputs_to_records.py RAW_DIR OUT_DIR [LISTINGS_DIR [INPUTS_DIR]]
+  INPUTS_DIR: where the measured programs are, as the records name them
+  (test/inputs; test/inputs/generated for the generated programs).
 """
 import csv
 import json
@@ -237,6 +239,7 @@ def parse_metrics_csv(path):
 def main():
     raw, dest = sys.argv[1], sys.argv[2]
     listings = sys.argv[3] if len(sys.argv) > 3 else None
+    inputs_dir = sys.argv[4] if len(sys.argv) > 4 else "test/inputs"
     os.makedirs(dest, exist_ok=True)
     for name in sorted(os.listdir(raw)):
         if not name.endswith(".source.csv"):
@@ -258,7 +261,7 @@ def main():
                 for k, e in zip(kernels, extra):
                     if k["function"] == e["function"]:
                         k["metrics"].update(e["metrics"])
-        doc = {"input": "test/inputs/" + stem + ".cu",
+        doc = {"input": inputs_dir.rstrip("/") + "/" + stem + ".cu",
                "device": "NVIDIA H200 (sm_90), driver 580.159.04",
                "tool": "ncu --section SourceCounters; nvcc -O3 -arch=sm_90 -lineinfo",
                "records": records,
