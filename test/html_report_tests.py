@@ -26,6 +26,7 @@ Exits 77 (ctest: skipped) only when no Chromium can be found.
 import argparse
 import html.parser
 import json
+import re
 import os
 import shutil
 import sys
@@ -174,6 +175,16 @@ def check_report(wc, browser, artifacts):
     check("html report of the same inputs, exit 3", rc == 3 and out.startswith("<!DOCTYPE html>"),
           err[-1500:])
     static = Tree(out)
+    # A sampled launch says how many of its blocks were simulated, from the
+    # JSON report's simulated_blocks and total_blocks.
+    sampled = sorted((k["simulated_warps"], k["total_warps"], k["simulated_blocks"],
+                      k["total_blocks"]) for k in doc["kernels"]
+                     if k.get("status", "analysed") == "analysed" and
+                     k["simulated_warps"] < k["total_warps"] and k.get("total_blocks"))
+    said = sorted(tuple(int(n.replace(",", "")) for n in m) for m in re.findall(
+        r"([\d,]+) of ([\d,]+) warps simulated, in ([\d,]+) of ([\d,]+) blocks", out))
+    check("every sampled launch says its blocks simulated of the launch's (%d)" % len(sampled),
+          sampled and said == sampled, "json %s, html %s" % (sampled[:5], said[:5]))
     check("self-contained: no external resource (src, href other than #, link, @import)",
           not any(t in ("link", "iframe", "object", "img") for t, _ in static.tags) and
           all(not v or v.startswith("#") for t, a in static.tags for k, v in a

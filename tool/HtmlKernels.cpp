@@ -151,9 +151,9 @@ void htmlKernel(const LaunchView &V, HtmlPage &Page) {
                           L->Description + " (" + L->Source + "); " +
                           numberText(K.SimulatedWarps) + " of " + numberText(K.TotalWarps) +
                           " warps simulated" +
-                          (K.SimulatedWarps < K.TotalWarps && K.TotalBlocks > 0
+                          (K.SimulatedWarps < K.TotalWarps && K.Work && K.Work->TotalBlocks > 0
                                ? ", in " + numberText(K.SimulatedBlocks) + " of " +
-                                     numberText(K.TotalBlocks) + " blocks"
+                                     numberText(K.Work->TotalBlocks) + " blocks"
                                : std::string()) +
                           ".");
   if (!K.Limitations.empty()) {

@@ -334,7 +334,6 @@ KernelEntry kernelFromJson(const Object &O) {
   K.SimulatedWarps = O.getInteger("simulated_warps").value_or(0);
   K.TotalWarps = O.getInteger("total_warps").value_or(0);
   K.SimulatedBlocks = O.getInteger("simulated_blocks").value_or(0);
-  K.TotalBlocks = O.getInteger("total_blocks").value_or(0);
   K.SampledSymbols = stringsOf(O.getArray("sampled_symbols"));
   K.Limitations = stringsOf(O.getArray("limitations"));
   K.BudgetCuts = stringsOf(O.getArray("budget_cuts"));

@@ -184,8 +184,9 @@ struct KernelEntry {
   std::optional<KernelErrorEntry> Error;
   std::optional<LaunchEntry> Launch;
   std::int64_t SimulatedWarps = 0, TotalWarps = 0;
-  /// Blocks of which some warps were simulated, of the launch's blocks.
-  std::int64_t SimulatedBlocks = 0, TotalBlocks = 0;
+  /// Blocks of which some warps were simulated (the launch's blocks are
+  /// Work->TotalBlocks).
+  std::int64_t SimulatedBlocks = 0;
   std::vector<std::string> SampledSymbols;
   /// Anything that stopped the analysis early; "occupancy not computed:
   /// ..." when Resources is nullopt.

@@ -330,7 +330,6 @@ KernelEntry kernelLaunchEntry(const KernelLaunchAnalysis &K, TranslationUnitSess
   Kernel.SimulatedWarps = K.SimulatedWarps;
   Kernel.TotalWarps = static_cast<std::int64_t>(K.TotalWarps);
   Kernel.SimulatedBlocks = K.SimulatedBlocks;
-  Kernel.TotalBlocks = static_cast<std::int64_t>(K.TotalBlocks);
   Kernel.SampledSymbols = K.SampledSymbols;
   Kernel.Limitations = K.Limitations;
   Kernel.BudgetCuts = K.BudgetCuts;
