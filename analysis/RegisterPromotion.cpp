@@ -1,6 +1,7 @@
 //===- RegisterPromotion.cpp - accesses nvcc keeps in a register in a loop ===//
 
 #include "RegisterPromotion.h"
+#include "CudaBuiltinVariables.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -52,12 +53,6 @@ bool ownArray(const Expr *Base) {
 
 bool isRestrict(const ParmVarDecl *P) { return P && P->getType().isRestrictQualified(); }
 
-/// threadIdx, blockIdx, blockDim, gridDim: registers, not memory.
-bool isBuiltinIndexVariable(const VarDecl *V) {
-  const auto *R = V->getType()->getAsCXXRecordDecl();
-  return R && R->getName().starts_with("__cuda_builtin_");
-}
-
 /// Whether S (a function's body) touches no memory: no element, no
 /// dereference, no member through a pointer, no inline assembly, and no
 /// call but to such functions (Depth bounds the chain).
@@ -80,8 +75,7 @@ bool isPureCall(const CallExpr *Call, unsigned Depth = 0) {
   for (const ParmVarDecl *P : F->parameters())
     if (P->getType()->isPointerType() || P->getType()->isReferenceType())
       return false;
-  // threadIdx.x and its kin are calls of __fetch_builtin_x() and the like.
-  if ((F->getName().starts_with("make_") || F->getName().starts_with("__fetch_builtin_")) &&
+  if (F->getName().starts_with("make_") &&
       F->getASTContext().getSourceManager().isInSystemHeader(F->getLocation()))
     return true;
   const FunctionDecl *Def = F->getDefinition();
@@ -93,6 +87,9 @@ bool isPureCall(const CallExpr *Call, unsigned Depth = 0) {
 
 bool touchesNoMemory(const Stmt *S, unsigned Depth) {
   if (!S)
+    return true;
+  // threadIdx.x and its kin: registers, read through a call of their own.
+  if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
     return true;
   if (isa<ArraySubscriptExpr>(S) || isa<GCCAsmStmt>(S) || isa<MSAsmStmt>(S) ||
       isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S))
@@ -109,7 +106,7 @@ bool touchesNoMemory(const Stmt *S, unsigned Depth) {
         return false; // a static or __shared__ variable is memory
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
     if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-        V && !V->hasLocalStorage() && !isBuiltinIndexVariable(V))
+        V && !V->hasLocalStorage() && builtinVariableName(Ref).empty())
       return false; // a global, __constant__ or __shared__ variable
   for (const Stmt *Child : S->children())
     if (!touchesNoMemory(Child, Depth))
@@ -128,6 +125,9 @@ public:
 
   bool read(const Stmt *S, bool Written = false) {
     if (!S)
+      return true;
+    // threadIdx.x and its kin: registers, read through a call of their own.
+    if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
       return true;
     // A struct's assignment (float4 = make_float4(...)) through its
     // trivial operator=: an assignment like any other.
