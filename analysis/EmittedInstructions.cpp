@@ -272,18 +272,22 @@ struct InstructionReconciler::Impl {
   /// of one access steps one register by an immediate offset). Otherwise
   /// (the loop reloads the invariant address: a store through another
   /// pointer may change it) nothing changes.
+  /// Whether some instruction of File:Line, of any kind, is inside a loop
+  /// of the listing (the line's loop is still a loop).
+  bool lineInLoop(const std::string &File, unsigned Line) const {
+    for (size_t I = 0; I < Instructions.size(); ++I)
+      if (Instructions[I].LoopHead >= 0)
+        for (const auto &[F, L] : Positions[I])
+          if (F == File && L == Line)
+            return true;
+    return false;
+  }
+
   void planKeptInRegisters(std::map<SiteId, SitePlan> &Plans,
                            const std::map<SlotKey, std::vector<SiteId>> &SitesOfSlot,
                            const std::map<SlotKey, std::vector<size_t>> &SlotInstructions) {
     for (const auto &[SK, Ids] : SitesOfSlot) {
-      // The line's loop is still a loop: some instruction of the line, of
-      // any kind, is inside one.
-      bool LineInLoop = false;
-      for (size_t I = 0; I < Instructions.size() && !LineInLoop; ++I)
-        if (Instructions[I].LoopHead >= 0)
-          for (const auto &[File, Line] : Positions[I])
-            LineInLoop |= File == std::get<0>(SK) && Line == std::get<1>(SK);
-      if (!LineInLoop)
+      if (!lineInLoop(std::get<0>(SK), std::get<1>(SK)))
         continue;
       std::map<int, std::set<std::string>> BasesOfLoop;
       bool Named = true;
@@ -333,6 +337,73 @@ struct InstructionReconciler::Impl {
         P.Hoisted = true;
         P.HoistedOutOf = std::move(K->second);
       }
+    }
+  }
+
+  /// Accesses of loops nvcc unrolled whose repeats it removed
+  /// (EmittedInstructions.h, "repeats removed"). A line with no instruction
+  /// inside a loop of the listing executes each of its instructions at most
+  /// once per warp: when some warp executes the line's accesses of one kind
+  /// more often than its instructions could serve, merged to their widest,
+  /// and its distinct requests fit them, the repeats are served.
+  void planRepeatsRemoved(std::map<SiteId, SitePlan> &Plans,
+                          const std::map<SlotKey, std::vector<SiteId>> &SitesOfSlot,
+                          const std::map<SlotKey, std::vector<size_t>> &SlotInstructions) {
+    // Beyond this many executions of a line per warp the search for
+    // repeats is not made (an unrolled loop of that size is not seen).
+    constexpr size_t MaxExecutions = 4096;
+    for (const auto &[SK, Ids] : SitesOfSlot) {
+      if (lineInLoop(std::get<0>(SK), std::get<1>(SK)))
+        continue;
+      // An atomic's every execution is a read-modify-write of its own.
+      if (std::any_of(Ids.begin(), Ids.end(), [&](const SiteId &Id) {
+            const SitePlan &P = Plans.at(Id);
+            return Id.second == AccessOp::Atomic || P.Hoisted || P.SelectedAt || P.Moved;
+          }))
+        continue;
+      const std::vector<size_t> &Slot = SlotInstructions.at(SK);
+      unsigned Widest = 0, Narrowest = ~0u;
+      for (size_t I : Slot)
+        Widest = std::max(Widest, Instructions[I].Shape.BytesPerLane);
+      for (const SiteId &Id : Ids)
+        if (unsigned B = Sites.at(Id).Bytes)
+          Narrowest = std::min(Narrowest, B);
+      if (!Widest || Narrowest == ~0u)
+        continue;
+      size_t Capacity = Slot.size() * std::max(1u, Widest / Narrowest);
+      size_t MostExecutions = 0, MostDistinct = 0;
+      std::set<SiteId> Repeating;
+      bool Known = true;
+      for (const std::vector<RecordedRequest> &Warp : Warps) {
+        std::map<SiteId, std::vector<const model::WarpAddressSet *>> Seen;
+        size_t Executions = 0, Distinct = 0;
+        for (const RecordedRequest &R : Warp) {
+          SiteId Id{R.Site.Expr, R.Site.Op};
+          if (std::find(Ids.begin(), Ids.end(), Id) == Ids.end())
+            continue;
+          if (!R.Addresses || ++Executions > MaxExecutions) {
+            Known = false;
+            break;
+          }
+          auto &Earlier = Seen[Id];
+          if (std::any_of(Earlier.begin(), Earlier.end(), [&](const model::WarpAddressSet *A) {
+                return A->sameRequest(*R.Addresses);
+              })) {
+            Repeating.insert(Id);
+            continue;
+          }
+          Earlier.push_back(&*R.Addresses);
+          ++Distinct;
+        }
+        if (!Known)
+          break;
+        MostExecutions = std::max(MostExecutions, Executions);
+        MostDistinct = std::max(MostDistinct, Distinct);
+      }
+      if (!Known || Repeating.empty() || MostExecutions <= Capacity || MostDistinct > Capacity)
+        continue;
+      for (const SiteId &Id : Repeating)
+        Plans[Id].RepeatsRemoved = true;
     }
   }
 
@@ -437,6 +508,7 @@ struct InstructionReconciler::Impl {
       Plans[Id] = std::move(P);
     }
     planKeptInRegisters(Plans, SitesOfSlot, SlotInstructions);
+    planRepeatsRemoved(Plans, SitesOfSlot, SlotInstructions);
     if (Unmatched.empty())
       return Plans;
     // The instructions no access's line explains, by their innermost
@@ -595,6 +667,10 @@ struct OpenGroup {
 void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest &)> Sink,
                                    llvm::function_ref<void(const RecordedRequest &)> Served) {
   Plans = P->plan();
+  auto Emit = [&](EmittedRequest &E) {
+    E.RepeatsRemoved = Plans.at({E.Leader->Site.Expr, E.Leader->Site.Op}).RepeatsRemoved;
+    Sink(E);
+  };
   auto Mismatch = [&](const RecordedRequest &R, const SitePlan &Plan, unsigned Bytes) {
     std::string Widths;
     for (const auto &[W, Op] : Plan.Slot->OpcodeOfWidth)
@@ -634,7 +710,7 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
       else
         Mismatch(R, Plan, W);
     }
-    Sink(E);
+    Emit(E);
   };
   // A closed group becomes instructions: from its start, the widest of
   // its line's widths that fits what is left and to which the lanes'
@@ -663,7 +739,7 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
         E.Opcode = It->second;
       else
         Mismatch(*E.Leader, Plans.at({E.Leader->Site.Expr, E.Leader->Site.Op}), Chunk);
-      Sink(E);
+      Emit(E);
       Offset += Chunk;
     }
   };
@@ -691,11 +767,12 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
       E.Opcode = It->second;
     else
       Mismatch(First, Plan, E.Addresses.bytesPerLane());
-    Sink(E);
+    Emit(E);
   };
   for (const std::vector<RecordedRequest> &Warp : P->Warps) {
     std::vector<OpenGroup> Open;
     std::map<SiteId, const model::WarpAddressSet *> LastOfHoisted;
+    std::map<SiteId, std::vector<const model::WarpAddressSet *>> EarlierOfRepeating;
     std::map<const InstructionSlot *, const RecordedRequest *> WaitingArm;
     for (const RecordedRequest &R : Warp) {
       SiteId Id{R.Site.Expr, R.Site.Op};
@@ -720,6 +797,16 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
         else
           It->second = &R;
         continue;
+      }
+      if (Plan.RepeatsRemoved) {
+        auto &Earlier = EarlierOfRepeating[Id];
+        if (std::any_of(Earlier.begin(), Earlier.end(), [&](const model::WarpAddressSet *A) {
+              return A->sameRequest(*R.Addresses);
+            })) {
+          Served(R);
+          continue;
+        }
+        Earlier.push_back(&*R.Addresses);
       }
       if (Plan.Hoisted) {
         auto [It, New] = LastOfHoisted.try_emplace(Id, &*R.Addresses);
@@ -752,7 +839,7 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
           E.Split = true;
           E.Moved = Plan.Moved;
           E.Hoisted = Plan.Hoisted;
-          Sink(E);
+          Emit(E);
         }
         continue;
       }

@@ -38,6 +38,17 @@
 //           it; the loop's instructions step one register per access that
 //           varies, none is the accumulator's): an execution with the same
 //           addresses as the access's previous one makes no request;
+//  repeats  removed after unrolling: a line none of whose instructions is
+//  removed  inside a loop of the listing executes each of them at most once
+//           per warp, so a warp that executes the line's accesses more
+//           often than its instructions could serve, even merged to their
+//           widest, had its repeats removed (a load of an address loaded
+//           before kept in a register, a store that a later one to the same
+//           address overwrites dropped): an execution with the addresses of
+//           any earlier one of the access makes no request
+//           (test/inputs/generated/gen-1.cu line 16: 16 stores of one float4
+//           address in a loop nest of 8 x 2, one STG.E.128, one request per
+//           warp on the H200);
 //  selected the accesses of a branch's two arms with no instruction on
 //           their lines, and one instruction after the branch that fits
 //           both (compiler-transformations.cu's branchArms: one LDS of the
@@ -86,6 +97,9 @@ struct SitePlan {
   /// says why).
   const InstructionSlot *Slot = nullptr;
   bool Moved = false, Hoisted = false;
+  /// Executions with the addresses of an earlier one of the same warp are
+  /// served by it ("repeats removed" above).
+  bool RepeatsRemoved = false;
   /// Accesses in the two arms of one branch that one instruction after it
   /// serves, from a selected address (the statement that branches): a
   /// request of one arm and the next of the other, whose lanes do not
@@ -110,6 +124,7 @@ struct EmittedRequest {
   const InstructionSlot *Slot = nullptr;
   std::string Opcode;
   bool Merged = false, Split = false, Moved = false, Hoisted = false;
+  bool RepeatsRemoved = false;
   /// Every access whose execution it serves, in address order.
   std::vector<const RecordedRequest *> Members;
 };

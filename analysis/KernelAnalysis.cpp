@@ -603,13 +603,22 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         if (T.KeptInRegister > 0) {
           A.InstructionsFrom = InstructionOrigin::Model;
           bool Load = T.Site.Op == AccessOp::Load;
+          std::string What =
+              T.RepeatsRemoved
+                  ? std::string("nvcc unrolls its loops completely and keeps one ") +
+                        (Load ? "load" : "store") +
+                        " per distinct address (nothing else in the loops " +
+                        (Load ? "writes memory it may read): a repeated address is loaded once"
+                              : "may read what it stores): only the last store to an "
+                                "address is made")
+                  : std::string("nvcc keeps this value in a register across its loop (the "
+                                "same addresses in every iteration, and nothing else in the "
+                                "loop ") +
+                        (Load ? "writes memory it may read): it is loaded once"
+                              : "may read or overwrite what it stores): it is stored once, "
+                                "after the loop");
           A.Assumptions.push_back(
-              {AssumptionKind::KeptInRegister,
-               std::string("nvcc keeps this value in a register across its loop (the same "
-                           "addresses in every iteration, and nothing else in the loop ") +
-                   (Load ? "writes memory it may read): it is loaded once"
-                         : "may read or overwrite what it stores): it is stored once, "
-                           "after the loop") +
+              {AssumptionKind::KeptInRegister, What +
                    ", " + std::to_string(T.Requests) + " requests for " +
                    std::to_string(T.Requests + T.KeptInRegister) +
                    " executions (predicted from the source; no listing of the compiled "
@@ -700,6 +709,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           // moved for one of them only.
           E.Moved = I.Line != SiteLine;
           E.Hoisted = I.Hoisted;
+          E.RepeatsRemoved = I.RepeatsRemoved;
           E.Serves = I.Serves;
           E.CountedWith = I.CountedWith;
           E.ServedExecutions = I.ServedExecutions;

@@ -2,6 +2,7 @@
 
 #include "RegisterPromotion.h"
 #include "CudaBuiltinVariables.h"
+#include "UnrolledMerges.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -23,6 +24,9 @@ namespace {
 /// What an access of a loop goes through.
 struct LoopAccess {
   const ArraySubscriptExpr *E = nullptr;
+  /// The expression the simulation records: E, or a field of E's element
+  /// (`out[i].a`).
+  const Expr *Site = nullptr;
   /// The pointer parameter it indexes; null for an array of the function's
   /// own (local or __shared__: no global pointer reaches it).
   const ParmVarDecl *Pointer = nullptr;
@@ -122,6 +126,8 @@ public:
   /// A load through a pointer this model does not name (a local pointer
   /// into a parameter's array, say): it may read what any store writes.
   bool UnnamedLoads = false;
+  /// Every loop of the nest, outermost first.
+  std::vector<const Stmt *> AllLoops;
 
   bool read(const Stmt *S, bool Written = false) {
     if (!S)
@@ -145,6 +151,7 @@ public:
     if (isa<GCCAsmStmt>(S) || isa<MSAsmStmt>(S) || isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S))
       return false;
     if (bodyOf(S)) {
+      AllLoops.push_back(S);
       Loops.push_back(S);
       bool Followed = readChildren(S);
       Loops.pop_back();
@@ -201,10 +208,16 @@ public:
       return false; // through a pointer this model does not name
     if (const auto *M = dyn_cast<MemberExpr>(S); M && M->isArrow())
       return false;
+    if (const auto *F = fieldOfElement(S)) {
+      if (F->getType().isVolatileQualified())
+        return false;
+      const auto *A = cast<ArraySubscriptExpr>(F->getBase()->IgnoreParenImpCasts());
+      return note(A, F, Written, /*Load=*/true) && read(A->getIdx());
+    }
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(S)) {
       if (A->getType().isVolatileQualified())
         return false;
-      if (!note(A, Written, /*Load=*/true))
+      if (!note(A, A, Written, /*Load=*/true))
         return false;
       return read(A->getIdx());
     }
@@ -258,13 +271,28 @@ private:
     return true;
   }
 
-  /// An assigned expression: an element (its index is read), or a local.
+  /// `a[i].f` (a field of an element, through `.`), or null.
+  static const MemberExpr *fieldOfElement(const Stmt *S) {
+    const auto *M = dyn_cast<MemberExpr>(S);
+    if (!M || M->isArrow() || !isa<FieldDecl>(M->getMemberDecl()))
+      return nullptr;
+    return isa<ArraySubscriptExpr>(M->getBase()->IgnoreParenImpCasts()) ? M : nullptr;
+  }
+
+  /// An assigned expression: an element or a field of one (its index is
+  /// read), or a local.
   bool lvalue(const Expr *E, bool Load) {
     E = E->IgnoreParenImpCasts();
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
       if (A->getType().isVolatileQualified())
         return false;
-      return note(A, /*Store=*/true, Load) && read(A->getIdx());
+      return note(A, A, /*Store=*/true, Load) && read(A->getIdx());
+    }
+    if (const auto *F = fieldOfElement(E)) {
+      if (F->getType().isVolatileQualified())
+        return false;
+      const auto *A = cast<ArraySubscriptExpr>(F->getBase()->IgnoreParenImpCasts());
+      return note(A, F, /*Store=*/true, Load) && read(A->getIdx());
     }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
@@ -276,7 +304,7 @@ private:
     return false;
   }
 
-  bool note(const ArraySubscriptExpr *A, bool Store, bool Load) {
+  bool note(const ArraySubscriptExpr *A, const Expr *Site, bool Store, bool Load) {
     const ParmVarDecl *P = pointerParameter(A->getBase());
     if (!P && !ownArray(A->getBase())) {
       // A load through something else may be kept; a store may alias
@@ -285,13 +313,14 @@ private:
       return !Store;
     }
     for (LoopAccess &X : Accesses)
-      if (X.E == A) {
+      if (X.Site == Site) {
         X.Store |= Store;
         X.Load |= Load;
         X.Conditional |= Branches > 0;
         return true;
       }
-    Accesses.push_back({A, P, Store, Load, Branches > 0, Loops.empty() ? nullptr : Loops.back()});
+    Accesses.push_back(
+        {A, Site, P, Store, Load, Branches > 0, Loops.empty() ? nullptr : Loops.back()});
     return true;
   }
 };
@@ -325,11 +354,31 @@ void outermostLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
     outermostLoops(Child, Out);
 }
 
+/// Whether nvcc unrolls every loop of the nest completely, into at most
+/// MaxUnrolledIterations iterations of its innermost bodies in all.
+bool unrolledCompletely(const std::vector<const Stmt *> &Loops, ASTContext &Ctx) {
+  // What the H200 confirmed (RegisterPromotion.h): nests of up to 32
+  // iterations in all; NVVM's threshold weighs the unrolled body, and a
+  // larger nest may stay a loop.
+  constexpr std::int64_t MaxUnrolledIterations = 32;
+  std::int64_t Iterations = 1;
+  for (const Stmt *L : Loops) {
+    const auto *F = dyn_cast<ForStmt>(L);
+    std::optional<std::int64_t> Trip = F ? completeUnrollTripCount(F, Ctx) : std::nullopt;
+    if (!Trip)
+      return false;
+    Iterations *= *Trip;
+    if (Iterations > MaxUnrolledIterations)
+      return false;
+  }
+  return !Loops.empty();
+}
+
 } // namespace
 
-std::map<std::pair<const Expr *, AccessOp>, const Stmt *>
+std::map<std::pair<const Expr *, AccessOp>, KeptAccess>
 accessesKeptInRegisters(const FunctionDecl *Kernel) {
-  std::map<std::pair<const Expr *, AccessOp>, const Stmt *> Out;
+  std::map<std::pair<const Expr *, AccessOp>, KeptAccess> Out;
   const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
   if (!Def || !Def->getBody())
     return Out;
@@ -340,39 +389,43 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
     // The loop's condition and increment run each iteration too.
     if (!R.read(Nest))
       continue;
+    bool Unrolled = unrolledCompletely(R.AllLoops, Def->getASTContext());
     for (const LoopAccess &A : R.Accesses) {
       if (!A.Pointer)
         continue; // local and __shared__ arrays: not global memory
-      if (!R.invariant(A.E))
+      // Unrolled, a repeat under a branch is not one the compiler sees
+      // dominated by the earlier execution.
+      bool Repeats = Unrolled && !A.Conditional;
+      if (!Repeats && !R.invariant(A.E))
         continue;
       if (A.Load) {
         // Every other store goes where this load cannot read.
         bool Kept = true;
         for (const LoopAccess &B : R.Accesses)
-          if (B.E != A.E && B.Store && B.Pointer &&
+          if (B.Site != A.Site && B.Store && B.Pointer &&
               (B.Pointer == A.Pointer || !(isRestrict(A.Pointer) || isRestrict(B.Pointer))))
             Kept = false;
         if (Kept)
-          Out[{A.E, AccessOp::Load}] = A.Loop;
+          Out[{A.Site, AccessOp::Load}] = {A.Loop, Repeats};
       }
       if (A.Store && isRestrict(A.Pointer)) {
         // No other access of the loop reads or writes through its pointer.
         bool Kept = true;
         for (const LoopAccess &B : R.Accesses)
-          if (B.E != A.E && B.Pointer == A.Pointer)
+          if (B.Site != A.Site && B.Pointer == A.Pointer)
             Kept = false;
         if (Kept)
-          Out[{A.E, AccessOp::Store}] = A.Loop;
+          Out[{A.Site, AccessOp::Store}] = {A.Loop, Repeats};
       } else if (A.Store && !A.Conditional && !R.UnnamedLoads) {
         // A plain pointer's store, sunk when nothing else of the nest goes
         // through a pointer parameter (any may alias it): only its own
         // array's, a local or a __shared__ array's accesses.
         bool Kept = true;
         for (const LoopAccess &B : R.Accesses)
-          if (B.E != A.E && B.Pointer)
+          if (B.Site != A.Site && B.Pointer)
             Kept = false;
         if (Kept)
-          Out[{A.E, AccessOp::Store}] = A.Loop;
+          Out[{A.Site, AccessOp::Store}] = {A.Loop, Repeats};
       }
     }
   }

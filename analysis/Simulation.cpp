@@ -26,10 +26,10 @@ public:
   bool InFirstBlock = false;
 
   /// Without a listing: the accesses nvcc keeps in a register across
-  /// their loop (RegisterPromotion.h), and the last addresses each had in
-  /// the warp being simulated.
-  std::map<std::pair<const Expr *, AccessOp>, const Stmt *> Kept;
-  std::map<std::pair<const Expr *, AccessOp>, model::WarpAddressSet> LastKept;
+  /// their loop (RegisterPromotion.h), and the addresses each had in the
+  /// warp being simulated (the last only, unless its repeats are removed).
+  std::map<std::pair<const Expr *, AccessOp>, KeptAccess> Kept;
+  std::map<std::pair<const Expr *, AccessOp>, std::vector<model::WarpAddressSet>> EarlierKept;
 
   void add(const RecordedRequest &R) {
     record(R);
@@ -39,20 +39,30 @@ public:
     auto K = Kept.find({R.Site.Expr, R.Site.Op});
     if (K != Kept.end()) {
       // An execution with the addresses of the access's previous one in
-      // this warp is served by the register.
-      auto [Last, New] = LastKept.try_emplace(K->first, *R.Addresses);
-      if (!New && Last->second.sameRequest(*R.Addresses)) {
+      // this warp (of any earlier one, in a nest unrolled completely) is
+      // served by the register.
+      std::vector<model::WarpAddressSet> &Earlier = EarlierKept[K->first];
+      bool Served = K->second.RepeatsRemoved
+                        ? std::any_of(Earlier.begin(), Earlier.end(),
+                                      [&](const model::WarpAddressSet &A) {
+                                        return A.sameRequest(*R.Addresses);
+                                      })
+                        : !Earlier.empty() && Earlier.back().sameRequest(*R.Addresses);
+      if (Served) {
         ++T.KeptInRegister;
-        T.KeptAcross = K->second;
+        T.KeptAcross = K->second.Loop;
+        T.RepeatsRemoved |= K->second.RepeatsRemoved;
         return;
       }
-      Last->second = *R.Addresses;
+      if (!K->second.RepeatsRemoved)
+        Earlier.clear();
+      Earlier.push_back(*R.Addresses);
     }
     cost(T, R, *R.Addresses);
   }
 
   /// A new warp: nothing is in its registers.
-  void startWarp() { LastKept.clear(); }
+  void startWarp() { EarlierKept.clear(); }
 
   /// What every request says of its site, whichever instruction serves it:
   /// its shape, flags and addresses (the digest the value sweep compares).
@@ -101,7 +111,8 @@ public:
       for (InstructionTotals &I : Site.Instructions)
         if (I.Opcode == E.Opcode && I.BytesPerLane == E.Addresses.bytesPerLane() &&
             I.Line == E.Slot->Line && I.File == E.Slot->File && I.Merged == E.Merged &&
-            I.Split == E.Split && I.Hoisted == E.Hoisted && I.Serves == Serves &&
+            I.Split == E.Split && I.Hoisted == E.Hoisted &&
+            I.RepeatsRemoved == E.RepeatsRemoved && I.Serves == Serves &&
             I.CountedWith == CountedWith)
           return I;
       InstructionTotals &I = Site.Instructions.emplace_back();
@@ -113,6 +124,7 @@ public:
       I.Split = E.Split;
       I.Moved = E.Moved;
       I.Hoisted = E.Hoisted;
+      I.RepeatsRemoved = E.RepeatsRemoved;
       I.Serves = Serves;
       I.CountedWith = CountedWith;
       return I;
@@ -137,11 +149,12 @@ public:
     }
   }
 
-  /// An execution an earlier request of a hoisted instruction served.
+  /// An execution an earlier request of a hoisted instruction served, or
+  /// a repeat removed after unrolling.
   void addServed(const RecordedRequest &R) {
     SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
     for (InstructionTotals &I : T.Instructions)
-      if (I.Hoisted && !I.CountedWith) {
+      if ((I.Hoisted || I.RepeatsRemoved) && !I.CountedWith) {
         ++I.ServedExecutions;
         return;
       }

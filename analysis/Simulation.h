@@ -45,6 +45,7 @@ struct InstructionTotals {
   std::string File;
   unsigned Line = 0;
   bool Merged = false, Split = false, Moved = false, Hoisted = false;
+  bool RepeatsRemoved = false;
   std::vector<const clang::Expr *> Serves;
   const clang::Expr *CountedWith = nullptr;
   unsigned Requests = 0, ServedExecutions = 0;
@@ -96,6 +97,9 @@ struct SiteTotals {
   /// which make no request; and that loop.
   unsigned KeptInRegister = 0;
   const clang::Stmt *KeptAcross = nullptr;
+  /// Served by any earlier execution in a nest unrolled completely
+  /// (RegisterPromotion.h).
+  bool RepeatsRemoved = false;
   /// Without a listing: some executions were predicted to be merged into
   /// wider instructions across an unrolled loop's iterations
   /// (UnrolledMerges.h), listed in Instructions.

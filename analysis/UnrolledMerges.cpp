@@ -203,6 +203,18 @@ AccessOp sourceOpOf(const Expr *E, ASTContext &Ctx) {
 
 } // namespace
 
+std::optional<std::int64_t> completeUnrollTripCount(const ForStmt *F, ASTContext &Ctx) {
+  std::optional<std::int64_t> Trip = constantTripCount(F, Ctx);
+  if (!Trip || *Trip < 1)
+    return std::nullopt;
+  std::optional<std::int64_t> Pragma = pragmaUnroll(F, Ctx);
+  if (Pragma && (*Pragma < 0 || (*Pragma > 0 && *Pragma < *Trip)))
+    return std::nullopt;
+  if (*Trip > (Pragma ? MaxTripWithPragma : MaxTripWithoutPragma))
+    return std::nullopt;
+  return Trip;
+}
+
 const Expr *adjacentPartner(const Expr *Site, AccessOp Op, ASTContext &Ctx) {
   const auto *AS = dyn_cast<ArraySubscriptExpr>(Site->IgnoreParenImpCasts());
   if (!AS || AS->getType().isVolatileQualified() || !AS->getType()->isScalarType())
@@ -395,13 +407,8 @@ std::optional<UnrolledLoopAccess> unrolledLoopAccess(const Expr *Site, ASTContex
   }
   if (!Loop)
     return std::nullopt;
-  std::optional<std::int64_t> Trip = constantTripCount(Loop, Ctx);
+  std::optional<std::int64_t> Trip = completeUnrollTripCount(Loop, Ctx);
   if (!Trip || *Trip < 2)
-    return std::nullopt;
-  std::optional<std::int64_t> Pragma = pragmaUnroll(Loop, Ctx);
-  if (Pragma && (*Pragma < 0 || (*Pragma > 0 && *Pragma < *Trip)))
-    return std::nullopt;
-  if (*Trip > (Pragma ? MaxTripWithPragma : MaxTripWithoutPragma))
     return std::nullopt;
   const auto *DS = dyn_cast_or_null<DeclStmt>(Loop->getInit());
   const VarDecl *Counter =

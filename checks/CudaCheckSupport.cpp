@@ -147,7 +147,7 @@ std::vector<std::string> executedAs(const warpcheck::analysis::AccessResult &A,
                                                     : "atomic";
   for (const EmittedInstruction &I : A.Instructions) {
     if (I.CountedWith || I.Cost.Requests == 0 ||
-        !(I.Merged || I.Split || I.Moved || I.Hoisted))
+        !(I.Merged || I.Split || I.Moved || I.Hoisted || I.RepeatsRemoved))
       continue;
     std::string Cost = I.Opcode + ", " +
                        formatCount(Shared ? I.Cost.WavefrontsPerRequest
@@ -173,6 +173,11 @@ std::vector<std::string> executedAs(const warpcheck::analysis::AccessResult &A,
     } else if (I.Hoisted) {
       S = "the compiler hoists this " + std::string(Noun) + " out of the loop and emits it" +
           Where + " (" + Cost + "): " + std::to_string(I.Cost.Requests) + " requests for its " +
+          std::to_string(I.ServedExecutions) + " executions";
+    } else if (I.RepeatsRemoved) {
+      S = "the compiler unrolls the loop and keeps one " + std::string(Kind) +
+          " per distinct address" + Where + " (" + Cost + "): " +
+          std::to_string(I.Cost.Requests) + " requests for its " +
           std::to_string(I.ServedExecutions) + " executions";
     } else {
       S = "the compiler emits this " + std::string(Noun) + Where + " (" + Cost + ")";

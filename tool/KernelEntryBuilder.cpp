@@ -132,7 +132,8 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
       X.File = E.File;
       X.Line = I.Line;
       for (auto [Change, Name] : {std::pair{I.Merged, "merged"}, std::pair{I.Split, "split"},
-                                  std::pair{I.Moved, "moved"}, std::pair{I.Hoisted, "hoisted"}})
+                                  std::pair{I.Moved, "moved"}, std::pair{I.Hoisted, "hoisted"},
+                                  std::pair{I.RepeatsRemoved, "repeats_removed"}})
         if (Change)
           X.Changes.push_back(Name);
       for (const Expr *S : I.Serves)

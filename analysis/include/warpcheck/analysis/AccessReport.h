@@ -116,6 +116,10 @@ struct EmittedInstruction {
   /// Moved out of a loop the access is written in: the instruction
   /// executes once where the loop executes it with the same addresses again.
   bool Hoisted = false;
+  /// In a loop nvcc unrolled: an execution with the addresses of an earlier
+  /// one makes no request (a load kept in a register, a store that a later
+  /// one overwrites dropped).
+  bool RepeatsRemoved = false;
   /// The accesses whose executions it serves, in the order of their
   /// addresses (this access among them).
   std::vector<const clang::Expr *> Serves;
