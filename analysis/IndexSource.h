@@ -11,16 +11,22 @@
 #ifndef WARPCHECK_ANALYSIS_INDEXSOURCE_H
 #define WARPCHECK_ANALYSIS_INDEXSOURCE_H
 
+#include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
 namespace warpcheck::analysis {
 
 /// The first read of memory (a subscript, a dereference, a member through a
 /// pointer, an __ldg-style load) that the address of Access is computed
-/// from: in its index and base, and in the initialisers of the local
-/// variables they name (a few levels deep). Null when the source shows
-/// none (the address is then unknown for another reason).
-const clang::Expr *memoryReadInAddress(const clang::Expr *Access);
+/// from: in its index and base, and, a few hops deep, in what the local
+/// variables they name are given (initialisers, assignments, and the
+/// conditions an assignment is made under: a binary search's position
+/// depends on the elements it compares) and in the arguments the callers of
+/// a device function pass for its parameters (the calls made from Kernel
+/// and the functions it calls). Null when the source shows none (the
+/// address is then unknown for another reason).
+const clang::Expr *memoryReadInAddress(const clang::Expr *Access,
+                                       const clang::FunctionDecl *Kernel);
 
 } // namespace warpcheck::analysis
 

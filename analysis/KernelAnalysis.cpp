@@ -528,7 +528,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         A.Status = AccessStatus::Unknown;
         A.Assumptions.push_back({AssumptionKind::DataDependentAddress,
                                   "the address depends on values read from memory"});
-        if (const Expr *Read = memoryReadInAddress(T.Site.Expr))
+        if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
           A.DataSource = sourceText(Read, Ctx);
       } else {
         A.Assumptions = launchShapeAssumptions(Launch);

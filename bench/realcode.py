@@ -83,9 +83,9 @@ do not dilute, so guarded lines compare too. A wrong exact claim is an
 sector efficiency is below 50% (global) or it takes at least twice the ideal
 wavefronts (shared); warpcheck's findings of the matching check and
 operation on that line are its positives: recall and precision. Warpcheck
-runs with cuda-uncoalesced-global-access.ReportDataDependent=true, and the
-findings that option adds (a gather from data read at run time, no number
-claimed) are scored apart: "with ReportDataDependent" gives recall and
+runs with ReportDataDependent=true (cuda-uncoalesced-global-access and
+cuda-shared-bank-conflict), and the findings that option adds (a gather or
+scatter from data read at run time, no number claimed) are scored apart: "with ReportDataDependent" gives recall and
 precision counting them too. One "hw:"
 line per program and a TOTAL one; --json adds each line's verdict. Without
 --program, only the programs with records are run.
@@ -499,7 +499,8 @@ def compile_unit(prog, unit, nvcc, version, cache_dir):
 # --------------------------------------------------------------------------
 # warpcheck
 
-# The message of a ReportDataDependent finding (checks/UncoalescedGlobalAccessCheck.cpp).
+# The message of a ReportDataDependent finding (checks/UncoalescedGlobalAccessCheck.cpp,
+# checks/SharedBankConflictCheck.cpp).
 DATA_DEPENDENT = "has a data-dependent address"
 
 NOT_ANALYSED = ("the analysis crashed", "the analysis timed out",
@@ -523,7 +524,8 @@ def run_warpcheck(prog, unit, warpcheck, timeout, extra):
     # findings (compare_hardware), so one run gives both figures.
     cmd = [warpcheck, "-p", prog.scratch, "--launches-from=database", "--format=json",
            "-o", out_json, "--timeout=%d" % timeout,
-           "--config=cuda-uncoalesced-global-access.ReportDataDependent=true"] + \
+           "--config=cuda-uncoalesced-global-access.ReportDataDependent=true",
+           "--config=cuda-shared-bank-conflict.ReportDataDependent=true"] + \
         list(extra) + [prog.unit_path(unit)]
     rc, _, err, seconds = run(cmd, timeout=timeout + 60)
     lines = [l for l in err.splitlines() if l.strip()]
@@ -682,7 +684,7 @@ HW_GLOBAL_EFFICIENCY = 0.5      # a hardware positive below this sector efficien
 HW_SHARED_FACTOR = 2.0          # ... or at this many times the ideal wavefronts
 CHECK_OF_SPACE = {"global": "cuda-uncoalesced-global-access",
                   "shared": "cuda-shared-bank-conflict"}
-FINDING_OP = [(re.compile(r"^global (load|store|atomic)\b"), None),
+FINDING_OP = [(re.compile(r"^(?:global|shared) (load|store|atomic)\b"), None),
               (re.compile(r"(?:bank conflict|phase split) (reading|writing|atomically updating)\b"),
                {"reading": "load", "writing": "store", "atomically updating": "atomic"})]
 
@@ -811,7 +813,7 @@ def hw_stats():
             "global_false_positive": 0, "global_false_negative": 0,
             "shared_hw_positive": 0, "shared_findings": 0, "shared_true_positive": 0,
             "shared_false_positive": 0, "shared_false_negative": 0,
-            # the findings ReportDataDependent adds (global only)
+            # the findings ReportDataDependent adds
             "dd_findings": 0, "dd_true_positive": 0}
 
 

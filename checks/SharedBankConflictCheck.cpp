@@ -31,7 +31,14 @@ SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
                                                  std::shared_ptr<CheckSessions> Sessions)
     : CudaKernelCheck(Name, Context, std::move(Sessions), RegisterCounts::Needed),
       MinExtraWavefronts(Options.get("MinExtraWavefronts", "1")),
-      MaxPadding(Options.get("MaxPadding", 32U)) {
+      MaxPadding(Options.get("MaxPadding", 32U)),
+      ReportDataDependent(
+          readBoolOption(Options.get("ReportDataDependent", "false")).value_or(false)) {
+  if (std::string Value = Options.get("ReportDataDependent", "false").str();
+      !readBoolOption(Value))
+    configurationDiag("%0: invalid configuration value '%1' for option "
+                      "'%0.ReportDataDependent'; expected true or false, using the default false")
+        << Name << Value;
   // getAsDouble takes "nan" and "inf": a threshold no access can meet (or
   // every access meets) would silence the check without a word.
   double Value = 0;
@@ -50,6 +57,7 @@ SharedBankConflictCheck::~SharedBankConflictCheck() = default;
 void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinExtraWavefronts", MinExtraWavefronts);
   Options.store(Opts, "MaxPadding", MaxPadding);
+  Options.store(Opts, "ReportDataDependent", ReportDataDependent ? "true" : "false");
   CudaKernelCheck::storeOptions(Opts);
 }
 
@@ -160,6 +168,19 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
     const KernelLaunchAnalysis &Launch = Launches[LaunchIndex];
     warnIfAccessesLost(Kernel, Launch, Ctx);
     for (const AccessResult &A : Launch.Accesses) {
+      if (A.Site.Space == MemorySpace::Shared && A.Status == AccessStatus::Unknown &&
+          ReportDataDependent && !A.DataSource.empty()) {
+        // No number is claimed: which banks the lanes hit depends on the
+        // data (ranks of a sort scatter without a conflict when distinct
+        // keys are spread, a histogram's bins serialise when the data
+        // repeats a value).
+        diag(A.Site.Expr->getBeginLoc(),
+             "shared %0 '%1' has a data-dependent address (computed from '%2', read at run "
+             "time): its wavefronts per request depend on the data %3")
+            << opName(A.Site.Op) << sourceText(A.Site.Expr, Ctx) << A.DataSource
+            << launchClause(Kernel, Launch.Launch, Ctx);
+        continue;
+      }
       if (A.Site.Space != MemorySpace::Shared || A.Status == AccessStatus::Unknown || A.MayMergeWith ||
           A.Cost.Requests == 0)
         continue;

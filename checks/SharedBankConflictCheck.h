@@ -72,6 +72,9 @@ private:
   double MinExtraWavefrontsValue = 1.0;
   /// Largest padding, in elements of the last dimension, that is tried.
   const unsigned MaxPadding;
+  /// Reports shared accesses whose address is computed from data read at
+  /// run time (a scatter by rank, a histogram's bins), without numbers.
+  const bool ReportDataDependent;
   std::vector<PendingConflict> Pending;
 };
 

@@ -25,8 +25,16 @@ UncoalescedGlobalAccessCheck::UncoalescedGlobalAccessCheck(StringRef Name,
                                                            std::shared_ptr<CheckSessions> Sessions)
     : CudaKernelCheck(Name, Context, std::move(Sessions)),
       MinEfficiency(Options.get("MinEfficiency", 50U)),
-      ReportMisaligned(parseBoolOption(Options.get("ReportMisaligned", "true"))),
-      ReportDataDependent(parseBoolOption(Options.get("ReportDataDependent", "false"))) {}
+      ReportMisaligned(readBoolOption(Options.get("ReportMisaligned", "true")).value_or(true)),
+      ReportDataDependent(
+          readBoolOption(Options.get("ReportDataDependent", "false")).value_or(false)) {
+  for (auto [Option, Default] : {std::pair{"ReportMisaligned", "true"},
+                                 std::pair{"ReportDataDependent", "false"}})
+    if (std::string Value = Options.get(Option, Default).str(); !readBoolOption(Value))
+      configurationDiag("%0: invalid configuration value '%1' for option '%0.%2'; expected "
+                        "true or false, using the default %3")
+          << Name << Value << Option << Default;
+}
 
 void UncoalescedGlobalAccessCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinEfficiency", MinEfficiency);

@@ -126,6 +126,8 @@ def test_verify_config(wc, tmp):
         CheckOptions:
           cuda-occupancy.Zzz: 1
           cuda-occupancy.MinOcupancy: 50
+          cuda-shared-bank-conflict.ReportDataDependent: maybe
+          cuda-uncoalesced-global-access.ReportMisaligned: often
           readability-identifier-naming.VariableCase: camelBack
           Arch: sm_99
         """))
@@ -142,6 +144,11 @@ def test_verify_config(wc, tmp):
           "unknown check option 'cuda-occupancy.Zzz'\n" in err + "\n", err)
     check("--verify-config: a global value the checks refuse (Arch sm_99), by source",
           "%s: cuda-uncoalesced-global-access: unknown Arch 'sm_99'" % config in err, err)
+    for option, value, default in (("cuda-shared-bank-conflict.ReportDataDependent", "maybe", "false"),
+                                   ("cuda-uncoalesced-global-access.ReportMisaligned", "often", "true")):
+        check("--verify-config: a value a boolean option refuses (%s), by name" % option,
+              "invalid configuration value '%s' for option '%s'; expected true or false, "
+              "using the default %s" % (value, option, default) in err, err)
     check("--verify-config: other modules' checks and options are clang-tidy's (not said)",
           "readability" not in err, err)
     check("--verify-config with problems: exit code 1, no 'No config errors'",
