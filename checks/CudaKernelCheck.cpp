@@ -94,6 +94,17 @@ void CudaKernelCheck::onEndOfTranslationUnit() {
   Session.reset();
 }
 
+void CudaKernelCheck::warnDataDependent(const AccessResult &A, const FunctionDecl *Kernel,
+                                        const KernelLaunchAnalysis &Launch, ASTContext &Ctx) {
+  bool Shared = A.Site.Space == MemorySpace::Shared;
+  diag(A.Site.Expr->getBeginLoc(),
+       "%0 %1 '%2' has a data-dependent address (computed from '%3', read at run time): its "
+       "%4 per request depend on the data %5")
+      << (Shared ? "shared" : "global") << opName(A.Site.Op) << sourceText(A.Site.Expr, Ctx)
+      << A.DataSource << (Shared ? "wavefronts" : "sectors")
+      << launchClause(Kernel, Launch.Launch, Ctx);
+}
+
 void CudaKernelCheck::warnIfAccessesLost(const FunctionDecl *Kernel,
                                          const KernelLaunchAnalysis &Launch, ASTContext &Ctx) {
   if (!Launch.StepBudgetExhausted ||

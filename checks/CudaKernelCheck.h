@@ -71,6 +71,14 @@ protected:
                           const warpcheck::analysis::KernelLaunchAnalysis &Launch,
                           ASTContext &Ctx);
 
+  /// An access whose address is computed from data read at run time and
+  /// whose read is known (AccessResult::DataSource), reported without a
+  /// number (the ReportDataDependent option of the memory checks): how many
+  /// sectors or wavefronts it takes depends on the data.
+  void warnDataDependent(const warpcheck::analysis::AccessResult &A, const FunctionDecl *Kernel,
+                         const warpcheck::analysis::KernelLaunchAnalysis &Launch,
+                         ASTContext &Ctx);
+
   /// The target architecture (Arch, else the unit's --cuda-gpu-arch, else
   /// sm_90) and the analysis options for it.
   std::string targetArch(const ASTContext &Ctx) const;

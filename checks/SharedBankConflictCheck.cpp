@@ -174,11 +174,7 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
         // data (ranks of a sort scatter without a conflict when distinct
         // keys are spread, a histogram's bins serialise when the data
         // repeats a value).
-        diag(A.Site.Expr->getBeginLoc(),
-             "shared %0 '%1' has a data-dependent address (computed from '%2', read at run "
-             "time): its wavefronts per request depend on the data %3")
-            << opName(A.Site.Op) << sourceText(A.Site.Expr, Ctx) << A.DataSource
-            << launchClause(Kernel, Launch.Launch, Ctx);
+        warnDataDependent(A, Kernel, Launch, Ctx);
         continue;
       }
       if (A.Site.Space != MemorySpace::Shared || A.Status == AccessStatus::Unknown || A.MayMergeWith ||

@@ -90,11 +90,7 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
           ReportDataDependent && !A.DataSource.empty()) {
         // No number is claimed: the sectors depend on the data (sorted
         // indices coalesce, scattered ones cost up to 32 sectors).
-        diag(A.Site.Expr->getBeginLoc(),
-             "global %0 '%1' has a data-dependent address (computed from '%2', read at run "
-             "time): its sectors per request depend on the data %3")
-            << opName(A.Site.Op) << sourceText(A.Site.Expr, Ctx) << A.DataSource
-            << launchClause(Kernel, Launch.Launch, Ctx);
+        warnDataDependent(A, Kernel, Launch, Ctx);
         continue;
       }
       if (A.Site.Space != MemorySpace::Global || A.Status == AccessStatus::Unknown || A.MayMergeWith ||
