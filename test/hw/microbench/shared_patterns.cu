@@ -292,6 +292,34 @@ static std::vector<mb::HostPattern> patterns_for_width(uint32_t W) {
   for (int i = 0; i < kLanes; ++i) o[i] = W * 32 * i;
   add("partial_k8_stride_32", 0x000000FFu);
   add("partial_k16_stride_32", 0x0000FFFFu);
+
+  // Wide loads whose few distinct addresses do not start at the buffer's first byte, and
+  // half-warps of the period-8 pattern: two generated kernels measured what the patterns above
+  // do not explain (an LDS.64 whose quads read 8 doubles 32 B into a row took 2 wavefronts
+  // where quads_same_addr takes 1; an LDS.128 of 16 active lanes, lanes k and k + 8 on one
+  // float4, took 1 where the full warp's same_addr_p8 takes 4).
+  if (W >= 8) {
+    for (uint32_t shift : {8u, 16u, 32u, 64u, 96u, 128u}) {
+      if (shift % W != 0) continue;
+      for (int i = 0; i < kLanes; ++i) o[i] = shift + W * (i / 4);
+      add("quads_shift" + std::to_string(shift), ALL);
+      for (int i = 0; i < kLanes; ++i) o[i] = shift + W * (i / 2);
+      add("pairs_shift" + std::to_string(shift), ALL);
+      for (int i = 0; i < kLanes; ++i) o[i] = shift + W * i;
+      add("unit_shift" + std::to_string(shift), ALL);
+    }
+    // Rows of 17 elements, 8 consecutive ones wrapping from the row's end to its start.
+    for (int i = 0; i < kLanes; ++i) o[i] = W * ((12 + i / 4) % 17);
+    add("quads_wrap17", ALL);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 8);
+    add("same_addr_p8_lower_half", 0x0000FFFFu);
+    add("same_addr_p8_upper_half", 0xFFFF0000u);
+    add("same_addr_p8_odd_lanes", 0xAAAAAAAAu);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 4);
+    add("same_addr_p4_lower_half", 0x0000FFFFu);
+    for (int i = 0; i < kLanes; ++i) o[i] = W * (i % 8) + 8 * W * (i / 16);
+    add("same_addr_p8_halves_apart", ALL);
+  }
   return v;
 }
 

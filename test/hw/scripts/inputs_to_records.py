@@ -20,7 +20,7 @@ input's line that the input's nvdisasm -gi listing (test/hw/sass, made from
 the same build) gives them, when LISTINGS_DIR is given: the instruction is
 found in the listing by its offset in the kernel (its address less the
 kernel's first address) and must read the same there.
-Usage: inputs_to_records.py RAW_DIR OUT_DIR [LISTINGS_DIR [INPUTS_DIR]]
+Usage: inputs_to_records.py RAW_DIR OUT_DIR [LISTINGS_DIR [INPUTS_DIR]] [--device=NAME]
   INPUTS_DIR: where the measured programs are, as the records name them
   (test/inputs; test/inputs/generated for the generated programs).
 """
@@ -237,9 +237,19 @@ def parse_metrics_csv(path):
 
 
 def main():
-    raw, dest = sys.argv[1], sys.argv[2]
-    listings = sys.argv[3] if len(sys.argv) > 3 else None
-    inputs_dir = sys.argv[4] if len(sys.argv) > 4 else "test/inputs"
+    # --device=NAME: the GPU the raw exports come from, when it is not the
+    # H200 (an H100 is sm_90 too: its 474 shared-pattern records are the
+    # H200's, test/hw/README.md).
+    device = "NVIDIA H200 (sm_90), driver 580.159.04"
+    args = []
+    for a in sys.argv[1:]:
+        if a.startswith("--device="):
+            device = a[len("--device="):]
+        else:
+            args.append(a)
+    raw, dest = args[0], args[1]
+    listings = args[2] if len(args) > 2 else None
+    inputs_dir = args[3] if len(args) > 3 else "test/inputs"
     os.makedirs(dest, exist_ok=True)
     for name in sorted(os.listdir(raw)):
         if not name.endswith(".source.csv"):
@@ -262,7 +272,7 @@ def main():
                     if k["function"] == e["function"]:
                         k["metrics"].update(e["metrics"])
         doc = {"input": inputs_dir.rstrip("/") + "/" + stem + ".cu",
-               "device": "NVIDIA H200 (sm_90), driver 580.159.04",
+               "device": device,
                "tool": "ncu --section SourceCounters; nvcc -O3 -arch=sm_90 -lineinfo",
                "records": records,
                "kernels": kernels}
