@@ -92,6 +92,17 @@ std::optional<ElementPath> elementPath(const Expr *Access, const ASTContext &Ctx
     }
     if (!E->getType()->isRecordType())
       return std::nullopt;
+    // A reference bound to a struct inside the element (`const Vec3 &p =
+    // b[i].pos`, then `p.x`) reads the element's field: follow the binding
+    // down to the element. (A reference bound to the element itself names
+    // its pointer below; a copy is read where it is made.)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl());
+          Var && Var->getType()->isReferenceType() && Var->getInit())
+        if (const auto *Bound = dyn_cast<MemberExpr>(Var->getInit()->IgnoreParenImpCasts())) {
+          E = Bound;
+          continue;
+        }
     P.Element = E;
     P.Record = E->getType();
     P.Pointer = pointerName(E);

@@ -283,6 +283,11 @@ private:
       return block(Element->getBeginLoc(), "'" + shortText(Up.get<MemberExpr>(), Ctx) +
                                                "' is written in a form the rewrite does not "
                                                "follow");
+    // `const Body &me = p[i]`: the rewrite would have to follow every use
+    // of the reference.
+    if (const auto *VD = Up.get<VarDecl>(); VD && VD->getType()->isReferenceType())
+      return block(Element->getBeginLoc(),
+                   Text + " is bound to the reference '" + VD->getNameAsString() + "'");
     block(Element->getBeginLoc(), Text + " is used as a whole value");
   }
 
@@ -362,6 +367,11 @@ private:
     const auto *Copy = Parent.get<CXXConstructExpr>();
     bool Read = (Copy && Copy->getConstructor()->isCopyOrMoveConstructor()) ||
                 (Outer->getType().isConstQualified() && Parent.get<CallExpr>());
+    // `const Vec3 &p = b[i].pos`: a reference to the struct inside the
+    // element, which the view does not have.
+    if (const auto *VD = Parent.get<VarDecl>(); VD && VD->getType()->isReferenceType())
+      return block(Last->getBeginLoc(),
+                   Text + " is bound to the reference '" + VD->getNameAsString() + "'");
     if (!Read)
       return block(Last->getBeginLoc(), Text + " is used as a whole struct value");
     const Expr *Index = Element ? Element->getIdx() : nullptr;
