@@ -211,7 +211,7 @@ TEST(SoaRewrite, UsesThatAreNotFieldAccessesRefuseIt) {
             "2:33 'p[threadIdx.x]' is used as a whole value");
   EXPECT_EQ(refusal(std::string(Decl) +
                     "__global__ void k(P *p) { const P &e = p[threadIdx.x]; p[0].x = e.y; }\n"),
-            "2:40 'p[threadIdx.x]' is used as a whole value");
+            "2:40 'p[threadIdx.x]' is bound to the reference 'e'");
   EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { P *q = &p[1]; q->x = 0; }\n"),
             "2:34 '&p[1]' takes the address of an element");
   EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { (p + 1)->x = 0; }\n"),
@@ -367,6 +367,10 @@ TEST(SoaRewrite, NestedStructsUsedWholeOrClashingRefuseIt) {
   EXPECT_EQ(refusal(std::string(Nested) + "__global__ void k(B *b, Vec v) { b[0].pos = v; }\n",
                     "k", "b"),
             "3:34 'b[0].pos' is used as a whole struct value");
+  EXPECT_EQ(refusal(std::string(Nested) +
+                        "__global__ void k(B *b) { const Vec &v = b[0].pos; b[1].m = v.y; }\n",
+                    "k", "b"),
+            "3:42 'b[0].pos' is bound to the reference 'v'");
   EXPECT_EQ(refusal(std::string(Nested) +
                         "__global__ void k(B *b, int i) { Vec v = b[i++].pos; b[i].m = v.x; }\n",
                     "k", "b"),
