@@ -59,6 +59,8 @@ std::optional<ElementPath> elementPath(const Expr *Access, const ASTContext &Ctx
   ElementPath P;
   const Expr *E = Access->IgnoreParenImpCasts();
   std::vector<std::string> Names;
+  constexpr unsigned MaxReferenceHops = 8;
+  unsigned ReferenceHops = 0;
   while (true) {
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -96,10 +98,13 @@ std::optional<ElementPath> elementPath(const Expr *Access, const ASTContext &Ctx
     // b[i].pos`, then `p.x`) reads the element's field: follow the binding
     // down to the element. (A reference bound to the element itself names
     // its pointer below; a copy is read where it is made.)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    // At most a few such hops: a reference initialised from itself
+    // (`const S &r = r.self;` compiles) must not loop.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E); DRE && ReferenceHops < MaxReferenceHops)
       if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl());
           Var && Var->getType()->isReferenceType() && Var->getInit())
         if (const auto *Bound = dyn_cast<MemberExpr>(Var->getInit()->IgnoreParenImpCasts())) {
+          ++ReferenceHops;
           E = Bound;
           continue;
         }
