@@ -299,7 +299,6 @@ def check_program(args, warpcheck, plugin, seed, scratch, results, stats):
             if sampled and expected and got is not None:
                 deviations.append((abs(got - expected) / expected, "seed %d %s (%s of %s blocks)" % (
                     seed, where, entry.get("simulated_blocks"), entry.get("total_blocks"))))
-    check_fixes(args, warpcheck, scratch, name, report, check, stats)
     if plugin:
         prc, warnings, perr = plugin_warnings(args, plugin, warpcheck, scratch, name)
         binary = {(f["line"], f["column"], f["check"]) for f in report.get("findings", [])
@@ -308,6 +307,8 @@ def check_program(args, warpcheck, plugin, seed, scratch, results, stats):
         check("the plugin warns where the binary does", warnings == binary,
               "plugin only %s; binary only %s" % (sorted(warnings - binary)[:5],
                                                    sorted(binary - warnings)[:5]))
+    # Last: it makes the fix-its in the program's own file.
+    check_fixes(args, warpcheck, scratch, name, report, check, stats)
     if failures:
         keep(args, seed, text, failures)
 
@@ -329,13 +330,11 @@ def check_fixes(args, warpcheck, scratch, name, report, check, stats):
     if not fixed:
         return
     stats["fixed"] += len(fixed)
-    copy = os.path.join(scratch, "fixed-" + name)
-    with open(os.path.join(scratch, name)) as f, open(copy, "w") as g:
-        g.write(f.read())
-    rc, out, err = run([warpcheck, "--fix", os.path.basename(copy)], cwd=scratch,
-                       timeout=args.timeout)
-    rc, out, err = run([warpcheck, "--format=json", os.path.basename(copy)], cwd=scratch,
-                       timeout=args.timeout)
+    # In the program's own file (its text is kept by check_program): the
+    # path and contents the report came from, so that --fix finds the ptxas
+    # results of that run in the cache instead of starting nvcc again.
+    rc, out, err = run([warpcheck, "--fix", name], cwd=scratch, timeout=args.timeout)
+    rc, out, err = run([warpcheck, "--format=json", name], cwd=scratch, timeout=args.timeout)
     try:
         after = json.loads(out)
     except ValueError:
