@@ -270,6 +270,78 @@ def test_progress(wc, tmp):
           out.decode() == plain, repr(text[:400]))
 
 
+# A kernel launched only from another unit: its unit's findings wait for the
+# second analysis, which has that launch's shape (CrossUnitLaunches.h).
+REMOTE_KERNEL = "__global__ void remote(float *out) {\n  out[threadIdx.x * 32] = 1.0f;\n}\n"
+REMOTE_LAUNCH = ("__global__ void remote(float *out);\n"
+                 "int main() { remote<<<1, 64>>>(nullptr); }\n")
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def on_terminal(cmd, cwd):
+    """(exit code, what a terminal shows) of cmd with its standard output
+    and standard error on one pseudo-terminal."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=slave, stderr=slave,
+                            stdin=subprocess.DEVNULL)
+    os.close(slave)
+    tty = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        tty += chunk
+    proc.wait(timeout=600)
+    os.close(master)
+    return proc.returncode, tty.decode("utf-8", "replace")
+
+
+def warning_lines(text):
+    """The 'file:line:col: warning: ...' lines, escapes and rewritten
+    progress lines taken apart."""
+    parts = re.split(r"[\r\n]", ANSI.sub("", text))
+    return [p for p in parts if re.match(r"^\S+:\d+:\d+: warning: ", p)]
+
+
+def test_streaming(wc, tmp):
+    write(os.path.join(tmp, "a.cu"), UNIT_A.replace('#include "stride.cuh"', "#define STRIDE 32"))
+    write(os.path.join(tmp, "b.cu"), UNIT_B)
+    write(os.path.join(tmp, "c.cu"), REMOTE_KERNEL)
+    write(os.path.join(tmp, "d.cu"), REMOTE_LAUNCH)
+    cmd = [wc, "--no-cuda", "-j1", "a.cu", "b.cu", "c.cu", "d.cu"]
+    piped_rc, piped, _ = run(cmd, cwd=tmp)
+    want = warning_lines(piped)
+    check("streaming: the piped report has the three units' findings",
+          piped_rc == 0 and len(want) == 3 and
+          any(re.search(r"(^|/)c\.cu:2:", w) and "block (64, 1, 1)" in w for w in want), piped)
+    rc, text = on_terminal(cmd, tmp)
+    got = warning_lines(text)
+    check("streaming: on a terminal, every finding once, as the piped report has them",
+          rc == piped_rc and sorted(got) == sorted(want), repr(text[-1500:]))
+    plain = ANSI.sub("", text)
+    first_a = plain.find("a.cu:4:")
+    check("streaming: a unit's findings are printed when it finishes, before the next one is",
+          0 <= first_a < plain.find("[2/4]"), repr(plain[:800]))
+    # c.cu's kernel is launched from d.cu only: its finding waits for the
+    # launch's shape and comes after the last unit.
+    at_c = plain.find("c.cu:2:")
+    check("streaming: a unit waiting for another unit's launch is printed after the last unit,"
+          " with that launch's shape",
+          at_c > plain.find("[4/4]") >= 0 and
+          "block (64, 1, 1)" in plain[at_c:plain.find("\n", at_c)], repr(plain[-1200:]))
+    run(cmd[:1] + ["--write-baseline=base.json"] + cmd[1:], cwd=tmp)
+    rc, text = on_terminal(cmd[:1] + ["--baseline=base.json"] + cmd[1:], tmp)
+    check("streaming: the gates hold for what is printed as units finish (a baseline with"
+          " every finding: none)", rc == 0 and not warning_lines(text) and
+          "0 findings" in ANSI.sub("", text), repr(text[-600:]))
+    rc, text = on_terminal([wc, "--no-cuda", "--format=json", "-j1", "a.cu", "b.cu"], tmp)
+    check("streaming: never in JSON (the report is printed once, at the end)",
+          rc == 0 and '"name": "strided"' in text and not warning_lines(text), repr(text[:400]))
+
+
 # A kernel in a header, launched by two units: its finding is reported once,
 # with a note naming the other unit's launch, whichever parts the units are in.
 SHARED_HEADER = textwrap.dedent("""\
@@ -376,7 +448,8 @@ def main():
     args, wc, _ = door_arguments()
     with scratch_dir("warpcheck-scale-") as tmp:
         for name, test in (("cache", test_cache), ("concurrent", test_concurrent),
-                           ("progress", test_progress), ("shards", test_shards)):
+                           ("progress", test_progress), ("streaming", test_streaming),
+                           ("shards", test_shards)):
             os.makedirs(os.path.join(tmp, name))
             test(wc, os.path.join(tmp, name))
     return RESULTS.summary()

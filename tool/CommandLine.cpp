@@ -154,7 +154,8 @@ static const char *HelpTail = R"(
                            Say on standard error which unit finished, how many are
                            left and about how long they take ("[12/340] a.cu, about
                            3 min left"); by default only when standard error is a
-                           terminal. Never in the report.
+                           terminal. Never in the report. (On a terminal, the text
+                           report prints each unit's findings as it finishes.)
   --shard=<K>/<N>          Analyse only the K-th of N parts of the inputs (split by
                            file size, the same on every machine) and write that
                            part's results as JSON (-o or standard output) for

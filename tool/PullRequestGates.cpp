@@ -64,11 +64,20 @@ bool applyGates(const CommandLine &CL, GateOptions &G, llvm::StringRef Cwd, RunR
     }
     G.Filters.push_back(std::move(*Changed));
   }
+  applyFiltersAndBaseline(G, Cwd, R);
+  return true;
+}
+
+void applyFiltersAndBaseline(const GateOptions &G, llvm::StringRef Cwd, RunResult &R) {
   if (!G.Filters.empty())
     applyLineFilters(R, G.Filters, Cwd);
   if (G.Baseline)
     applyBaseline(R, *G.Baseline);
-  return true;
+}
+
+void applyGatesToUnit(const GateOptions &G, llvm::StringRef Cwd, RunResult &R) {
+  fingerprintFindings(R, Cwd, G.SourceRoot);
+  applyFiltersAndBaseline(G, Cwd, R);
 }
 
 } // namespace warpcheck::tool

@@ -40,6 +40,16 @@ std::optional<GateOptions> readGateOptions(const CommandLine &CL, llvm::StringRe
 /// the baseline holds. False after printing an error.
 bool applyGates(const CommandLine &CL, GateOptions &G, llvm::StringRef Cwd, RunResult &R);
 
+/// Leaves out the findings of R (fingerprinted) outside G's line filters
+/// and those G's baseline holds: the last step of applyGates.
+void applyFiltersAndBaseline(const GateOptions &G, llvm::StringRef Cwd, RunResult &R);
+
+/// The gates that need nothing but G on the results of one unit, for the
+/// findings printed as each unit finishes (FindingStream.h): fingerprints,
+/// line filters, the baseline. Not --diff, which asks git about every file
+/// of the run, nor --write-baseline, which writes the whole run's.
+void applyGatesToUnit(const GateOptions &G, llvm::StringRef Cwd, RunResult &R);
+
 } // namespace warpcheck::tool
 
 #endif

@@ -59,7 +59,8 @@ void printErrorsAndNotes(const RunResult &R) {
 
 int reportRun(const CommandLine &CL, GateOptions &Gates, llvm::StringRef Cwd, RunResult &Result,
               llvm::ArrayRef<std::string> RunNotes,
-              const std::function<bool(const RunResult &)> &AfterReport) {
+              const std::function<bool(const RunResult &)> &AfterReport,
+              const FindingStream *Streamed) {
   if (!applyGates(CL, Gates, Cwd, Result))
     return ExitUsage;
 
@@ -89,10 +90,20 @@ int reportRun(const CommandLine &CL, GateOptions &Gates, llvm::StringRef Cwd, Ru
     renderSarif(Result, Context, *OS);
   else if (CL.Format == "html")
     renderHtml(Result, Context, *OS);
-  else
-    renderText(Result, *OS,
-               File == nullptr && (Launch ? llvm::sys::Process::StandardErrHasColors()
-                                          : llvm::sys::Process::StandardOutHasColors()));
+  else {
+    bool Color = File == nullptr && (Launch ? llvm::sys::Process::StandardErrHasColors()
+                                            : llvm::sys::Process::StandardOutHasColors());
+    if (Streamed) {
+      // The text report reads only the findings.
+      RunResult Rest;
+      for (const Finding &F : Result.Findings)
+        if (!Streamed->printed(F))
+          Rest.Findings.push_back(F);
+      renderText(Rest, *OS, Color);
+    } else {
+      renderText(Result, *OS, Color);
+    }
+  }
   OS->flush();
   // A failed write (a full disk, /dev/full) is said, and cleared: a stream
   // left in error makes LLVM abort when it is destroyed.

@@ -11,6 +11,7 @@
 #define WARPCHECK_TOOL_RUNREPORT_H
 
 #include "CommandLine.h"
+#include "FindingStream.h"
 #include "PullRequestGates.h"
 #include "RunResult.h"
 
@@ -33,9 +34,12 @@ void printErrorsAndNotes(const RunResult &R);
 /// Applies the gates, writes the report, prints the errors and notes, then
 /// RunNotes, then the summary line; then AfterReport (--fix,
 /// --export-fixes: false after printing an error). Returns the exit code.
+/// The text report leaves out the findings Streamed printed already (null:
+/// none was); the counts and the summary line are the whole run's.
 int reportRun(const CommandLine &CL, GateOptions &Gates, llvm::StringRef Cwd, RunResult &Result,
               llvm::ArrayRef<std::string> RunNotes,
-              const std::function<bool(const RunResult &)> &AfterReport = {});
+              const std::function<bool(const RunResult &)> &AfterReport = {},
+              const FindingStream *Streamed = nullptr);
 
 } // namespace warpcheck::tool
 

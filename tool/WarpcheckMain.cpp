@@ -14,6 +14,7 @@
 #include "ConfigVerification.h"
 #include "CudaEnvironment.h"
 #include "ExportCompileCommands.h"
+#include "FindingStream.h"
 #include "FixApplication.h"
 #include "PullRequestGates.h"
 #include "Inputs.h"
@@ -445,13 +446,33 @@ static int analyseAndReport(CommandLine &CL, const char *Argv0) {
     Progress = std::make_unique<ProgressLine>(llvm::errs(), Terminal,
                                               llvm::sys::Process::StandardErrColumns());
   JobHooks Hooks{Cache.get(), Progress.get()};
+  // On a terminal, each unit's findings as it finishes (FindingStream.h):
+  // never into a file or a pipe, in another format, for a shard, under
+  // --diff (git is asked once, about the whole run) or for one input.
+  std::unique_ptr<FindingStream> Stream;
+  if (CL.Format == "text" && (CL.Output.empty() || CL.Output == "-") &&
+      CL.LaunchCommand.empty() && !CL.ShardCount && CL.DiffRevision.empty() && InputJobs > 1 &&
+      llvm::sys::Process::StandardOutIsDisplayed()) {
+    Stream = std::make_unique<FindingStream>(llvm::outs(),
+                                             llvm::sys::Process::StandardOutHasColors(),
+                                             Progress.get(), *Gates, Cwd.str().str());
+    Hooks.Finished = [&](size_t I, const JobOutcome &O) {
+      if (I >= InputJobs || !O.Output || !FindingStream::isFinal(*O.Output))
+        return;
+      RunRecord Unit;
+      Unit.job(JobInput[I], *O.Output, JobNotes[I], canonicalFile(Jobs[I].File, Jobs[I].Directory));
+      Stream->unitFinished(Unit.replay());
+    };
+  }
   JobLimits Limits{CL.TimeoutSeconds, CL.MemoryLimitMB};
   std::vector<JobOutcome> Outcomes =
       runJobs(Self, Jobs, Parallel, Limits, /*InProcess=*/!CL.Isolate, Hooks);
   // A kernel launched in one unit and defined in another: the defining
-  // units run again with those launches.
+  // units run again with those launches (their findings were held back).
+  JobHooks AgainHooks = Hooks;
+  AgainHooks.Finished = nullptr;
   bindLaunchesAcrossUnits(Jobs, Outcomes, [&](const std::vector<TranslationUnitJob> &Again) {
-    return runJobs(Self, Again, Parallel, Limits, /*InProcess=*/false, Hooks);
+    return runJobs(Self, Again, Parallel, Limits, /*InProcess=*/false, AgainHooks);
   });
   // The launch sources are no inputs: nothing of them is reported.
   Jobs.resize(InputJobs);
@@ -493,10 +514,13 @@ static int analyseAndReport(CommandLine &CL, const char *Argv0) {
                        (Cache->reused() == 1 ? "" : "s") + " reused, " +
                        std::to_string(Cache->stored()) + " stored" + Trimmed);
   }
-  return WithConfig(reportRun(CL, *Gates, Cwd, Result, RunNotes, [&](const RunResult &Reported) {
-    // After the report, which reads the files as they were analysed
-    // (SARIF's columns of the fix-its).
-    return !(CL.Fix || !CL.ExportFixes.empty()) ||
-           exportAndApplyFixes(CL, Reported, Set, Cwd);
-  }));
+  return WithConfig(reportRun(
+      CL, *Gates, Cwd, Result, RunNotes,
+      [&](const RunResult &Reported) {
+        // After the report, which reads the files as they were analysed
+        // (SARIF's columns of the fix-its).
+        return !(CL.Fix || !CL.ExportFixes.empty()) ||
+               exportAndApplyFixes(CL, Reported, Set, Cwd);
+      },
+      Stream.get()));
 }

@@ -236,6 +236,8 @@ std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<Trans
       std::string Note;
       if (std::optional<JobResult> Stored = Hooks.Cache->lookup(Jobs[I], Note)) {
         Outcomes[I] = {std::move(Stored), ""};
+        if (Hooks.Finished)
+          Hooks.Finished(I, Outcomes[I]);
         if (Hooks.Progress)
           Hooks.Progress->finished(Jobs[I].File, /*Reused=*/true);
         continue;
@@ -259,6 +261,8 @@ std::vector<JobOutcome> runJobs(const std::string &Self, const std::vector<Trans
     std::lock_guard<std::mutex> Guard(Finishing);
     if (StoreProblem.empty())
       StoreProblem = Problem;
+    if (Hooks.Finished)
+      Hooks.Finished(I, Outcomes[I]);
     if (Hooks.Progress)
       Hooks.Progress->finished(Jobs[I].File, /*Reused=*/false);
   };

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ struct JobHooks {
   ResultsCache *Cache = nullptr;
   /// Say each job as it finishes (--progress).
   ProgressLine *Progress = nullptr;
+  /// Called as each job finishes (or its stored result is reused), with
+  /// its index and outcome, one call at a time, before Progress hears of
+  /// it: the findings printed as units finish (FindingStream.h).
+  std::function<void(size_t, const JobOutcome &)> Finished;
 };
 
 /// What each job may use.
