@@ -37,8 +37,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_inputs import base_name  # noqa: E402
 from testsupport import Results, run, warpcheck_binary  # noqa: E402
 
-READ_TOLERANCE = 0.10
-WRITE_TOLERANCE = 0.10
+# Narrowed to what the records show (test/hw/roofline/roofline.json, the
+# H200, 8 launches moving 128 MiB to 3 GiB each): every read within 0.2% of
+# the model (stencil5: +0.18%, the most); every write below it by 17 to 24
+# MB, never above: the dirty lines still in L2 at the end (allowed up to
+# the L2's size), plus 1% either way.
+READ_TOLERANCE = 0.01
+WRITE_TOLERANCE = 0.01
 L2_RESIDUE_BYTES = 64 * 1024 * 1024
 SKIPPED = 77
 MARKER = re.compile(r"HW-ROOFLINE:\s*(measured|pending)")
