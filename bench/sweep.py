@@ -10,6 +10,8 @@ The units:
   - every .cu file under each --corpus folder (third-party programs, read
     and run only, never copied into this repository; Rodinia and
     PolyBench/GPU are refused by name).
+A file with the same text as an earlier one is left out (said): a unit
+counts once however many programs ship it.
 Each folder's units run as batches through the warpcheck binary
 (`warpcheck --format=json -j J --timeout T [--memory-limit M] files...`,
 with -I for the folder's own include folders: Common, common, inc,
@@ -29,6 +31,7 @@ Usage: bench/sweep.py [--build build] [--corpus DIR]... [--generated 700]
 import argparse
 import collections
 import concurrent.futures
+import hashlib
 import json
 import os
 import re
@@ -78,6 +81,27 @@ def corpus_groups(corpus):
         if files:
             groups.append((root, files))
     return groups
+
+
+def distinct_units(groups):
+    """The groups with every file whose text an earlier file has left out
+    (cuda-samples ships some files in several samples: a unit counts once),
+    and how many were left out."""
+    seen = set()
+    out, repeats = [], 0
+    for root, files in groups:
+        kept = []
+        for f in files:
+            with open(f, "rb") as fh:
+                digest = hashlib.sha256(fh.read()).hexdigest()
+            if digest in seen:
+                repeats += 1
+                continue
+            seen.add(digest)
+            kept.append(f)
+        if kept:
+            out.append((root, kept))
+    return out, repeats
 
 
 def cause_class(cause):
@@ -168,6 +192,10 @@ def sweep(args, wc, plugin, scratch):
               (gen, generated)]
     for c in args.corpus:
         groups += corpus_groups(os.path.abspath(c))
+    groups, repeats = distinct_units(groups)
+    if repeats:
+        print("%d units left out: the same text as an earlier unit (programs that ship copies "
+              "of one file)" % repeats)
 
     units = 0
     seconds = 0.0
@@ -233,7 +261,8 @@ def sweep(args, wc, plugin, scratch):
             print("    " + f)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"units": units, "seconds": seconds, "status": status, "causes": causes,
+            json.dump({"units": units, "repeats_left_out": repeats, "seconds": seconds,
+                       "status": status, "causes": causes,
                        "kernels": kernels, "plugin": plugin_results, "problems": problems},
                       f, indent=1)
     bad = any(problems.get(c) for c in ("warpcheck itself failed", "crash", "time-out",
