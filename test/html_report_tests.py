@@ -234,6 +234,12 @@ def check_report(wc, browser, artifacts):
     check("inputs with errors: the missing input and why",
           inputs is not None and MISSING in inputs.text() and "not analysed" in inputs.text(),
           inputs.text() if inputs else "no table#inputs")
+    # The inputs' only error is the missing one, said in that table: no
+    # table of compiler errors repeats it.
+    check("inputs with errors: a missing input is said once (no table of compiler errors)",
+          not any(t.attrs.get("id") == "errors" for t in dom.root.all("table")) and
+          len(doc["errors"]) == 1 and doc["errors"][0].get("line") is None,
+          json.dumps(doc["errors"])[:600])
 
     table = next((t for t in dom.root.all("table") if t.attrs.get("id") == "launches"), None)
     rows = list(table.first("tbody").all("tr")) if table else []

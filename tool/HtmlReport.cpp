@@ -226,17 +226,30 @@ static void htmlVerdict(const RunResult &R, const ReportContext &Ctx, HtmlPage &
   }
   if (AnyInput)
     Page.raw("</table>\n");
-  if (!R.Errors.empty()) {
-    Page.raw("<table id=\"errors\">\n");
-    Page.headerRow({"Error at", "Message"});
-    for (const ReportedError &E : R.Errors) {
-      Page.raw("<tr>");
-      Page.codeCell(Page.position(E.File, E.Line, E.Column));
-      Page.cell(E.Message);
-      Page.raw("</tr>\n");
+  // The compiler errors; an input not analysed at all is an error with
+  // no position and its cause as the message, said in the table above.
+  auto SaidAbove = [&](const ReportedError &E) {
+    return !E.Line && llvm::any_of(R.Inputs, [&](const InputOutcome &I) {
+             return I.Status == "not_analysed" && E.File && *E.File == I.File &&
+                    I.Cause && *I.Cause == E.Message;
+           });
+  };
+  bool AnyError = false;
+  for (const ReportedError &E : R.Errors) {
+    if (SaidAbove(E))
+      continue;
+    if (!AnyError) {
+      Page.raw("<table id=\"errors\">\n");
+      Page.headerRow({"Error at", "Message"});
     }
-    Page.raw("</table>\n");
+    AnyError = true;
+    Page.raw("<tr>");
+    Page.codeCell(Page.position(E.File, E.Line, E.Column));
+    Page.cell(E.Message);
+    Page.raw("</tr>\n");
   }
+  if (AnyError)
+    Page.raw("</table>\n");
   Page.raw("</section>\n");
 }
 
