@@ -1,6 +1,7 @@
 //===- UnrolledMerges.cpp - accesses the compiler merges into wider ones -===//
 
 #include "UnrolledMerges.h"
+#include "LoopUnrolling.h"
 #include "MemoryInstructions.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
@@ -20,27 +21,8 @@ namespace warpcheck::analysis {
 
 namespace {
 
-/// NVVM unrolls a small constant-trip-count loop completely on its own
-/// (its unroll threshold weighs the unrolled body; a few instructions per
-/// iteration stay under it up to about this count); `#pragma unroll` lifts
-/// the bound up to the pragma threshold.
-constexpr std::int64_t MaxTripWithoutPragma = 32;
-constexpr std::int64_t MaxTripWithPragma = 1024;
-
 /// The widest shared access per lane: 128 bits (LDS.128).
 constexpr unsigned MaxVectorBytes = 16;
-
-const VarDecl *counterOf(const Expr *E) {
-  const auto *Ref = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
-  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-}
-
-std::optional<std::int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  Expr::EvalResult R;
-  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
 
 /// The nodes above Site, nearest first, up to its function (the last);
 /// empty inside a lambda (a function of its own) or past 256 levels.
@@ -78,107 +60,16 @@ bool splitsBody(const Stmt *S, const VarDecl *Counter) {
   if (const auto *B = dyn_cast<BinaryOperator>(S)) {
     if (B->isLogicalOp())
       return true;
-    if (Counter && B->isAssignmentOp() && counterOf(B->getLHS()) == Counter)
+    if (Counter && B->isAssignmentOp() && loopCounterOf(B->getLHS()) == Counter)
       return true;
   }
   if (const auto *U = dyn_cast<UnaryOperator>(S);
-      U && Counter && U->isIncrementDecrementOp() && counterOf(U->getSubExpr()) == Counter)
+      U && Counter && U->isIncrementDecrementOp() && loopCounterOf(U->getSubExpr()) == Counter)
     return true;
   for (const Stmt *Child : S->children())
     if (splitsBody(Child, Counter))
       return true;
   return false;
-}
-
-/// The trip count of `for (T i = a; i < b; ++i)` (or <=, >, >=, != and a
-/// constant step), every bound a constant.
-std::optional<std::int64_t> constantTripCount(const ForStmt *F, const ASTContext &Ctx) {
-  const VarDecl *Counter = nullptr;
-  std::optional<std::int64_t> Start;
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl()) {
-    Counter = dyn_cast<VarDecl>(DS->getSingleDecl());
-    if (Counter)
-      Start = constantOf(Counter->getInit(), Ctx);
-  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(F->getInit());
-             A && A->getOpcode() == BO_Assign) {
-    Counter = counterOf(A->getLHS());
-    Start = constantOf(A->getRHS(), Ctx);
-  }
-  if (!Counter || !Start || !Counter->getType()->isIntegerType())
-    return std::nullopt;
-  std::optional<std::int64_t> Step;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(F->getInc());
-      U && counterOf(U->getSubExpr()) == Counter)
-    Step = U->isIncrementOp() ? 1 : U->isDecrementOp() ? -1 : 0;
-  else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(F->getInc());
-           C && counterOf(C->getLHS()) == Counter) {
-    std::optional<std::int64_t> By = constantOf(C->getRHS(), Ctx);
-    if (By && C->getOpcode() == BO_AddAssign)
-      Step = *By;
-    else if (By && C->getOpcode() == BO_SubAssign)
-      Step = -*By;
-  }
-  if (!Step || *Step == 0)
-    return std::nullopt;
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
-  if (!Cond || counterOf(Cond->getLHS()) != Counter)
-    return std::nullopt;
-  std::optional<std::int64_t> Bound = constantOf(Cond->getRHS(), Ctx);
-  if (!Bound)
-    return std::nullopt;
-  std::int64_t S = *Step, From = *Start, To = *Bound;
-  switch (Cond->getOpcode()) {
-  case BO_LT:
-  case BO_NE:
-    break;
-  case BO_LE:
-    To += 1;
-    break;
-  case BO_GT:
-    break;
-  case BO_GE:
-    To -= 1;
-    break;
-  default:
-    return std::nullopt;
-  }
-  bool Up = Cond->getOpcode() == BO_LT || Cond->getOpcode() == BO_LE ||
-            (Cond->getOpcode() == BO_NE && S > 0);
-  if (Up != (S > 0))
-    return std::nullopt;
-  std::int64_t Span = Up ? To - From : From - To;
-  std::int64_t Abs = S > 0 ? S : -S;
-  if (Span <= 0)
-    return 0;
-  // `!=` must land on its bound.
-  if (Cond->getOpcode() == BO_NE && Span % Abs != 0)
-    return std::nullopt;
-  return (Span + Abs - 1) / Abs;
-}
-
-/// The count `#pragma unroll` gives F (0: unroll completely), or none when
-/// it has no such pragma; -1 for `#pragma nounroll` / `unroll 1`.
-std::optional<std::int64_t> pragmaUnroll(const ForStmt *F, ASTContext &Ctx) {
-  DynTypedNodeList Parents = Ctx.getParents(*F);
-  const auto *AS = Parents.empty() ? nullptr : Parents[0].get<AttributedStmt>();
-  if (!AS)
-    return std::nullopt;
-  for (const Attr *A : AS->getAttrs()) {
-    const auto *Hint = dyn_cast<LoopHintAttr>(A);
-    if (!Hint)
-      continue;
-    if (Hint->getState() == LoopHintAttr::Disable)
-      return -1;
-    if (Hint->getOption() == LoopHintAttr::Unroll && Hint->getState() != LoopHintAttr::Numeric)
-      return 0;
-    if (Hint->getOption() == LoopHintAttr::UnrollCount) {
-      std::optional<std::int64_t> N = constantOf(Hint->getValue(), Ctx);
-      if (!N)
-        return std::nullopt;
-      return *N <= 1 ? -1 : *N;
-    }
-  }
-  return std::nullopt;
 }
 
 /// Whether E is written (the left side of a plain assignment) or read.
@@ -202,18 +93,6 @@ AccessOp sourceOpOf(const Expr *E, ASTContext &Ctx) {
 }
 
 } // namespace
-
-std::optional<std::int64_t> completeUnrollTripCount(const ForStmt *F, ASTContext &Ctx) {
-  std::optional<std::int64_t> Trip = constantTripCount(F, Ctx);
-  if (!Trip || *Trip < 1)
-    return std::nullopt;
-  std::optional<std::int64_t> Pragma = pragmaUnroll(F, Ctx);
-  if (Pragma && (*Pragma < 0 || (*Pragma > 0 && *Pragma < *Trip)))
-    return std::nullopt;
-  if (*Trip > (Pragma ? MaxTripWithPragma : MaxTripWithoutPragma))
-    return std::nullopt;
-  return Trip;
-}
 
 const Expr *adjacentPartner(const Expr *Site, AccessOp Op, ASTContext &Ctx) {
   const auto *AS = dyn_cast<ArraySubscriptExpr>(Site->IgnoreParenImpCasts());
@@ -415,7 +294,7 @@ std::optional<UnrolledLoopAccess> unrolledLoopAccess(const Expr *Site, ASTContex
       DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
   if (!Counter)
     if (const auto *A = dyn_cast_or_null<BinaryOperator>(Loop->getInit()))
-      Counter = counterOf(A->getLHS());
+      Counter = loopCounterOf(A->getLHS());
   if (splitsBody(Loop->getBody(), Counter))
     return std::nullopt;
   // The largest power of two dividing one run's bytes, at most 16.

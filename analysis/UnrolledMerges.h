@@ -68,6 +68,7 @@
 #define WARPCHECK_ANALYSIS_UNROLLEDMERGES_H
 
 #include "EmittedInstructions.h"
+#include "LoopUnrolling.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -114,12 +115,6 @@ enum class MergeKind { UnrolledLoop, AdjacentElements, ElementFields };
 /// The alignment ptxas knows a __shared__ array to have, in bytes (16 at
 /// most; 0 for an unknown array): any without relocatable device code, the
 /// dynamic array's, else the declared one (`__align__(16)`).
-/// The trip count of F when NVVM unrolls it completely: a constant one of
-/// at least 1, up to 32 on its own and up to 1024 under `#pragma unroll`
-/// (with no smaller count); none otherwise (`#pragma unroll 1` included).
-std::optional<std::int64_t> completeUnrollTripCount(const clang::ForStmt *F,
-                                                    clang::ASTContext &Ctx);
-
 unsigned knownSharedAlignment(const clang::VarDecl *Var, const clang::ASTContext &Ctx);
 
 /// Whether the source lets nvcc merge Site's consecutive executions (the

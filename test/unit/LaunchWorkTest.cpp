@@ -203,6 +203,36 @@ __global__ void kept(const float *a, const float *b, const float *c, float *out,
   EXPECT_EQ(S.Add, (1u + 4 + 1) * 32);
 }
 
+TEST(LaunchWork, AProductAddedInALoopTheCompilerUnrollsCompletelyIsFusedIntoEachAdd) {
+  // nvcc 13.0 -O3 -arch=sm_90 (test/hw/microbench/float_contraction.cu):
+  // the loop is gone, and its adds of t are 4 fma.rn.f32 of a[i] and b[i]
+  // with no mul.f32 left. A loop of unknown trip count (n) or one kept by
+  // `#pragma unroll 1` stays a loop: one multiply, then 4 adds.
+  const char *Code = R"(
+__global__ void unrolled(const float *a, const float *b, const float *c, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float t = a[i] * b[i];
+  float acc = c[i];
+  for (int k = 0; k < 4; ++k)
+    acc += t;                                    // FFMA x4
+  out[i] = acc;
+  float u = b[i] * c[i];
+  float acc2 = a[i];
+#pragma unroll 1
+  for (int k = 0; k < 4; ++k)
+    acc2 += u;                                   // FMUL once, FADD x4
+  out[i + 32] = acc2;
+}
+)";
+  Worked W(Code, "unrolled", Dim3{32, 1, 1}, Dim3{1, 1, 1}, {{"n", 4}});
+  ASSERT_TRUE(W.Work.Flops);
+  EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Exact);
+  const auto &S = W.ops(FloatPrecision::Single);
+  EXPECT_EQ(S.Fma, 4u * 32);
+  EXPECT_EQ(S.Mul, 1u * 32);
+  EXPECT_EQ(S.Add, 4u * 32);
+}
+
 TEST(LaunchWork, DivisionsAndMathFunctionsAreNotCounted) {
   const char *Code = R"(
 __global__ void divide(const float *a, float *out) {
