@@ -230,6 +230,21 @@ def test_concurrent(wc, tmp):
           reuse_counts(err) == (6, 0) and read(os.path.join(tmp, "warm.json")) == plain, err)
 
 
+def read_terminal(master):
+    """All a pseudo-terminal's side shows until the program on the other
+    side has closed it (Linux then says EIO)."""
+    tty = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        tty += chunk
+    return tty
+
+
 def test_progress(wc, tmp):
     write(os.path.join(tmp, "a.cu"), UNIT_A.replace('#include "stride.cuh"', "#define STRIDE 32"))
     write(os.path.join(tmp, "b.cu"), UNIT_B)
@@ -251,15 +266,7 @@ def test_progress(wc, tmp):
     proc = subprocess.Popen([wc, "--no-cuda", "--format=json", "a.cu", "b.cu"], cwd=tmp,
                             stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
-    tty = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        tty += chunk
+    tty = read_terminal(master)
     out = proc.stdout.read()
     proc.stdout.close()
     proc.wait(timeout=600)
@@ -285,15 +292,7 @@ def on_terminal(cmd, cwd):
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=slave, stderr=slave,
                             stdin=subprocess.DEVNULL)
     os.close(slave)
-    tty = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        tty += chunk
+    tty = read_terminal(master)
     proc.wait(timeout=600)
     os.close(master)
     return proc.returncode, tty.decode("utf-8", "replace")
