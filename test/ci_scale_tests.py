@@ -331,6 +331,15 @@ def test_streaming(wc, tmp):
           " with that launch's shape",
           at_c > plain.find("[4/4]") >= 0 and
           "block (64, 1, 1)" in plain[at_c:plain.find("\n", at_c)], repr(plain[-1200:]))
+    # A kernel in a header both units launch: one finding in the run (the
+    # other launch a note), printed once as units finish.
+    write(os.path.join(tmp, "gather.cuh"), SHARED_HEADER)
+    write(os.path.join(tmp, "l1.cu"), launcher(10))
+    write(os.path.join(tmp, "l2.cu"), launcher(20))
+    rc, text = on_terminal([wc, "--no-cuda", "-j1", "l1.cu", "l2.cu"], tmp)
+    got = warning_lines(text)
+    check("streaming: a header's finding two units report is printed once",
+          rc == 0 and len(got) == 1 and "gather.cuh:3:" in got[0], repr(text[-1500:]))
     run(cmd[:1] + ["--write-baseline=base.json"] + cmd[1:], cwd=tmp)
     rc, text = on_terminal(cmd[:1] + ["--baseline=base.json"] + cmd[1:], tmp)
     check("streaming: the gates hold for what is printed as units finish (a baseline with"

@@ -11,16 +11,6 @@ FindingStream::FindingStream(llvm::raw_ostream &OS, bool Color, ProgressLine *Pr
     : OS(OS), Color(Color), Progress(Progress), Gates(Gates),
       WorkingDirectory(std::move(WorkingDirectory)) {}
 
-std::string FindingStream::key(const Finding &F) {
-  // Fields apart by a byte no file name, check or message holds.
-  std::string K = F.File.value_or("");
-  for (const std::string &Part :
-       {std::to_string(F.Line.value_or(0)), std::to_string(F.Column.value_or(0)), F.Check,
-        F.Message})
-    K += '\0' + Part;
-  return K;
-}
-
 bool FindingStream::isFinal(const JobResult &R) {
   return R.KernelsWithoutLaunch.empty() && R.FunctionsWithoutCaller.empty();
 }
@@ -30,7 +20,7 @@ void FindingStream::unitFinished(RunResult Unit) {
   std::lock_guard<std::mutex> Guard(Lock);
   RunResult Shown;
   for (Finding &F : Unit.Findings)
-    if (Printed.insert(key(F)).second)
+    if (Printed.insert(findingIdentity(F)).second)
       Shown.Findings.push_back(std::move(F));
   if (Shown.Findings.empty())
     return;
@@ -42,7 +32,7 @@ void FindingStream::unitFinished(RunResult Unit) {
 
 bool FindingStream::printed(const Finding &F) const {
   std::lock_guard<std::mutex> Guard(Lock);
-  return Printed.count(key(F)) != 0;
+  return Printed.count(findingIdentity(F)) != 0;
 }
 
 } // namespace warpcheck::tool

@@ -7,7 +7,9 @@
 // those with a kernel launched nowhere in the unit or a function no
 // function of the unit calls, which are analysed again when another unit
 // launches or calls them (CrossUnitLaunches.h). A finding several units
-// report (one in a header they include) is printed once. Units finish in
+// report (one in a header they include) is printed once, as the first unit
+// to finish has it: the note the run adds for the other units' launches
+// ("the same for the launch at ...") is in the JSON and SARIF. Units finish in
 // any order: a report that must not depend on -j (a pipe, a file, JSON,
 // SARIF) is never streamed.
 //
@@ -45,12 +47,10 @@ public:
   /// printed now; those already printed are left out.
   void unitFinished(RunResult Unit);
 
-  /// Whether F was printed (by file, line, column, check and message).
+  /// Whether F was printed (one of its identity: findingIdentity).
   bool printed(const Finding &F) const;
 
 private:
-  static std::string key(const Finding &F);
-
   mutable std::mutex Lock;
   llvm::raw_ostream &OS;
   bool Color;

@@ -25,7 +25,7 @@ std::string launchNamed(llvm::StringRef Message) {
 /// A finding's identity across translation units: the same check, place
 /// and words, whichever unit's launch site the words name. A kernel in a
 /// header that two files launch with the same shape is one finding there.
-static std::string findingKey(const Finding &F) {
+std::string findingIdentity(const Finding &F) {
   llvm::json::Object Key{{"check", F.Check},
                          {"file", F.File.value_or("")},
                          {"line", F.Line.value_or(0)},
@@ -80,7 +80,7 @@ void RunResult::addJobOutput(JobResult Output, const std::vector<std::string> &N
     if (SeenKernels.insert(compactText(toJson(K))).second)
       Kernels.push_back(std::move(K));
   for (Finding &New : Output.Findings) {
-    std::string Key = findingKey(New);
+    std::string Key = findingIdentity(New);
     auto Seen = FindingIndex.find(Key);
     if (Seen == FindingIndex.end()) {
       FindingIndex[Key] = Findings.size();

@@ -59,6 +59,11 @@ private:
 /// empty.
 std::string launchNamed(llvm::StringRef Message);
 
+/// A finding's identity across translation units: its check, place and
+/// words, whichever unit's launch its words name. The run keeps one
+/// finding per identity (the others become its notes).
+std::string findingIdentity(const Finding &F);
+
 /// The counts of the summary line.
 struct RunCounts {
   unsigned Inputs = 0, Analysed = 0, AnalysedWithErrors = 0, NotAnalysed = 0;
