@@ -38,7 +38,7 @@ const std::vector<std::uint64_t> GA100Carveouts = {
 // [OCC] the other 8.x (8.6, 8.9) and 12.0 / 12.1.
 const std::vector<std::uint64_t> GA10xCarveouts = {
     0, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB, 100 * KiB};
-// [OCC] compute 9.x and 10.0 / 10.1 / 10.3.
+// [OCC] compute 9.x, 10.0 / 10.1 / 10.3 and 11.0.
 const std::vector<std::uint64_t> HopperCarveouts = {
     0,         8 * KiB,   16 * KiB,  32 * KiB,  64 * KiB,
     100 * KiB, 132 * KiB, 164 * KiB, 196 * KiB, 228 * KiB};
@@ -430,6 +430,30 @@ std::vector<ArchSpec> buildTable() {
     Table.push_back(std::move(A));
   }
   {
+    // Jetson Thor (CUDA 13 renamed its sm_101 to sm_110). [PROP] is the
+    // deviceQuery of a Jetson AGX Thor under CUDA 13.0, as published in
+    // NVIDIA/cutlass issue 2784 and in the Jetson AI Lab setup guide.
+    ArchSpec A = modernBase("sm_110", "Blackwell (Jetson Thor)", 11, 0);
+    setThreadLimits(A, 1536, 24);    // [PROP] 1536 threads; [OCC] 24 blocks on 11.0
+    A.SharedMemoryPerSM = 228 * KiB; // [PROP] 233472 bytes per SM
+    A.SharedCarveoutSteps = HopperCarveouts;  // [OCC] 11.0 as 10.x
+    // Not printed by deviceQuery: the SM's capacity less the 1 KB the
+    // runtime reserves per block, the rule every cc 8.0+ row above follows.
+    A.SharedMemoryPerBlockOptin = 227 * KiB;
+    A.ReservedSharedMemoryPerBlock = 1 * KiB; // [PG] 1 KB from cc 8.0
+    A.SharedAllocationUnit = 128;             // [OCC] 128 bytes from cc 8
+    A.BlockBarriersPerSM = 1 * 24;            // [OCC] 1 per block slot on 11.0
+    // [PROP] 20 SMs, clock rate 1049 MHz; [SPEC] 273 GB/s LPDDR5X (Jetson
+    // AGX Thor datasheet; [PROP] of CUDA 13.2: 256-bit at 4266 MHz x 2).
+    A.Part = part("Jetson AGX Thor", 20, 1049, 273,
+                  "deviceQuery of a Jetson AGX Thor (SMs, clock); Jetson AGX "
+                  "Thor datasheet (bandwidth)");
+    // [PROP] 128 CUDA cores per SM: fp32 128 per clock (fp16, fp64 not
+    // known here).
+    A.FmaResultsPerClockPerSM = {0, 128, 0};
+    Table.push_back(std::move(A));
+  }
+  {
     ArchSpec A = modernBase("sm_120", "Blackwell (GeForce)", 12, 0);
     setThreadLimits(A, 1536, 24);    // [PG] 1536 threads; [OCC] 24 blocks
     A.SharedMemoryPerSM = 100 * KiB; // [PG] 100 KB per SM
@@ -442,6 +466,26 @@ std::vector<ArchSpec> buildTable() {
     A.Part = part("GeForce RTX 5090", 170, 2407, 1792,
                   "NVIDIA GeForce RTX 5090 specifications");
     // [PG] throughput table, cc 12.0: fp32 128, fp64 2 (fp16 not known here).
+    A.FmaResultsPerClockPerSM = {0, 128, 2};
+    Table.push_back(std::move(A));
+  }
+  {
+    // DGX Spark's GB10. cc 12.1 shares the 12.x column of [PG] and every
+    // 12.x branch of [OCC] with 12.0.
+    ArchSpec A = modernBase("sm_121", "Blackwell (GB10)", 12, 1);
+    setThreadLimits(A, 1536, 24);    // [PG] 12.x 1536 threads; [OCC] 24 blocks
+    A.SharedMemoryPerSM = 100 * KiB; // [PG] 12.x 100 KB per SM
+    A.SharedCarveoutSteps = GA10xCarveouts;   // [OCC] 12.0 / 12.1
+    A.SharedMemoryPerBlockOptin = 99 * KiB;   // [PG] 12.x 99 KB per block
+    A.ReservedSharedMemoryPerBlock = 1 * KiB; // [PG] 1 KB from cc 8.0
+    A.SharedAllocationUnit = 128;             // [OCC] 128 bytes from cc 8
+    A.BlockBarriersPerSM = 1 * 24;            // [OCC] 1 per block slot on 12.x
+    // [PROP] 48 SMs, clock rate 2418 MHz (a published deviceQuery of a DGX
+    // Spark, CUDA 13.0); [SPEC] 273 GB/s LPDDR5X (DGX Spark specifications).
+    A.Part = part("DGX Spark GB10", 48, 2418, 273,
+                  "deviceQuery of a DGX Spark (SMs, clock); NVIDIA DGX Spark "
+                  "specifications (bandwidth)");
+    // [PG] throughput table, 12.x: fp32 128, fp64 2.
     A.FmaResultsPerClockPerSM = {0, 128, 2};
     Table.push_back(std::move(A));
   }

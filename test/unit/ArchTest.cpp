@@ -17,7 +17,8 @@ TEST(ArchTest, KnowsEveryRequestedArchitecture) {
   std::vector<std::string> Expected = {
       "g80",   "sm_50", "sm_52", "sm_53",  "sm_60",  "sm_61",
       "sm_62", "sm_70", "sm_72", "sm_75",  "sm_80",  "sm_86",
-      "sm_87", "sm_89", "sm_90", "sm_100", "sm_103", "sm_120"};
+      "sm_87", "sm_89", "sm_90", "sm_100", "sm_103", "sm_110",
+      "sm_120", "sm_121"};
   EXPECT_EQ(knownArchNames(), Expected);
   for (const std::string &Name : Expected) {
     const ArchSpec *A = findArch(Name);
@@ -37,6 +38,8 @@ TEST(ArchTest, AcceptsTheUsualSpellings) {
   EXPECT_EQ(findArch("100"), findArch("sm_100"));
   EXPECT_EQ(findArch("10.3"), findArch("sm_103"));
   EXPECT_EQ(findArch("compute_120"), findArch("sm_120"));
+  EXPECT_EQ(findArch("11.0"), findArch("sm_110"));
+  EXPECT_EQ(findArch("sm_121a"), findArch("sm_121"));
   // The G80 is compute capability 1.0.
   EXPECT_EQ(findArch("sm_10"), findArch("g80"));
   EXPECT_EQ(findArch("1.0"), findArch("g80"));
@@ -139,7 +142,9 @@ TEST(ArchTest, PerArchLimits) {
       {"sm_90", 2048, 32, 65536, 233472, 232448},
       {"sm_100", 2048, 32, 65536, 233472, 232448},
       {"sm_103", 2048, 32, 65536, 233472, 232448},
+      {"sm_110", 1536, 24, 65536, 233472, 232448},
       {"sm_120", 1536, 24, 65536, 102400, 101376},
+      {"sm_121", 1536, 24, 65536, 102400, 101376},
   };
   for (const Row &R : Rows) {
     SCOPED_TRACE(R.Name);

@@ -21,6 +21,8 @@ TEST(CompileCommandTest, ParseArchMapping) {
   EXPECT_EQ(clangParseArchFor("sm_100a"), "sm_90");
   EXPECT_EQ(clangParseArchFor("sm_103"), "sm_90");
   EXPECT_EQ(clangParseArchFor("sm_120"), "sm_90");
+  EXPECT_EQ(clangParseArchFor("sm_110"), "sm_90");
+  EXPECT_EQ(clangParseArchFor("sm_121a"), "sm_90");
   EXPECT_EQ(clangParseArchFor("sm_121f"), "sm_90");
   EXPECT_EQ(clangParseArchFor("sm_88"), "sm_87"); // Unknown: newest below.
   EXPECT_EQ(clangParseArchFor("sm_35"), "sm_50"); // Refused with CUDA 12+.
