@@ -92,6 +92,55 @@ def occupancy_sweep_cases(wc):
           ok and doc[0]["suggested_block"] is not None, out + err)
     rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=32", "--block=256", "--sweep"])
     check("occupancy --sweep with --block is a usage error", rc == 2 and "--sweep" in err, out + err)
+    occupancy_sweep_svg_cases(wc)
+
+
+def occupancy_sweep_svg_cases(wc):
+    """--sweep --format=svg: a standalone SVG document, one panel per
+    architecture, whose curve is the CSV's numbers (x: 52 + block / 1024 x
+    314, y: 204 - occupancy x 180, the panel's plot area) and whose dashed
+    line stands at the suggested block size."""
+    import xml.etree.ElementTree as ET
+    args = ["occupancy", "--arch=sm_90,sm_121", "--registers=72", "--static-shared=8192",
+            "--sweep"]
+    rc, csv_out, err = run([wc] + args + ["--format=csv"])
+    rows = [line.split(",") for line in csv_out.strip().splitlines()[1:]] if rc == 0 else []
+    rc, out, err = run([wc] + args + ["--format=svg"])
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    try:
+        root = ET.fromstring(out.encode()) if rc == 0 else None
+    except ET.ParseError as e:
+        root, err = None, err + str(e)
+    check("occupancy --sweep --format=svg: well-formed SVG with its own styles",
+          root is not None and root.tag == "{http://www.w3.org/2000/svg}svg" and
+          root.find("s:style", ns) is not None and root.find(".//s:script", ns) is None,
+          out[:400] + err)
+    if root is None:
+        return
+    panels = root.findall("s:svg", ns)
+    titles = [t.text for t in root.findall("s:text", ns)]
+    check("occupancy --sweep --format=svg: a panel per architecture, titled",
+          len(panels) == 2 and titles == ["sm_90 · 72 registers · 8192 B shared",
+                                           "sm_121 · 72 registers · 8192 B shared"], str(titles))
+    for panel, arch in zip(panels, ["sm_90", "sm_121"]):
+        want = [r for r in rows if r[0] == arch]
+        points = [tuple(float(v) for v in p.split(","))
+                  for p in panel.find("s:polyline", ns).attrib["points"].split()]
+        expected = [(52 + int(r[4]) / 1024 * 314, 204 - float(r[7]) * 180) for r in want]
+        suggested = [int(r[4]) for r in want if r[9] == "1"]
+        line = [l for l in panel.findall("s:line", ns) if l.attrib.get("class") == "suggested"]
+        check("occupancy --sweep --format=svg: %s's curve is the CSV's %d points, the dashed "
+              "line at the suggested %s" % (arch, len(want), suggested),
+              len(points) == len(want) == 32 and
+              all(abs(a - c) < 0.06 and abs(b - d) < 0.06
+                  for (a, b), (c, d) in zip(points, expected)) and
+              len(suggested) == 1 and len(line) == 1 and
+              abs(float(line[0].attrib["x1"]) - (52 + suggested[0] / 1024 * 314)) < 0.06,
+              str(points[:4]) + " / " + str(expected[:4]))
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=32", "--block=256",
+                        "--format=svg"])
+    check("occupancy --format=svg without --sweep is a usage error",
+          rc == 2 and "svg with --sweep" in err, out + err)
 
 
 def main():

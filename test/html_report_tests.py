@@ -210,6 +210,10 @@ def check_report(wc, browser, artifacts):
           body.attrs.get("data-selfcheck-overflow") == "0",
           "overflow: %s; %s" % (body.attrs.get("data-selfcheck-overflow"),
                                 body.attrs.get("data-selfcheck-wide")))
+    check("no chart label covers another, as Chromium draws them (the page's #selfcheck)",
+          body.attrs.get("data-selfcheck-label-overlaps") == "0",
+          "%s covered: %s" % (body.attrs.get("data-selfcheck-label-overlaps"),
+                              body.attrs.get("data-selfcheck-labels")))
 
     # The whole page too, the launches' details folded as it opens.
     full = os.path.join(artifacts, "report-full.png")

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HtmlSvg.h"
+#include "OccupancySvg.h"
 #include "OccupancySweep.h"
 
 #include <algorithm>
@@ -104,7 +105,6 @@ static void occupancyChart(const std::vector<LaunchView> &Launches, HtmlPage &Pa
     return;
   }
   Page.raw("<div class=\"panels\">\n");
-  const double Width = 380, Height = 250, X0 = 52, X1 = 366, Y0 = 24, Y1 = 204;
   for (const auto &[C, Views] : Configs) {
     const auto &[ArchName, Registers, Static, Dynamic] = C;
     const model::ArchSpec *Arch = model::findArch(ArchName);
@@ -121,75 +121,19 @@ static void occupancyChart(const std::vector<LaunchView> &Launches, HtmlPage &Pa
     Resources.StaticSharedBytes = static_cast<std::uint64_t>(Static);
     Resources.DynamicSharedBytes = static_cast<std::uint64_t>(Dynamic);
     OccupancySweep Sweep = sweepBlockSizes(*Arch, Resources);
-    double MaxBlock = Arch->MaxThreadsPerBlock;
-    auto X = [&](double Block) { return X0 + Block / MaxBlock * (X1 - X0); };
-    auto Y = [&](double Occupancy) { return Y1 - Occupancy * (Y1 - Y0); };
-    Page.raw("<svg class=\"chart chart-occupancy\" viewBox=\"0 0 " + coord(Width) + " " +
-             coord(Height) + "\" role=\"img\" aria-label=\"occupancy against block size\">");
-    for (int P = 0; P <= 100; P += 25) {
-      svgLine(Page, X0, Y(P / 100.0), X1, Y(P / 100.0), "grid");
-      svgText(Page, X0 - 6, Y(P / 100.0) + 4, "class=\"tick\" text-anchor=\"end\"",
-              std::to_string(P) + "%");
-    }
-    for (unsigned B = 0; B <= Arch->MaxThreadsPerBlock; B += 256) {
-      svgLine(Page, X(B), Y1, X(B), Y1 + 4, "axisline");
-      svgText(Page, X(B), Y1 + 17, "class=\"tick\" text-anchor=\"middle\"", std::to_string(B));
-    }
-    svgText(Page, (X0 + X1) / 2, Height - 8, "class=\"axis\" text-anchor=\"middle\"",
-            "Threads per block");
-    svgText(Page, 12, (Y0 + Y1) / 2,
-            "class=\"axis\" text-anchor=\"middle\" transform=\"rotate(-90 12 " +
-                coord((Y0 + Y1) / 2) + ")\"",
-            "Occupancy");
-    std::string Points;
-    for (const OccupancySweep::Point &P : Sweep.Points)
-      Points += coord(X(P.Resources.ThreadsPerBlock)) + "," + coord(Y(P.Result.Theoretical)) + " ";
-    Page.raw("<polyline class=\"curve\" points=\"" + Points + "\"/>");
-    if (unsigned S = Sweep.Suggested.BlockSize) {
-      svgLine(Page, X(S), Y0, X(S), Y1, "suggested");
-      svgText(Page, X(S) + (S > MaxBlock / 2 ? -4 : 4), Y0 - 6,
-              std::string("class=\"tick\" text-anchor=\"") + (S > MaxBlock / 2 ? "end" : "start") +
-                  "\"",
-              "suggested " + std::to_string(S));
-    }
     // Launches of the same block size share a mark.
-    std::map<std::int64_t, std::vector<const LaunchView *>> ByBlock;
+    std::map<std::int64_t, std::string> ByBlock;
     for (const LaunchView *V : Views)
-      if (V->Kernel->Launch)
-        ByBlock[V->Kernel->Launch->Block[0] * V->Kernel->Launch->Block[1] *
-                V->Kernel->Launch->Block[2]]
-            .push_back(V);
-    // Labels placed where no earlier one is: [left, right] at each height.
-    LabelPlacer Labels;
-    for (const auto &[Block, Marked] : ByBlock) {
-      if (Block < 1 || Block > Arch->MaxThreadsPerBlock)
-        continue;
-      model::KernelResources At = Resources;
-      At.ThreadsPerBlock = static_cast<unsigned>(Block);
-      model::OccupancyResult R = model::computeOccupancy(*Arch, At);
-      std::string Numbers;
-      for (const LaunchView *V : Marked)
+      if (V->Kernel->Launch) {
+        std::string &Numbers = ByBlock[V->Kernel->Launch->Block[0] *
+                                       V->Kernel->Launch->Block[1] * V->Kernel->Launch->Block[2]];
         Numbers += (Numbers.empty() ? "#" : " #") + std::to_string(V->Number);
-      char Occupancy[16];
-      std::snprintf(Occupancy, sizeof Occupancy, "%.4f", R.Theoretical);
-      Page.raw("<g class=\"mark\" data-block=\"" + std::to_string(Block) +
-               "\" data-occupancy=\"" + Occupancy + "\" data-launches=\"" + Numbers + "\">");
-      Page.raw("<circle cx=\"" + coord(X(Block)) + "\" cy=\"" + coord(Y(R.Theoretical)) +
-               "\" r=\"5\"/>");
-      bool Right = X(Block) < (X0 + X1) / 2;
-      std::string Label = shortened(Numbers, 20) + ": " + model::formatPercent(R.Theoretical);
-      // About 7 units per character of the 12-unit font.
-      double TextWidth = labelWidth(Label);
-      bool Below = R.Theoretical > 0.7;
-      double LabelY = Labels.place(Right ? X(Block) + 7 : X(Block) - 7 - TextWidth, TextWidth,
-                                   Below ? Y(R.Theoretical) + 18 : Y(R.Theoretical) - 9,
-                                   Below ? 14 : -14, Below ? Height : 0);
-      svgText(Page, X(Block) + (Right ? 7 : -7), LabelY,
-              std::string("class=\"label\" text-anchor=\"") + (Right ? "start" : "end") + "\"",
-              Label);
-      Page.raw("</g>");
-    }
-    Page.raw("</svg><ul class=\"key\">");
+      }
+    std::vector<OccupancyMark> Marks;
+    for (const auto &[Block, Numbers] : ByBlock)
+      Marks.push_back({Block, Numbers});
+    drawOccupancyCurve(Page, *Arch, Resources, Sweep, Marks);
+    Page.raw("<ul class=\"key\">");
     for (const LaunchView *V : Views) {
       const OccupancyEntry &O = V->Kernel->Resources->Occupancy;
       Page.raw("<li><a href=\"#" + V->Id + "\">#" + std::to_string(V->Number) + "</a> ");

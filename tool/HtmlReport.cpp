@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HtmlPage.h"
+#include "HtmlSvg.h"
 #include "Reporters.h"
 #include "ReportSupport.h"
 
@@ -60,16 +61,6 @@ td ul, li ul { margin: 0; padding-left: 1.2em; }
 .chart-box { margin: 10px 0 24px; }
 figcaption { color: #445; margin-bottom: 6px; }
 svg.chart { width: 100%; height: auto; display: block; font-family: system-ui, sans-serif; }
-svg .grid { stroke: #e3e6eb; } svg .axisline { stroke: #889; }
-svg .threshold { stroke: #d93025; stroke-dasharray: 5 4; }
-svg .tick { font-size: 12px; fill: #556; } svg .axis { font-size: 13px; fill: #223; }
-svg .label { font-size: 12px; fill: #223; }
-svg .bar { fill: #56b4e9; } svg .worst { fill: #1d2330; }
-svg .curve { fill: none; stroke: #0072b2; stroke-width: 2; }
-svg .suggested { stroke: #009e73; stroke-dasharray: 4 3; }
-svg .mark circle { fill: #d55e00; stroke: #fff; stroke-width: 1.5; }
-svg .roof { fill: none; stroke-width: 2.5; }
-svg .point circle { stroke: #fff; stroke-width: 1.5; }
 .panels { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 12px; }
 .panel { border: 1px solid #e1e4e8; border-radius: 6px; padding: 4px 8px; min-width: 0; }
 .panel h4 { margin: 2px 0; }
@@ -147,6 +138,23 @@ static constexpr llvm::StringLiteral HtmlScript = R"(
     document.body.setAttribute('data-selfcheck-width', String(width));
     document.body.setAttribute('data-selfcheck-overflow', String(wide.length));
     document.body.setAttribute('data-selfcheck-wide', wide.slice(0, 20).join('; '));
+    // Chart labels as drawn (the font's real widths): no two of one chart
+    // may cover each other.
+    var covered = [];
+    document.querySelectorAll('svg.chart').forEach(function (svg) {
+      var boxes = Array.prototype.map.call(svg.querySelectorAll('text.label'), function (t) {
+        return { r: t.getBoundingClientRect(), s: t.textContent };
+      });
+      for (var i = 0; i < boxes.length; ++i)
+        for (var j = i + 1; j < boxes.length; ++j) {
+          var a = boxes[i].r, b = boxes[j].r;
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 &&
+              b.top < a.bottom - 1)
+            covered.push(boxes[i].s + ' / ' + boxes[j].s);
+        }
+    });
+    document.body.setAttribute('data-selfcheck-label-overlaps', String(covered.length));
+    document.body.setAttribute('data-selfcheck-labels', covered.slice(0, 20).join('; '));
   }
 })();
 )";
@@ -352,6 +360,7 @@ void renderHtml(const RunResult &R, const ReportContext &Ctx, llvm::raw_ostream 
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            "<title>warpcheck report</title>\n<style>");
   Page.raw(HtmlStyle);
+  Page.raw(SvgChartStyle);
   Page.raw("</style>\n</head>\n<body>\n<h1>warpcheck audit report</h1>\n<p class=\"meta\">");
   Page.text("warpcheck " + Ctx.ToolVersion + "; files are named relative to " +
             Ctx.WorkingDirectory + ".");

@@ -43,6 +43,24 @@ inline std::string shortened(const std::string &Label, size_t Max) {
   return CodePoints <= Max ? Label : Label.substr(0, Cut) + "…";
 }
 
+/// How the charts' parts are drawn: the HTML report's page and a
+/// standalone SVG (`warpcheck occupancy --sweep --format=svg`) share it. A
+/// label has a white outline, so that it stays readable where it crosses a
+/// curve or a grid line.
+inline constexpr llvm::StringLiteral SvgChartStyle = R"(
+svg .grid { stroke: #e3e6eb; } svg .axisline { stroke: #889; }
+svg .threshold { stroke: #d93025; stroke-dasharray: 5 4; }
+svg .tick { font-size: 12px; fill: #556; } svg .axis { font-size: 13px; fill: #223; }
+svg .label { font-size: 12px; fill: #223; paint-order: stroke; stroke: #fff;
+  stroke-width: 3px; stroke-linejoin: round; }
+svg .bar { fill: #56b4e9; } svg .worst { fill: #1d2330; }
+svg .curve { fill: none; stroke: #0072b2; stroke-width: 2; }
+svg .suggested { stroke: #009e73; stroke-dasharray: 4 3; }
+svg .mark circle { fill: #d55e00; stroke: #fff; stroke-width: 1.5; }
+svg .roof { fill: none; stroke-width: 2.5; }
+svg .point circle { stroke: #fff; stroke-width: 1.5; }
+)";
+
 /// <text> at (X, Y) with the given attributes, its content escaped.
 inline void svgText(HtmlPage &Page, double X, double Y, llvm::StringRef Attributes,
                     llvm::StringRef Text) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OccupancySvg.h"
 #include "OccupancySweep.h"
 
 #include "warpcheck/model/Arch.h"
@@ -35,7 +36,7 @@ const char *OccupancyHelp = R"(USAGE: warpcheck occupancy --arch=<sm_XX[,sm_YY..
        warpcheck occupancy --arch=<sm_XX[,...]> --registers=<R> --sweep
                            [--static-shared=<bytes>] [--dynamic-shared=<bytes>]
                            [--dynamic-shared-per-thread=<bytes>] [--carveout=<percent>]
-                           [--format=text|json|csv]
+                           [--format=text|json|csv|svg]
 
 Theoretical occupancy with the semantics of the CUDA runtime's
 cudaOccupancyMaxActiveBlocksPerMultiprocessor: active blocks and warps per SM,
@@ -233,8 +234,9 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
       return 2;
     }
   }
-  if (Format != "text" && Format != "json" && !(Sweep && Format == "csv")) {
-    fail("unknown --format '" + Format + "' (expected text or json; csv with --sweep)");
+  if (Format != "text" && Format != "json" &&
+      !(Sweep && (Format == "csv" || Format == "svg"))) {
+    fail("unknown --format '" + Format + "' (expected text or json; csv or svg with --sweep)");
     return 2;
   }
   if (ArchList.empty()) {
@@ -257,6 +259,22 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
     if (!HaveRegisters || HaveBlock || !ConfigsFile.empty()) {
       fail("--sweep takes --registers (and shared memory), not --block or --configs");
       return 2;
+    }
+    if (Format == "svg") {
+      std::vector<OccupancySweepPanel> Panels;
+      for (const ArchSpec *Arch : Archs) {
+        OccupancySweepPanel P{Arch, Single, sweepBlockSizes(*Arch, Single, PerThread), ""};
+        // As the HTML report titles its panels, the dynamic part per thread
+        // when it grows with the block.
+        P.Title = Arch->Name + " · " + std::to_string(Single.RegistersPerThread) +
+                  " registers · " +
+                  std::to_string(Single.StaticSharedBytes + Single.DynamicSharedBytes) +
+                  (PerThread ? " B + " + std::to_string(PerThread) + " B/thread" : " B") +
+                  " shared";
+        Panels.push_back(std::move(P));
+      }
+      writeOccupancySweepSvg(llvm::outs(), Panels);
+      return 0;
     }
     llvm::json::Array Json;
     if (Format == "csv")
