@@ -1,5 +1,6 @@
 // The hardware model against what Nsight Compute measured on an H200
-// (sm_90): test/hw/global_patterns.json and test/hw/shared_patterns.json,
+// (sm_90): test/hw/global_patterns.json and test/hw/shared_patterns.json
+// (and test/hw/partial_warp_shared.json, measured on an H100, also sm_90),
 // made by test/hw/scripts/run_microbench.sh and microbench_to_records.py.
 // Every record is one warp-wide instruction with known per-lane byte
 // offsets; the model must predict its sectors (global) or wavefronts
@@ -10,6 +11,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -17,6 +19,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -122,6 +125,50 @@ TEST(HardwareRecords, SharedWavefrontsPerRequestMatchTheH200) {
     ++Compared;
   }
   EXPECT_GT(Compared, 20u);
+}
+
+// A warp of a block whose size is not a multiple of 32 has lanes that do
+// not exist. On sm_90 they cost a shared access exactly what lanes switched
+// off by a branch cost: test/hw/partial_warp_shared.json (an H100, ncu), 210
+// launches of 4-, 8- and 16-byte loads and stores, 16, 8 or 24 lanes absent
+// or off. The model counts the lanes that run the access either way.
+TEST(HardwareRecords, AbsentLanesCostWhatLanesSwitchedOffCost) {
+  llvm::json::Array Records = loadRecords("partial_warp_shared.json");
+  ASSERT_EQ(Records.size(), 210u);
+  const ArchSpec *Sm90 = findArch("sm_90");
+  ASSERT_TRUE(Sm90);
+  // The measured cost of each (op, width, offsets, lanes that run it).
+  std::map<std::string, std::set<double>> MeasuredBySameLanes;
+  unsigned Compared = 0;
+  for (const llvm::json::Value &V : Records) {
+    const llvm::json::Object *R = V.getAsObject();
+    ASSERT_TRUE(R);
+    auto Measured = R->getNumber("wavefronts_per_request");
+    auto Threads = R->getInteger("threads");
+    auto MaskText = R->getString("active_mask");
+    ASSERT_TRUE(Measured && Threads && MaskText) << describe(*R);
+    std::uint64_t Existing = *Threads >= 32 ? 0xffffffffu : (1u << *Threads) - 1;
+    std::uint64_t Runs = std::stoull(MaskText->str(), nullptr, 0) & Existing;
+    llvm::json::Object Lanes = *R;
+    Lanes["active_mask"] = static_cast<std::int64_t>(Runs);
+    SharedAccessKind Kind = R->getString("op") == "store" ? SharedAccessKind::Store
+                                                          : SharedAccessKind::Load;
+    SharedRequestCost C = computeSharedRequestCost(requestOf(Lanes, 0), Sm90->SharedBanks, Kind);
+    EXPECT_NEAR(C.Wavefronts, *Measured, 0.05) << describe(*R);
+    std::string Key = R->getString("op")->str() + "/" +
+                      std::to_string(*R->getInteger("width")) + "/" +
+                      llvm::formatv("{0}", *R->get("offsets")).str() + "/" + std::to_string(Runs);
+    MeasuredBySameLanes[Key].insert(*Measured);
+    ++Compared;
+  }
+  EXPECT_EQ(Compared, 210u);
+  // Absent and switched-off lanes: one cost for the same lanes running.
+  unsigned Pairs = 0;
+  for (const auto &[Key, Costs] : MeasuredBySameLanes) {
+    EXPECT_EQ(Costs.size(), 1u) << Key;
+    ++Pairs;
+  }
+  EXPECT_EQ(Pairs, 120u); // 6 kinds x 5 patterns x 4 lane sets (8, 16, 24, 32)
 }
 
 // Global atomics: which ones nvcc aggregates per warp (the SASS census of
