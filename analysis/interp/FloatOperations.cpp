@@ -285,9 +285,15 @@ const Expr *valueOf(const Expr *E) {
 void Contractions::analyse(const FunctionDecl *FD) {
   if (!FD || !Analysed.insert(FD).second)
     return;
+  // Kept products first: an add of a product written inline and a product
+  // kept in a variable fuses the kept one, the inline one stays a multiply
+  // (`float t = a[i] * b[i]; o[i] = c[i] * d[i] + t;` and `acc = acc * 0.5f
+  // + t` in a loop unrolled completely: mul.f32 of the inline product and
+  // fma.rn.f32 of t in nvcc 13.0's PTX, FMUL and FFMA in its SASS, -O3,
+  // sm_90, test/hw/microbench/float_contraction.cu).
   if (const Stmt *Body = FD->getBody()) {
-    visit(Body);
     fuseProductVariables(FD, Body);
+    visit(Body);
   }
 }
 
@@ -319,13 +325,12 @@ const Stmt *innermostLoop(const Stmt *S, ASTContext &Ctx) {
 
 /// Every reference to a variable in S, and the contractible adds of S that
 /// are not FMAs already with an addend that names a variable (the add, and
-/// whether the variable is the subtrahend).
+/// the variable's place among its addends).
 struct VariableUses : RecursiveASTVisitor<VariableUses> {
   std::map<const VarDecl *, unsigned> References;
   struct AddUse {
     const Expr *Add;
     FloatOp Op;
-    bool Subtrahend;
     /// The variable's place among the variables the add names as addends.
     size_t Position;
   };
@@ -342,24 +347,13 @@ struct VariableUses : RecursiveASTVisitor<VariableUses> {
     if (!Op || Op->Kind != FloatOpKind::Add || !Op->Contractible ||
         FusedAdds->count(E->IgnoreParens()))
       return true;
-    std::vector<std::pair<const VarDecl *, bool>> Named;
+    std::vector<const VarDecl *> Named;
     for (const Expr *Addend : Op->Addends)
       if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(valueOf(Addend)))
-        if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
-          // The subtrahend of `c - t` (and of __half's operator-).
-          const Expr *Subtrahend = nullptr;
-          if (const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParens());
-              B && (B->getOpcode() == BO_Sub || B->getOpcode() == BO_SubAssign))
-            Subtrahend = B->getRHS();
-          if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E->IgnoreParens());
-              OC && OC->getNumArgs() == 2 &&
-              (OC->getOperator() == OO_Minus || OC->getOperator() == OO_MinusEqual))
-            Subtrahend = OC->getArg(1);
-          bool Sub = Subtrahend && valueOf(Subtrahend) == Ref;
-          Named.push_back({V, Sub});
-        }
+        if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+          Named.push_back(V);
     for (size_t I = 0; I < Named.size(); ++I)
-      Adds[Named[I].first].push_back({E->IgnoreParens(), *Op, Named[I].second, I});
+      Adds[Named[I]].push_back({E->IgnoreParens(), *Op, I});
     return true;
   }
 };
@@ -406,8 +400,12 @@ void Contractions::fuseProductVariables(const FunctionDecl *FD, const Stmt *Body
     std::optional<FloatOp> M = floatOperationOf(Product);
     const Stmt *Loop = innermostLoop(Product, Ctx);
     bool Fusable = true;
+    // A product subtracted (`c - t`) is a mul.f32 and a sub.f32 in the PTX;
+    // ptxas makes each an FFMA of the negated product (`FFMA R, -a, b, c`
+    // in the SASS of float_contraction.cu's subOnly and subTwice), so it
+    // is fused as an added one is.
     for (const VariableUses::AddUse &U : Adds)
-      Fusable = Fusable && !U.Subtrahend && FirstProduct[U.Add] == U.Position &&
+      Fusable = Fusable && FirstProduct[U.Add] == U.Position &&
                 U.Op.Precision == M->Precision && U.Op.Elements == M->Elements &&
                 innermostLoop(U.Add, Ctx) == Loop;
     // Each add is an FMA of the product's operands (the multiply repeated
@@ -425,7 +423,8 @@ void Contractions::visit(const Stmt *S) {
     return;
   if (const auto *E = dyn_cast<Expr>(S)) {
     std::optional<FloatOp> Op = floatOperationOf(E);
-    if (Op && Op->Kind == FloatOpKind::Add && Op->Contractible) {
+    if (Op && Op->Kind == FloatOpKind::Add && Op->Contractible &&
+        !FusedAdds.count(E->IgnoreParens())) {
       for (const Expr *Addend : Op->Addends) {
         const Expr *V = valueOf(Addend);
         std::optional<FloatOp> M = floatOperationOf(V);

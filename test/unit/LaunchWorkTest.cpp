@@ -165,12 +165,13 @@ __global__ void ops(const float *a, const float *b, const float *c, const float 
 }
 
 TEST(LaunchWork, AProductKeptInAVariableIsFusedIntoTheAddsThatReadIt) {
-  // As nvcc 13.0 -O3 -arch=sm_90 compiles each (its PTX: 8 fma.rn.f32, each
-  // one FFMA, 4 mul.f32, 5 add.f32 and 1 sub.f32 for n = 4): a product read
-  // only by adds in its own loop becomes an FMA in each; read by a store
-  // too, added in a loop it is computed outside of, or subtracted from a
-  // value, it stays a multiply; of two kept products added, the first is
-  // fused.
+  // As nvcc 13.0 -O3 -arch=sm_90 compiles each (its SASS, the kernel `kept`
+  // of test/hw/microbench/float_contraction.cu, for n = 4: 8 FFMA, 3 FMUL,
+  // 5 FADD): a product read only by adds in its own loop becomes an FMA in
+  // each, subtracted from a value too (`c - w`: a mul.f32 and a sub.f32 in
+  // the PTX, one FFMA of -w's operands in the SASS); read by a store too,
+  // or added in a loop it is computed outside of, it stays a multiply; of
+  // two kept products added, the first is fused.
   const char *Code = R"(
 __global__ void kept(const float *a, const float *b, const float *c, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -189,7 +190,7 @@ __global__ void kept(const float *a, const float *b, const float *c, float *out,
   }
   out[i + 128] = acc;
   float w = a[i] * a[i];
-  out[i + 160] = c[i] - w;                       // FMUL + FADD
+  out[i + 160] = c[i] - w;                       // FFMA
   float x = b[i] * b[i], y = c[i] * c[i];
   out[i + 192] = x + y;                          // FMUL + FFMA
 }
@@ -198,16 +199,18 @@ __global__ void kept(const float *a, const float *b, const float *c, float *out,
   ASSERT_TRUE(W.Work.Flops);
   EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Exact);
   const auto &S = W.ops(FloatPrecision::Single);
-  EXPECT_EQ(S.Fma, (2u + 4 + 1) * 32);
-  EXPECT_EQ(S.Mul, (1u + 1 + 1 + 1) * 32);
-  EXPECT_EQ(S.Add, (1u + 4 + 1) * 32);
+  EXPECT_EQ(S.Fma, (2u + 4 + 1 + 1) * 32);
+  EXPECT_EQ(S.Mul, (1u + 1 + 1) * 32);
+  EXPECT_EQ(S.Add, (1u + 4) * 32);
 }
 
 TEST(LaunchWork, AProductAddedInALoopTheCompilerUnrollsCompletelyIsFusedIntoEachAdd) {
   // nvcc 13.0 -O3 -arch=sm_90 (test/hw/microbench/float_contraction.cu):
   // the loop is gone, and its adds of t are 4 fma.rn.f32 of a[i] and b[i]
   // with no mul.f32 left. A loop of unknown trip count (n) or one kept by
-  // `#pragma unroll 1` stays a loop: one multiply, then 4 adds.
+  // `#pragma unroll 1` stays a loop: one multiply, then 4 adds. Added to a
+  // product written inline (`acc * 0.5f + s`), the kept product is the one
+  // fused: 4 FMUL and 4 FFMA in the SASS (unrolledKept there).
   const char *Code = R"(
 __global__ void unrolled(const float *a, const float *b, const float *c, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -222,14 +225,19 @@ __global__ void unrolled(const float *a, const float *b, const float *c, float *
   for (int k = 0; k < 4; ++k)
     acc2 += u;                                   // FMUL once, FADD x4
   out[i + 32] = acc2;
+  float s = a[i] * c[i];
+  float acc3 = b[i];
+  for (int k = 0; k < 4; ++k)
+    acc3 = acc3 * 0.5f + s;                      // FMUL + FFMA, x4
+  out[i + 64] = acc3;
 }
 )";
   Worked W(Code, "unrolled", Dim3{32, 1, 1}, Dim3{1, 1, 1}, {{"n", 4}});
   ASSERT_TRUE(W.Work.Flops);
   EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Exact);
   const auto &S = W.ops(FloatPrecision::Single);
-  EXPECT_EQ(S.Fma, 4u * 32);
-  EXPECT_EQ(S.Mul, 1u * 32);
+  EXPECT_EQ(S.Fma, (4u + 4) * 32);
+  EXPECT_EQ(S.Mul, (1u + 4) * 32);
   EXPECT_EQ(S.Add, 4u * 32);
 }
 

@@ -38,6 +38,39 @@ __global__ void unrolledAddOnly(const float *a, const float *b, const float *c, 
     acc += t;
   o[i] = acc;
 }
+__global__ void inlineAndKept(const float *a, const float *b, const float *c, float *o) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float t = a[i] * b[i];
+  o[i] = c[i] * c[i] + t;  // a product written inline and a kept one added
+}
+__global__ void subTwice(const float *a, const float *b, const float *c, float *o) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float t = a[i] * b[i];
+  o[i] = c[i] - t;         // the kept product subtracted twice
+  o[i + 1] = b[i] - t;
+}
+// test/unit/LaunchWorkTest.cpp's kernel of kept products, as it is there.
+__global__ void kept(const float *a, const float *b, const float *c, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float t = a[i] * b[i];
+  out[i] = t + c[i];
+  out[i + 32] = t - 3.0f;
+  float u = a[i] * c[i];
+  out[i + 64] = u + 1.0f;
+  out[i + 96] = u;
+  float v = b[i] * c[i];
+  float acc = 0;
+  for (int k = 0; k < n; ++k) {
+    acc += v;
+    float p = a[k] * b[k];
+    acc = acc + p;
+  }
+  out[i + 128] = acc;
+  float w = a[i] * a[i];
+  out[i + 160] = c[i] - w;
+  float x = b[i] * b[i], y = c[i] * c[i];
+  out[i + 192] = x + y;
+}
 int main() {
   float *a = nullptr, *b = nullptr, *c = nullptr, *o = nullptr, *p = nullptr;
   subKept<<<1024, 256>>>(a, b, c, o, p);
@@ -45,4 +78,7 @@ int main() {
   tMinusC<<<1024, 256>>>(a, b, c, o);
   unrolledKept<<<1024, 256>>>(a, b, c, o);
   unrolledAddOnly<<<1024, 256>>>(a, b, c, o);
+  inlineAndKept<<<1024, 256>>>(a, b, c, o);
+  subTwice<<<1024, 256>>>(a, b, c, o);
+  kept<<<1024, 256>>>(a, b, c, o, 4);
 }
