@@ -27,9 +27,11 @@ def check_tree(prefix, what, clang_tidy, tmp):
     wc = os.path.join(prefix, "bin", "warpcheck")
     plugin = os.path.join(prefix, "lib", "libwarpcheck.so")
     bundled = os.path.join(prefix, "share", "warpcheck", "include")
-    check("%s holds bin/warpcheck, lib/libwarpcheck.so and the bundled headers" % what,
+    check("%s holds bin/warpcheck, lib/libwarpcheck.so, the bundled headers and the CUDA 13 "
+          "shim" % what,
           os.access(wc, os.X_OK) and os.path.isfile(plugin) and os.path.isfile(
-              os.path.join(bundled, "cuda-minimal", "warpcheck_cuda_minimal.h")))
+              os.path.join(bundled, "cuda-minimal", "warpcheck_cuda_minimal.h")) and
+          os.path.isfile(os.path.join(bundled, "cuda-shim", "texture_fetch_functions.h")))
 
     work = os.path.join(tmp, "work-" + os.path.basename(prefix))
     os.makedirs(work)
@@ -60,6 +62,49 @@ def check_tree(prefix, what, clang_tidy, tmp):
     check("%s: clang-tidy loads the plugin and reports the same finding" % what,
           "a.cu:3:12: warning: global load 'in[i * 32]' touches 32 sectors per warp request"
           in out and "[cuda-uncoalesced-global-access]" in out, out[-800:] + err[-800:])
+    check_readme_config(prefix, what, clang_tidy, wc, work)
+
+
+def readme_clang_tidy():
+    """The `.clang-tidy` README.md shows for an installed warpcheck, as
+    written there."""
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("A `.clang-tidy` for a CUDA project")
+    block = text.index("```yaml\n", start) + len("```yaml\n")
+    return text[block:text.index("```", block)]
+
+
+def check_readme_config(prefix, what, clang_tidy, wc, work):
+    """README's `.clang-tidy`, its /usr paths moved to the prefix, with the
+    installed plugin and no other arguments: what an editor runs. With CUDA
+    13 it needs the shim it names (clang 19 includes a header CUDA 13
+    removed)."""
+    config = readme_clang_tidy()
+    check("README's .clang-tidy names the installed shim at a fixed path",
+          "'/usr/share/warpcheck/include/cuda-shim'" in config and "<" not in config, config)
+    nvcc = toolkit_nvcc(wc)
+    if not nvcc:
+        print("SKIP %s: README's .clang-tidy with a toolkit: none found" % what)
+        return
+    config = config.replace("/usr/share/warpcheck", os.path.join(prefix, "share", "warpcheck"))
+    folder = os.path.join(work, "readme-config")
+    os.makedirs(folder)
+    with open(os.path.join(folder, ".clang-tidy"), "w") as f:
+        f.write(config)
+    shutil.copy(os.path.join(work, "a.cu"), folder)
+    # clang finds the toolkit where nvcc is, as an editor's clang-tidy would
+    # (/usr/local/cuda by default).
+    cuda = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    extra = [] if cuda == "/usr/local/cuda" or os.path.realpath("/usr/local/cuda") == cuda \
+        else ["--extra-arg=--cuda-path=" + cuda]
+    rc, out, err = run([clang_tidy, "-load", os.path.join(prefix, "lib", "libwarpcheck.so")] +
+                       extra + ["a.cu", "--"], cwd=folder)
+    check("%s: README's .clang-tidy as written, the installed plugin, nothing else: exit 0 and "
+          "the finding at 3:12 (CUDA at %s)" % (what, cuda),
+          rc == 0 and "a.cu:3:12: warning: global load 'in[i * 32]'" in out and
+          "error:" not in out + err, out[-800:] + err[-800:])
 
 
 def check_debian_package(build, cmake, clang_tidy, tmp):
