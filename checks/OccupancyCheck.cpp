@@ -29,6 +29,10 @@ OccupancyCheck::OccupancyCheck(StringRef Name, ClangTidyContext *Context,
                                std::shared_ptr<CheckSessions> Sessions)
     : CudaKernelCheck(Name, Context, std::move(Sessions), RegisterCounts::Needed),
       MinOccupancy(Options.get("MinOccupancy", 50U)), Archs(Options.get("Archs", "")) {
+  if (MinOccupancy > 101)
+    configurationDiag("%0: MinOccupancy %1 is not a percentage (0 to 100, or 101 to report "
+                      "every launch)")
+        << Name << MinOccupancy;
   llvm::SmallVector<StringRef, 4> Names;
   StringRef(Archs).split(Names, ',', -1, false);
   for (StringRef N : Names)

@@ -28,6 +28,10 @@ UncoalescedGlobalAccessCheck::UncoalescedGlobalAccessCheck(StringRef Name,
       ReportMisaligned(readBoolOption(Options.get("ReportMisaligned", "true")).value_or(true)),
       ReportDataDependent(
           readBoolOption(Options.get("ReportDataDependent", "false")).value_or(false)) {
+  if (MinEfficiency > 101)
+    configurationDiag("%0: MinEfficiency %1 is not a percentage (0 to 100, or 101 to report "
+                      "every access)")
+        << Name << MinEfficiency;
   for (auto [Option, Default] : {std::pair{"ReportMisaligned", "true"},
                                  std::pair{"ReportDataDependent", "false"}})
     if (std::string Value = Options.get(Option, Default).str(); !readBoolOption(Value))

@@ -318,6 +318,12 @@ def main():
             check("unreadable input: exit 3 and named", rc == 3 and "good.cu" in err and "cannot be read" in err, out + err)
         rc, out, err = run([wc, "--checks=cuda-no-such-check", "good.cu"], cwd=tmp)
         check("unknown --checks pattern: exit 2", rc == 2 and "cuda-no-such-check" in err and "matches no check" in err, out + err)
+        for checks in ("-*", "cuda-*,-cuda-*"):
+            rc, out, err = run([wc, "--checks=" + checks, "good.cu"], cwd=tmp)
+            check("--checks=%s enables no check: exit 2, said (as clang-tidy's 'no checks "
+                  "enabled')" % checks,
+                  rc == 2 and "--checks '%s' enables no check" % checks in err and
+                  "warning:" not in out, out + err)
         rc, out, err = run([wc, "--arch=sm_999", "good.cu"], cwd=tmp)
         check("unknown --arch: exit 2", rc == 2 and "sm_999" in err, out + err)
         rc, out, err = run([wc, "--bogus-flag", "good.cu"], cwd=tmp)

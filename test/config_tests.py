@@ -180,7 +180,36 @@ def test_problems_in_a_run(wc, tmp):
           doc["summary"]["findings"] == 2, "rc %s %s" % (rc, err))
     check("a refused value is never a finding", doc is not None and
           all(f["check"] != "clang-tidy-config" for f in doc["findings"]))
+    # Thresholds are percentages; a bad DefaultBlock is no block; a bare
+    # option a few letters from the checks' own global options is a typo
+    # (another module's option, or one far from ours, is not).
+    write(os.path.join(tmp, ".clang-tidy"), "CheckOptions:\n"
+          "  cuda-uncoalesced-global-access.MinEfficiency: 150\n"
+          "  cuda-occupancy.MinOccupancy: 500\n"
+          "  cuda-aos-layout.MinEfficiency: 101\n"
+          "  DefaultBlock: 'abc'\n"
+          "  Arhc: sm_80\n"
+          "  StrictMode: true\n"
+          "  Architecture: x86\n")
+    rc, doc, err = report(wc, tmp, ["a.cu"])
+    wants = ["cuda-uncoalesced-global-access: MinEfficiency 150 is not a percentage (0 to 100, "
+             "or 101 to report every access)",
+             "cuda-occupancy: MinOccupancy 500 is not a percentage (0 to 100, or 101 to report "
+             "every launch)",
+             "cuda-aos-layout: MinEfficiency 101 is not a percentage (0 to 100)",
+             "malformed DefaultBlock 'abc'",
+             "unknown option 'Arhc'; did you mean 'Arch'"]
+    check("out-of-range thresholds, a malformed DefaultBlock and a misspelled global option: "
+          "each an error naming the file, exit code 2, never a finding",
+          rc == 2 and all(w in err for w in wants) and
+          os.path.join(tmp, ".clang-tidy") in err and "StrictMode" not in err and
+          "Architecture" not in err and doc is not None and
+          all(f["check"] != "clang-tidy-config" for f in doc["findings"]),
+          "rc %s %s" % (rc, err))
     os.remove(os.path.join(tmp, ".clang-tidy"))
+    rc, doc, err = report(wc, tmp, ["a.cu"], ["--default-block=0,1"])
+    check("--default-block=0,1: a usage error, exit code 2", rc == 2 and "default-block" in err,
+          "rc %s %s" % (rc, err))
     rc, doc, err = report(wc, tmp, ["a.cu"], ["--config=cuda-uncoalesced-global-acess.MinEfficiency=5"])
     check("a misspelled --config option: said, exit code 2",
           rc == 2 and "the command line: unknown check option "

@@ -206,7 +206,7 @@ EXIT CODES:
      one of a check named by --warnings-as-errors; with --fail-on=warning any
      finding; with --fail-on=never none. Findings the --baseline holds or
      outside --diff / --line-filter never count
-  2  usage error: unknown option, --checks matching no check, unknown --arch,
+  2  usage error: unknown option, --checks matching or enabling no check, unknown --arch,
      malformed --default-block, --header-filter, --fail-on or --line-filter,
      unreadable or malformed compile database or --baseline, --source-root
      not a folder, --diff's git failing, --write-baseline not writable,
@@ -423,6 +423,12 @@ static bool validateChecks(const std::string &Checks, std::vector<std::string> &
   clang::tidy::ClangTidyOptions Opts;
   Opts.Checks = "-*," + Checks;
   Enabled = clang::tidy::getCheckNames(Opts, false);
+  // As clang-tidy's "no checks enabled": `--checks=-*` would analyse every
+  // unit and report nothing.
+  if (!llvm::StringRef(Checks).trim().empty() && Enabled.empty()) {
+    error("--checks '" + Checks + "' enables no check; known checks: " + llvm::join(All, ", "));
+    return false;
+  }
   return true;
 }
 

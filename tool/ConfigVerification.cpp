@@ -155,6 +155,25 @@ std::string ConfigVerifier::optionSuggestion(llvm::StringRef Key) const {
   return didYouMean(Key, OptionNames, typoEdits(Key));
 }
 
+/// The options every cuda check reads by their bare name too
+/// (Options.getLocalOrGlobal in CudaKernelCheck and CudaCheckSupport).
+static const std::vector<std::string> &globalOptionNames() {
+  static const std::vector<std::string> Names = {"Arch", "DefaultBlock", "DefaultDynamicShared",
+                                                 "MaxRegisterCount", "RegisterMode"};
+  return Names;
+}
+
+std::string ConfigVerifier::misspelledGlobalOption(llvm::StringRef Key) const {
+  // A bare name is a global option, which any module may read: only one a
+  // few letters from warpcheck's own, and no module's option, is a typo.
+  if (Key.contains('.') || llvm::is_contained(globalOptionNames(), Key))
+    return "";
+  for (const std::string &O : OptionNames)
+    if (llvm::StringRef(O).ends_with("." + Key.str()))
+      return "";
+  return didYouMean(Key, globalOptionNames(), typoEdits(Key));
+}
+
 std::vector<ConfigProblem> ConfigVerifier::verify(const TranslationUnitJob &Job) {
   llvm::SmallString<256> File(Job.File);
   if (!llvm::sys::path::is_absolute(File))
@@ -191,6 +210,8 @@ std::vector<ConfigProblem> ConfigVerifier::verify(const TranslationUnitJob &Job)
       if (Key.starts_with("cuda-") && !llvm::is_contained(OptionNames, Key))
         Found.push_back({Source, "unknown check option '" + Key.str() + "'" +
                                      optionSuggestion(Key)});
+      if (std::string Near = misspelledGlobalOption(Key); !Near.empty())
+        Found.push_back({Source, "unknown option '" + Key.str() + "'" + Near});
     }
   }
 

@@ -44,6 +44,9 @@ public:
 private:
   /// "; did you mean '...'" for an unknown option of a cuda check, or "".
   std::string optionSuggestion(llvm::StringRef Key) const;
+  /// "; did you mean 'Arch'" for a bare option name a few letters from one
+  /// of the global options the cuda checks read (Arhc, DefaultBlok), or "".
+  std::string misspelledGlobalOption(llvm::StringRef Key) const;
 
   std::vector<std::string> CheckNames, OptionNames;
   /// Problems said, and configurations whose values were verified.
