@@ -322,8 +322,55 @@ def test_sarif(wc, source, tmp):
           "listing both launches", ok, detail + err)
 
 
+def test_ci_docs(wc, source):
+    """docs/ci.md's CI jobs (GitHub Actions, GitLab CI, the shard matrix):
+    valid YAML, and every option they pass to warpcheck one its --help
+    lists."""
+    import yaml
+    with open(os.path.join(source, "docs", "ci.md"), encoding="utf-8") as f:
+        text = f.read()
+    jobs = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "bin/warpcheck" in b]
+    _, help_text, _ = run([wc, "--help"])
+    known = set(re.findall(r"--[a-z][a-z-]*", help_text))
+
+    def strings(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            for v in node.values():
+                yield from strings(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from strings(v)
+
+    kinds = set()
+    for block in jobs:
+        name = "GitHub Actions" if "runs-on" in block else "GitLab CI"
+        try:
+            doc, error = yaml.safe_load(block), ""
+        except yaml.YAMLError as e:
+            doc, error = None, str(e)
+        check("docs/ci.md, a %s job: valid YAML" % name, isinstance(doc, dict), error)
+        if not isinstance(doc, dict):
+            continue
+        kinds.add(name)
+        # Each warpcheck command, a shell line continued with a backslash
+        # joined (a YAML plain scalar is folded already).
+        commands = [line.split("bin/warpcheck", 1)[1]
+                    for value in strings(doc)
+                    for line in value.replace("\\\n", " ").splitlines() if "bin/warpcheck" in line]
+        used = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", " ".join(commands)))
+        check("docs/ci.md, a %s job: runs warpcheck with --cache, and every option it passes is "
+              "in --help (%s)" % (name, " ".join(sorted(used))),
+              commands and "--cache" in used and used <= known,
+              "unknown: %s; %s" % (sorted(used - known), commands))
+    check("docs/ci.md has GitHub Actions and GitLab CI jobs",
+          kinds == {"GitHub Actions", "GitLab CI"}, str(kinds))
+
+
 def main():
     args, wc, _ = door_arguments("--source")
+    test_ci_docs(wc, args.source)
     with scratch_dir("warpcheck-gates-") as tmp:
         for name, test in (("fp", test_fingerprints), ("base", test_baseline),
                            ("fail", test_fail_on), ("lines", test_line_filter),

@@ -15,6 +15,7 @@ import json
 import os
 import pty
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -99,6 +100,24 @@ def test_cache(wc, tmp):
     check("cache: a single file run in process, then reused, gives the same JSON",
           reuse_counts(err) == (1, 0) and read(os.path.join(tmp, "single-cold.json")) ==
           read(os.path.join(tmp, "single-warm.json")), err)
+
+    # --cache: the folder under $XDG_CACHE_HOME; another warpcheck
+    # executable (a copy: another modification time) misses every entry.
+    xdg = os.path.join(tmp, "xdg")
+    env = dict(os.environ, XDG_CACHE_HOME=xdg)
+    run([wc, "--no-cuda", "--format=json", "-o", "xdg.json", "--cache"] + units, cwd=tmp, env=env)
+    rc, _, err = run([wc, "--no-cuda", "--format=json", "-o", "xdg-warm.json", "--cache"] + units,
+                     cwd=tmp, env=env)
+    check("cache: --cache keeps its entries in $XDG_CACHE_HOME/warpcheck/results and reuses them",
+          len(entries(os.path.join(xdg, "warpcheck", "results"))) == 2 and
+          reuse_counts(err) == (2, 0), err)
+    other = os.path.join(tmp, "other-build", "bin", "warpcheck")
+    os.makedirs(os.path.dirname(other))
+    shutil.copy(wc, other)
+    rc, _, err = run([other, "--no-cuda", "--format=json", "-o", "other.json", "--cache"] + units,
+                     cwd=tmp, env=env)
+    check("cache: another warpcheck executable reuses nothing another one stored",
+          rc == 0 and reuse_counts(err) == (0, 2), err)
 
     # An edited header invalidates the unit that includes it, only that one.
     write(os.path.join(tmp, "stride.cuh"), "#define STRIDE 2\n")

@@ -95,6 +95,26 @@ def occupancy_sweep_cases(wc):
     occupancy_sweep_svg_cases(wc)
 
 
+def exit_code_docs_cases(wc, source):
+    """docs/report-formats.md's exit-code table says what --help says: the
+    same codes, and for the usage errors (2) the same options."""
+    import re
+    _, help_text, _ = run([wc, "--help"])
+    section = help_text[help_text.index("EXIT CODES:"):]
+    paragraphs = dict(re.findall(r"^  ([0-4])  (.*?)(?=^  [0-4]  |^\S|\Z)", section, re.S | re.M))
+    with open(os.path.join(source, "docs", "report-formats.md"), encoding="utf-8") as f:
+        docs = f.read()
+    rows = dict(re.findall(r"^\| ([0-4]) \| (.*) \|$", docs, re.M))
+    options = lambda text: set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text))
+    check("docs/report-formats.md's exit codes are --help's (0 to 4), and code 2 names the same "
+          "options (%s)" % " ".join(sorted(options(rows.get("2", "")))),
+          sorted(rows) == sorted(paragraphs) == list("01234") and
+          options(rows["2"]) == options(paragraphs["2"]) and
+          "configuration" in rows["2"] and "configuration" in paragraphs["2"],
+          "docs %s\nhelp %s" % (sorted(options(rows.get("2", ""))),
+                                sorted(options(paragraphs.get("2", "")))))
+
+
 def occupancy_sweep_svg_cases(wc):
     """--sweep --format=svg: a standalone SVG document, one panel per
     architecture, whose curve is the CSV's numbers (x: 52 + block / 1024 x
@@ -146,6 +166,7 @@ def occupancy_sweep_svg_cases(wc):
 def main():
     args, wc, plugin = door_arguments("--source")
     occupancy_sweep_cases(wc)
+    exit_code_docs_cases(wc, args.source)
     with scratch_dir("warpcheck-cli-") as tmp:
         good = os.path.join(tmp, "good.cu")
         broken = os.path.join(tmp, "broken.cu")

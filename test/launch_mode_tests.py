@@ -95,6 +95,22 @@ def main():
         check("the compiler gets the build's environment",
               recorded(tmp, "env.txt") == ["kept as given"], repr(recorded(tmp, "env.txt")))
 
+        # Launchers chained (CMAKE_CUDA_COMPILER_LAUNCHER="warpcheck;launch;--;ccache"):
+        # the compile command is the one after the next launcher, whose
+        # arguments reach it unchanged.
+        ccache = os.path.join(tmp, "bin", "ccache")
+        with open(ccache, "w") as f:
+            f.write('#!/bin/sh\necho "fake ccache ran" >&2\nexec "$@"\n')
+        os.chmod(ccache, 0o755)
+        command = [ccache, nvcc, "-arch=sm_90", "-DSTRIDE=32", "-c", "from_command.cu", "-o",
+                   "from_command.o"]
+        rc, out, err = launch(wc, tmp, ["--no-cuda"], command)
+        check("a launcher chained after warpcheck (ccache): the unit analysed with the "
+              "compiler's arguments, then the launcher started with them, the compiler after it",
+              rc == 0 and "from_command.cu:3:12: warning: global load 'in[i * STRIDE]' touches 32 "
+              "sectors" in err and err.endswith("fake ccache ran\nfake nvcc ran\n") and
+              recorded(tmp, "argv.txt") == command[2:], "rc %s: %r" % (rc, err[-1500:]))
+
         rc, out, err = launch(wc, tmp, ["--no-cuda"], [nvcc, "-c", "clean.cu", "-o", "clean.o"])
         check("a clean unit: nothing from warpcheck, the compiler's exit code (0)",
               rc == 0 and err == "fake nvcc ran\n" and out == "", "rc %s: %r" % (rc, err))
