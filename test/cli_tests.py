@@ -92,6 +92,27 @@ def occupancy_sweep_cases(wc):
           ok and doc[0]["suggested_block"] is not None, out + err)
     rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=32", "--block=256", "--sweep"])
     check("occupancy --sweep with --block is a usage error", rc == 2 and "--sweep" in err, out + err)
+    # As the runtime chose on the device (test/hw/potential_block_size.json,
+    # pbs_kernel<24,0>, 100 bytes a thread): 256 for a kernel that keeps the
+    # default 48 KB limit; 1024 once it raises the limit to 100 KB.
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=24", "--sweep",
+                        "--dynamic-shared-per-thread=100", "--format=json"])
+    doc = json.loads(out) if rc == 0 else [{}]
+    rc2, out2, err2 = run([wc, "occupancy", "--arch=sm_90", "--registers=24", "--sweep",
+                           "--dynamic-shared-per-thread=100", "--max-dynamic-shared=102400",
+                           "--format=json"])
+    doc2 = json.loads(out2) if rc2 == 0 else [{}]
+    check("occupancy --sweep, 100 B a thread: 256 suggested as the runtime chose (8 blocks per "
+          "SM), 1024 with --max-dynamic-shared=102400 (the opt-in)",
+          doc[0].get("suggested_block") == 256 and doc[0].get("suggested_blocks_per_sm") == 8 and
+          doc2[0].get("suggested_block") == 1024, out[-300:] + err + out2[-300:] + err2)
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=24", "--sweep",
+                        "--dynamic-shared-per-thread=100"])
+    check("occupancy --sweep text: the block sizes the default limit refuses, and the option "
+          "that lifts it",
+          rc == 0 and "from block 512: more dynamic shared memory than the kernel's "
+          "cudaFuncAttributeMaxDynamicSharedMemorySize of 49152 B (the default)" in out and
+          "--max-dynamic-shared=<bytes>" in out, out[-600:] + err)
     occupancy_sweep_svg_cases(wc)
 
 

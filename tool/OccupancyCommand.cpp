@@ -36,7 +36,7 @@ const char *OccupancyHelp = R"(USAGE: warpcheck occupancy --arch=<sm_XX[,sm_YY..
        warpcheck occupancy --arch=<sm_XX[,...]> --registers=<R> --sweep
                            [--static-shared=<bytes>] [--dynamic-shared=<bytes>]
                            [--dynamic-shared-per-thread=<bytes>] [--carveout=<percent>]
-                           [--format=text|json|csv|svg]
+                           [--max-dynamic-shared=<bytes>] [--format=text|json|csv|svg]
 
 Theoretical occupancy with the semantics of the CUDA runtime's
 cudaOccupancyMaxActiveBlocksPerMultiprocessor: active blocks and warps per SM,
@@ -50,7 +50,17 @@ occupancy, and the resource that limits it.
                     threads per SM; the larger block on a tie), marked '*'.
   --dynamic-shared-per-thread=<bytes>
                     With --sweep: dynamic shared memory grows with the block
-                    (the runtime's blockSizeToDynamicSMemSize).
+                    (the runtime's blockSizeToDynamicSMemSize). Block sizes
+                    whose share exceeds the kernel's limit cannot run, as
+                    cudaOccupancyMaxPotentialBlockSizeVariableSMem finds.
+  --max-dynamic-shared=<bytes>
+                    The kernel's cudaFuncAttributeMaxDynamicSharedMemorySize,
+                    as the program sets it (the opt-in above 48 KB). Without
+                    it a fixed --dynamic-shared is taken as opted in, and a
+                    per-thread sweep has the runtime's default, 48 KB less the
+                    static size, which is what the runtime chooses with for a
+                    kernel that does not raise it (measured on an H100:
+                    test/hw/potential_block_size.json).
 
 Exit codes: 0 success, 2 usage error or malformed input (file and line named).
 )";
@@ -142,6 +152,23 @@ void printSweep(const ArchSpec &Arch, KernelResources C, std::uint64_t PerThread
       Rows.push_back(toJson(Arch, At, R));
   }
   if (Format == "text") {
+    // Sizes refused for the kernel's dynamic shared memory limit: say which
+    // option lifts it (the opt-in).
+    for (const OccupancySweep::Point &P : Sweep.Points)
+      if (!P.Result.valid() &&
+          llvm::StringRef(P.Result.Error).contains("cudaFuncAttributeMaxDynamicSharedMemorySize")) {
+        std::uint64_t Limit = P.Resources.MaxDynamicSharedBytes.value_or(0);
+        llvm::outs() << "  from block " << P.Resources.ThreadsPerBlock
+                     << ": more dynamic shared memory than the kernel's "
+                        "cudaFuncAttributeMaxDynamicSharedMemorySize of "
+                     << Limit << " B" << (C.MaxDynamicSharedBytes ? "" : " (the default)")
+                     << "; --max-dynamic-shared=<bytes> as the program raises it (at most "
+                     << (Arch.SharedMemoryPerBlockOptin > C.StaticSharedBytes
+                             ? Arch.SharedMemoryPerBlockOptin - C.StaticSharedBytes
+                             : 0)
+                     << " on " << Arch.Name << ")\n";
+        break;
+      }
     if (Best.BlockSize)
       llvm::outs() << "  suggested block size " << Best.BlockSize
                    << " (as cudaOccupancyMaxPotentialBlockSize): " << Best.ActiveBlocksPerSM
@@ -222,6 +249,13 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
         fail("--dynamic-shared needs a number of bytes, got '" + V + "'");
         return 2;
       }
+    } else if (Value("--max-dynamic-shared", V)) {
+      std::uint64_t Max;
+      if (!parseNumber(V, Max)) {
+        fail("--max-dynamic-shared needs a number of bytes, got '" + V + "'");
+        return 2;
+      }
+      Single.MaxDynamicSharedBytes = Max;
     } else if (Value("--carveout", V)) {
       unsigned P;
       if (!parseNumber(V, P) || P > 100) {

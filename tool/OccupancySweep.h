@@ -31,7 +31,9 @@ struct OccupancySweep {
 
 /// Kernel's ThreadsPerBlock is ignored; with DynamicSharedPerThread not 0,
 /// each block size has that many bytes of dynamic shared memory per thread
-/// instead of Kernel's DynamicSharedBytes.
+/// instead of Kernel's DynamicSharedBytes, up to Kernel's
+/// MaxDynamicSharedBytes (unset: the runtime's default for a kernel that
+/// does not raise it, 48 KB less the static size).
 OccupancySweep sweepBlockSizes(const model::ArchSpec &Arch, model::KernelResources Kernel,
                                std::uint64_t DynamicSharedPerThread = 0);
 

@@ -327,3 +327,56 @@ TEST(HardwareRecords, OccupancyLimitsMatchNsightCompute) {
     EXPECT_GE(*M->getNumber("launch__registers_per_thread"), K.RegistersPerThread) << What;
   }
 }
+
+// What cudaOccupancyMaxPotentialBlockSize (fixed dynamic shared memory) and
+// cudaOccupancyMaxPotentialBlockSizeVariableSMem (bytes per thread) chose on
+// the device: test/hw/potential_block_size.json, 1,440 calls (an H100,
+// sm_90, 132 SMs). `warpcheck occupancy --sweep` suggests with
+// suggestBlockSize; the runtime caps the block by the kernel's
+// maxThreadsPerBlock (its registers) and by blockSizeLimit, and the dynamic
+// shared memory by the kernel's maxDynamicSharedSizeBytes.
+TEST(HardwareRecords, SuggestedBlockSizeMatchesTheRuntime) {
+  std::string Path = std::string(WARPCHECK_HW_DIR) + "/potential_block_size.json";
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  ASSERT_TRUE(Buffer) << Path;
+  auto Parsed = llvm::json::parse((*Buffer)->getBuffer());
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  const llvm::json::Object *Root = Parsed->getAsObject();
+  ASSERT_TRUE(Root);
+  const llvm::json::Array *Rows = Root->getArray("rows");
+  ASSERT_TRUE(Rows);
+  ASSERT_EQ(Rows->size(), 1440u);
+  auto SMs = Root->getObject("device")->getInteger("multiProcessorCount");
+  ASSERT_EQ(SMs.value_or(0), 132);
+  const ArchSpec *Sm90 = findArch("sm_90");
+  unsigned Compared = 0, NoBlock = 0, Limited = 0;
+  for (const llvm::json::Value &V : *Rows) {
+    const llvm::json::Array &R = *V.getAsArray();
+    std::string Text;
+    llvm::raw_string_ostream(Text) << V;
+    ASSERT_EQ(R[8].getAsString().value_or(""), "cudaSuccess") << Text;
+    KernelResources K;
+    K.RegistersPerThread = static_cast<unsigned>(*R[1].getAsInteger());
+    K.StaticSharedBytes = static_cast<std::uint64_t>(*R[2].getAsInteger());
+    unsigned MaxThreads = static_cast<unsigned>(*R[3].getAsInteger());
+    bool PerThread = R[4].getAsString() == "per_thread";
+    K.DynamicSharedBytes = static_cast<std::uint64_t>(*R[5].getAsInteger());
+    std::uint64_t BytesPerThread = static_cast<std::uint64_t>(*R[6].getAsInteger());
+    unsigned Limit = static_cast<unsigned>(*R[7].getAsInteger());
+    // These kernels keep the runtime's default limit on dynamic shared
+    // memory (cudaFuncAttributes::maxDynamicSharedSizeBytes, 48 KB less the
+    // static size): they never opt in.
+    K.MaxDynamicSharedBytes = Sm90->SharedMemoryPerBlock - K.StaticSharedBytes;
+    unsigned Cap = std::min(Limit ? Limit : Sm90->MaxThreadsPerBlock, MaxThreads);
+    BlockSizeSuggestion S = suggestBlockSize(*Sm90, K, PerThread ? BytesPerThread : 0, Cap);
+    EXPECT_EQ(S.BlockSize, *R[10].getAsInteger()) << Text;
+    EXPECT_EQ(S.ActiveBlocksPerSM * 132, *R[9].getAsInteger()) << Text;
+    NoBlock += *R[10].getAsInteger() == 0;
+    Limited += Cap < Sm90->MaxThreadsPerBlock;
+    ++Compared;
+  }
+  EXPECT_EQ(Compared, 1440u);
+  // The records hold each kind of case: no block fits, and a cap applies.
+  EXPECT_GT(NoBlock, 0u);
+  EXPECT_GT(Limited, 500u);
+}
