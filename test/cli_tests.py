@@ -113,6 +113,33 @@ def occupancy_sweep_cases(wc):
           rc == 0 and "from block 512: more dynamic shared memory than the kernel's "
           "cudaFuncAttributeMaxDynamicSharedMemorySize of 49152 B (the default)" in out and
           "--max-dynamic-shared=<bytes>" in out, out[-600:] + err)
+    # One configuration: the per-limit breakdown, and the opt-in a block
+    # above 48 KB of shared memory needs. sm_90, 32 registers, 256 threads,
+    # 60000 B dynamic: warps 64 / 8 = 8 blocks, registers 65536 / (8 x 1024)
+    # = 8, shared memory 233472 / 61056 (60000 + 1024 reserved, in 128-byte
+    # units) = 3, 32 block slots, 64 barriers.
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=32", "--block=256",
+                        "--dynamic-shared=60000"])
+    check("occupancy text: the blocks each resource allows, and the opt-in the block needs",
+          rc == 0 and "3 active blocks per SM" in out and "blocks per SM by warps 8, registers 8, "
+          "shared memory 3, blocks 32, barriers 64" in out and
+          "needs cudaFuncAttributeMaxDynamicSharedMemorySize >= 60000" in out, out + err)
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=32", "--block=256",
+                        "--dynamic-shared=60000", "--format=json"])
+    doc = json.loads(out) if rc == 0 else [{}]
+    check("occupancy json: limits and needs_opt_in",
+          doc[0].get("limits") == {"warps": 8, "registers": 8, "shared_memory": 3, "blocks": 32,
+                                   "barriers": 64} and doc[0].get("needs_opt_in") is True,
+          out + err)
+    rc, out, err = run([wc, "occupancy", "--arch=sm_90", "--registers=72", "--sweep",
+                        "--format=csv"])
+    rows = [line.split(",") for line in out.strip().splitlines()]
+    row = {r[4]: r for r in rows[1:]}.get("896", [])
+    check("occupancy --sweep csv: the per-limit columns (896 threads of 72 registers: warps 2, "
+          "registers 1, shared memory 228, blocks 32, barriers 64; no opt-in)",
+          rows and rows[0][10:] == ["limit_warps", "limit_registers", "limit_shared_memory",
+                                    "limit_blocks", "limit_barriers", "needs_opt_in"] and
+          row[10:] == ["2", "1", "228", "32", "64", "0"], out[:600] + err)
     occupancy_sweep_svg_cases(wc)
 
 

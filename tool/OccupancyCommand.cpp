@@ -77,6 +77,40 @@ template <typename T> bool parseNumber(llvm::StringRef Text, T &Out) {
   return static_cast<unsigned long long>(Out) == V;
 }
 
+/// Each resource's own block limit (null where it sets none): the
+/// per-limit breakdown every output carries.
+llvm::json::Object limitsJson(const OccupancyResult &R) {
+  auto Limit = [](unsigned L) {
+    return L == OccupancyResult::Unlimited ? llvm::json::Value(nullptr) : llvm::json::Value(L);
+  };
+  return llvm::json::Object{{"warps", Limit(R.BlockLimitWarps)},
+                            {"blocks", Limit(R.BlockLimitBlocks)},
+                            {"registers", Limit(R.BlockLimitRegisters)},
+                            {"shared_memory", Limit(R.BlockLimitSharedMemory)},
+                            {"barriers", Limit(R.BlockLimitBarriers)}};
+}
+
+std::string limitsText(const OccupancyResult &R) {
+  std::string S;
+  auto Add = [&](const char *Name, unsigned L) {
+    if (L != OccupancyResult::Unlimited)
+      S += (S.empty() ? "" : ", ") + std::string(Name) + " " + std::to_string(L);
+  };
+  Add("warps", R.BlockLimitWarps);
+  Add("registers", R.BlockLimitRegisters);
+  Add("shared memory", R.BlockLimitSharedMemory);
+  Add("blocks", R.BlockLimitBlocks);
+  Add("barriers", R.BlockLimitBarriers);
+  return S;
+}
+
+/// The dynamic shared memory a block uses above the runtime's default
+/// limit (48 KB less the static size): it runs only once the program
+/// raises cudaFuncAttributeMaxDynamicSharedMemorySize to at least that.
+bool needsOptIn(const ArchSpec &Arch, const KernelResources &C) {
+  return C.StaticSharedBytes + C.DynamicSharedBytes > Arch.SharedMemoryPerBlock;
+}
+
 llvm::json::Object toJson(const ArchSpec &Arch, const KernelResources &C,
                           const OccupancyResult &R) {
   llvm::json::Object O{{"arch", Arch.Name},
@@ -86,6 +120,8 @@ llvm::json::Object toJson(const ArchSpec &Arch, const KernelResources &C,
                        {"dynamic_shared", static_cast<std::int64_t>(C.DynamicSharedBytes)}};
   if (C.CarveoutPercent)
     O["carveout"] = *C.CarveoutPercent;
+  O["needs_opt_in"] = needsOptIn(Arch, C);
+  O["limits"] = limitsJson(R);
   if (!R.valid()) {
     O["error"] = R.Error;
     O["active_blocks_per_sm"] = 0;
@@ -116,7 +152,11 @@ std::string toText(const ArchSpec &Arch, const KernelResources &C, const Occupan
     OS << R.ActiveBlocksPerSM << " active block" << (R.ActiveBlocksPerSM == 1 ? "" : "s")
        << " per SM, " << R.ActiveWarpsPerSM << " warps, "
        << warpcheck::model::formatPercent(R.Theoretical) << " occupancy (limited by "
-       << limiterName(R.Limiter) << ")";
+       << limiterName(R.Limiter) << "; blocks per SM by " << limitsText(R) << ")";
+  if (needsOptIn(Arch, C))
+    OS << "; needs cudaFuncAttributeMaxDynamicSharedMemorySize >= " << C.DynamicSharedBytes
+       << " (the opt-in: the default is " << Arch.SharedMemoryPerBlock << " B less the static "
+       << "size)";
   return OS.str();
 }
 
@@ -132,7 +172,8 @@ void printSweep(const ArchSpec &Arch, KernelResources C, std::uint64_t PerThread
                  << C.StaticSharedBytes << " B static shared, "
                  << (PerThread ? std::to_string(PerThread) + " B dynamic shared per thread"
                                : std::to_string(C.DynamicSharedBytes) + " B dynamic shared")
-                 << "\n  block  blocks/SM  warps/SM  occupancy  limited by\n";
+                 << "\n  block  blocks/SM  warps/SM  occupancy  limited by      blocks per SM "
+                    "each resource allows\n";
   for (const OccupancySweep::Point &P : Sweep.Points) {
     const KernelResources &At = P.Resources;
     const OccupancyResult &R = P.Result;
@@ -140,14 +181,23 @@ void printSweep(const ArchSpec &Arch, KernelResources C, std::uint64_t PerThread
     std::string Limiter = R.valid() ? limiterName(R.Limiter) : std::string("invalid");
     bool Suggested = Block == Best.BlockSize;
     if (Format == "text")
-      llvm::outs() << llvm::formatv("  {0}{1,4}  {2,9}  {3,8}  {4,9}  {5}\n", Suggested ? "*" : " ",
-                                    Block, R.ActiveBlocksPerSM, R.ActiveWarpsPerSM,
-                                    formatPercent(R.Theoretical), Limiter);
+      llvm::outs() << llvm::formatv("  {0}{1,4}  {2,9}  {3,8}  {4,9}  {5,-14}  {6}\n",
+                                    Suggested ? "*" : " ", Block, R.ActiveBlocksPerSM,
+                                    R.ActiveWarpsPerSM, formatPercent(R.Theoretical), Limiter,
+                                    R.valid() ? limitsText(R) : std::string("-"));
     else if (Format == "csv")
       llvm::outs() << Arch.Name << "," << At.RegistersPerThread << "," << At.StaticSharedBytes
                    << "," << At.DynamicSharedBytes << "," << Block << "," << R.ActiveBlocksPerSM
                    << "," << R.ActiveWarpsPerSM << "," << llvm::formatv("{0:F4}", R.Theoretical)
-                   << "," << Limiter << "," << (Suggested ? 1 : 0) << "\n";
+                   << "," << Limiter << "," << (Suggested ? 1 : 0);
+    if (Format == "csv") {
+      // The per-limit breakdown (empty where a resource sets no limit).
+      for (unsigned L : {R.BlockLimitWarps, R.BlockLimitRegisters, R.BlockLimitSharedMemory,
+                         R.BlockLimitBlocks, R.BlockLimitBarriers})
+        llvm::outs() << "," << (L == OccupancyResult::Unlimited || !R.valid() ? std::string()
+                                                                                : std::to_string(L));
+      llvm::outs() << "," << (needsOptIn(Arch, At) ? 1 : 0) << "\n";
+    }
     else
       Rows.push_back(toJson(Arch, At, R));
   }
@@ -313,7 +363,9 @@ int occupancyMain(llvm::ArrayRef<const char *> Argv) {
     llvm::json::Array Json;
     if (Format == "csv")
       llvm::outs() << "arch,registers,static_shared,dynamic_shared,block,active_blocks_per_sm,"
-                      "active_warps_per_sm,theoretical,limiter,suggested\n";
+                      "active_warps_per_sm,theoretical,limiter,suggested,limit_warps,"
+                      "limit_registers,limit_shared_memory,limit_blocks,limit_barriers,"
+                      "needs_opt_in\n";
     for (const ArchSpec *Arch : Archs)
       printSweep(*Arch, Single, PerThread, Format, Json);
     if (Format == "json")
