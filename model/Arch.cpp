@@ -471,22 +471,16 @@ std::vector<ArchSpec> buildTable() {
   }
   {
     // DGX Spark's GB10. cc 12.1 shares the 12.x column of [PG] and every
-    // 12.x branch of [OCC] with 12.0.
-    ArchSpec A = modernBase("sm_121", "Blackwell (GB10)", 12, 1);
-    setThreadLimits(A, 1536, 24);    // [PG] 12.x 1536 threads; [OCC] 24 blocks
-    A.SharedMemoryPerSM = 100 * KiB; // [PG] 12.x 100 KB per SM
-    A.SharedCarveoutSteps = GA10xCarveouts;   // [OCC] 12.0 / 12.1
-    A.SharedMemoryPerBlockOptin = 99 * KiB;   // [PG] 12.x 99 KB per block
-    A.ReservedSharedMemoryPerBlock = 1 * KiB; // [PG] 1 KB from cc 8.0
-    A.SharedAllocationUnit = 128;             // [OCC] 128 bytes from cc 8
-    A.BlockBarriersPerSM = 1 * 24;            // [OCC] 1 per block slot on 12.x
+    // 12.x branch of [OCC] with 12.0: sm_120's limits, another part.
+    ArchSpec A = Table.back();
+    A.Name = "sm_121";
+    A.Family = "Blackwell (GB10)";
+    A.ComputeMinor = 1;
     // [PROP] 48 SMs, clock rate 2418 MHz (a published deviceQuery of a DGX
     // Spark, CUDA 13.0); [SPEC] 273 GB/s LPDDR5X (DGX Spark specifications).
     A.Part = part("DGX Spark GB10", 48, 2418, 273,
                   "deviceQuery of a DGX Spark (SMs, clock); NVIDIA DGX Spark "
                   "specifications (bandwidth)");
-    // [PG] throughput table, 12.x: fp32 128, fp64 2.
-    A.FmaResultsPerClockPerSM = {0, 128, 2};
     Table.push_back(std::move(A));
   }
   return Table;
