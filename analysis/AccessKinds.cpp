@@ -20,7 +20,8 @@ constexpr const char *AssumptionKindNames[] = {
     "loop_iterations",        "merged_instruction", "memory_value",
     "retry_loop",
     "uncounted_operation",    "irregular_blocks",   "incomplete_simulation",
-    "unmatched_instructions", "kept_in_register",   "split_copy"};
+    "unmatched_instructions", "kept_in_register",   "split_copy",
+    "partial_sector_write"};
 
 static_assert(std::size(SpaceNames) == std::size(AllMemorySpaces));
 static_assert(std::size(OpNames) == std::size(AllAccessOps));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bitset>
 #include <limits>
+#include <unordered_map>
 
 namespace warpcheck::model {
 
@@ -57,11 +58,22 @@ std::int64_t floorDiv(std::int64_t A, std::int64_t B) {
   return (A % B != 0 && ((A < 0) != (B < 0))) ? Q - 1 : Q;
 }
 
+/// Sets bits From to To (inclusive), a word at a time.
+void setBits(std::vector<std::uint64_t> &Bits, std::uint64_t From, std::uint64_t To) {
+  while (From <= To) {
+    std::uint64_t Word = From / 64, Bit = From % 64;
+    std::uint64_t Take = std::min<std::uint64_t>(64 - Bit, To - From + 1);
+    std::uint64_t M = Take == 64 ? ~std::uint64_t(0) : ((std::uint64_t(1) << Take) - 1) << Bit;
+    Bits[Word] |= M;
+    From += Take;
+  }
+}
+
 } // namespace
 
-std::optional<std::uint64_t> SectorFootprint::distinctSectors() const {
+std::optional<SectorFootprint::Count> SectorFootprint::count() const {
   if (Parts.empty())
-    return 0;
+    return Count{};
   // The span: the lowest and highest byte any translation reaches.
   unsigned __int128 Placements = 0;
   __int128 Low = std::numeric_limits<std::int64_t>::max(), High = std::numeric_limits<std::int64_t>::min();
@@ -87,16 +99,40 @@ std::optional<std::uint64_t> SectorFootprint::distinctSectors() const {
   if (Span > MaxSpanSectors)
     return std::nullopt;
   std::vector<std::uint64_t> Bits((Span + 63) / 64, 0);
+  // Sectors one range covers whole, and the bytes ranges cover of the
+  // others (a sector's edge ranges; at most two per range): a sector whose
+  // bytes are not all covered by one range or by its edges together is
+  // written in part. Byte masks need sectors of at most 64 bytes.
+  std::vector<std::uint64_t> Whole((Span + 63) / 64, 0);
+  // Bounded: past a million sectors with a partial edge, later edges are
+  // not tracked and the partial count is a lower bound (Count says so).
+  constexpr std::size_t MaxEdgeSectors = std::size_t(1) << 20;
+  std::unordered_map<std::uint64_t, std::uint64_t> EdgeBytes;
+  bool EdgesCapped = false;
+  const bool Masks = S <= 64;
+  const std::uint64_t AllBytes = S == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << S) - 1;
   auto Mark = [&](std::int64_t Begin, std::int64_t End) {
     std::uint64_t From = static_cast<std::uint64_t>(floorDiv(Begin, S) - FirstSector);
     std::uint64_t To = static_cast<std::uint64_t>(floorDiv(End - 1, S) - FirstSector);
-    while (From <= To) {
-      std::uint64_t Word = From / 64, Bit = From % 64;
-      std::uint64_t Take = std::min<std::uint64_t>(64 - Bit, To - From + 1);
-      std::uint64_t M = Take == 64 ? ~std::uint64_t(0) : ((std::uint64_t(1) << Take) - 1) << Bit;
-      Bits[Word] |= M;
-      From += Take;
-    }
+    if (Masks)
+      for (std::uint64_t Sector : {From, To}) {
+        std::int64_t SectorBegin = (static_cast<std::int64_t>(Sector) + FirstSector) * S;
+        std::int64_t Lo = std::max(Begin, SectorBegin) - SectorBegin;
+        std::int64_t Hi = std::min(End, SectorBegin + S) - SectorBegin;
+        std::uint64_t Bytes = (Hi - Lo == 64 ? ~std::uint64_t(0)
+                                             : ((std::uint64_t(1) << (Hi - Lo)) - 1))
+                              << Lo;
+        if (Bytes == AllBytes)
+          Whole[Sector / 64] |= std::uint64_t(1) << (Sector % 64);
+        else if (EdgeBytes.size() < MaxEdgeSectors || EdgeBytes.count(Sector))
+          EdgeBytes[Sector] |= Bytes;
+        else
+          EdgesCapped = true;
+      }
+    // The sectors strictly between the two edges are covered whole.
+    if (Masks && To > From + 1)
+      setBits(Whole, From + 1, To - 1);
+    setBits(Bits, From, To);
   };
   for (const TranslatedRanges &P : Parts) {
     // Every translation: an odometer over the axes.
@@ -117,10 +153,16 @@ std::optional<std::uint64_t> SectorFootprint::distinctSectors() const {
         break;
     }
   }
-  std::uint64_t Count = 0;
+  Count C;
   for (std::uint64_t W : Bits)
-    Count += std::bitset<64>(W).count();
-  return Count;
+    C.Sectors += std::bitset<64>(W).count();
+  for (const auto &[Sector, Bytes] : EdgeBytes)
+    if (Bytes != AllBytes && !((Whole[Sector / 64] >> (Sector % 64)) & 1))
+      C.PartialSectorNumbers.push_back(static_cast<std::int64_t>(Sector) + FirstSector);
+  std::sort(C.PartialSectorNumbers.begin(), C.PartialSectorNumbers.end());
+  C.PartialSectors = C.PartialSectorNumbers.size();
+  C.PartialSectorsCapped = EdgesCapped;
+  return C;
 }
 
 } // namespace warpcheck::model

@@ -201,9 +201,9 @@ def entry_cases(wc, tmp):
          "arguments": ["nvcc", "-x", "cu", "-arch=sm_90", "-c", "as_cuda.cpp"]},
         {"directory": root, "file": "host.cpp", "arguments": ["g++", "-c", "host.cpp"]},
         {"directory": root, "file": "newer.cu",
-         "arguments": ["nvcc", "-gencode", "arch=compute_110,code=sm_110", "-c", "newer.cu"]},
+         "arguments": ["nvcc", "-gencode", "arch=compute_130,code=sm_130", "-c", "newer.cu"]},
         {"directory": root, "file": "mixed.cu",
-         "arguments": ["nvcc", "-arch=sm_121", "-arch=sm_86", "-c", "mixed.cu"]},
+         "arguments": ["nvcc", "-arch=sm_131", "-arch=sm_86", "-c", "mixed.cu"]},
         {"directory": root, "file": "native.cu", "arguments": ["nvcc", "-arch=native", "-c", "native.cu"]},
         {"directory": root, "file": "nested.cu",
          "arguments": ["nvcc", "-arch=sm_90", "-rdc=true", "-c", "nested.cu"]},
@@ -218,11 +218,11 @@ def entry_cases(wc, tmp):
           json.dumps(inputs))
     newer = inputs.get("newer.cu", {})
     check("an architecture the table lacks is refused by name, the input not analysed",
-          newer.get("status") == "not_analysed" and "sm_110" in newer.get("cause", "") and
-          "sm_90" in newer.get("cause", "") and "newer.cu" in err and "sm_110" in err, json.dumps(newer) + err)
+          newer.get("status") == "not_analysed" and "sm_130" in newer.get("cause", "") and
+          "sm_90" in newer.get("cause", "") and "newer.cu" in err and "sm_130" in err, json.dumps(newer) + err)
     mixed = inputs.get("mixed.cu", {})
     check("an unknown architecture beside a known one: modelled for the known one, with a note",
-          mixed.get("status") == "analysed" and any("sm_121" in n and "sm_86" in n for n in mixed.get("notes", [])),
+          mixed.get("status") == "analysed" and any("sm_131" in n and "sm_86" in n for n in mixed.get("notes", [])),
           json.dumps(mixed))
     native = inputs.get("native.cu", {})
     check("-arch=native: modelled for sm_90 with a note",

@@ -241,6 +241,40 @@ __global__ void unrolled(const float *a, const float *b, const float *c, float *
   EXPECT_EQ(S.Add, 4u * 32);
 }
 
+TEST(LaunchWork, SectorsWrittenInPartAreReadToo) {
+  // test/hw/microbench/partial_sector_writes.cu on an H100: a float per
+  // block, blocks adjacent, fills whole sectors and read nothing from DRAM;
+  // a float in every eighth sector read 474,208 of its 524,288 sectors
+  // (the L2's fill before the write-back; the rest still in L2 at the end).
+  // A sector the launch reads itself is not read twice.
+  const char *Code = R"(
+__global__ void adjacent(float *out) {
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = 1.0f;
+}
+__global__ void strided(float *out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i * 64] = 1.0f;
+}
+__global__ void inPlace(float *a) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  a[i * 64] += 1.0f;
+}
+)";
+  Worked A(Code, "adjacent", Dim3{32, 1, 1}, Dim3{4096, 1, 1});
+  EXPECT_EQ(A.Work.DramStatus, AccessStatus::Exact);
+  EXPECT_EQ(*A.Work.DramWriteBytes, 4096u * 4);
+  EXPECT_EQ(*A.Work.DramReadBytes, 0u);
+  Worked S(Code, "strided", Dim3{256, 1, 1}, Dim3{16, 1, 1});
+  EXPECT_EQ(S.Work.DramStatus, AccessStatus::Exact);
+  EXPECT_EQ(*S.Work.DramWriteBytes, 4096u * 32);
+  EXPECT_EQ(*S.Work.DramReadBytes, 4096u * 32);
+  Worked I(Code, "inPlace", Dim3{256, 1, 1}, Dim3{16, 1, 1});
+  EXPECT_EQ(I.Work.DramStatus, AccessStatus::Exact);
+  EXPECT_EQ(*I.Work.DramWriteBytes, 4096u * 32);
+  EXPECT_EQ(*I.Work.DramReadBytes, 4096u * 32);
+}
+
 TEST(LaunchWork, DivisionsAndMathFunctionsAreNotCounted) {
   const char *Code = R"(
 __global__ void divide(const float *a, float *out) {
@@ -277,14 +311,15 @@ __global__ void column(const float *in, float *out) {
 )";
   // n = 4096 over 16 blocks of 256: every element of in read (512
   // sectors), out written but its first and last element (the sectors
-  // still all touched: 512).
+  // still all touched: 512; the first and the last written in part, so
+  // read too).
   Worked S(Code, "stencil", Dim3{256, 1, 1}, Dim3{16, 1, 1}, {{"n", 4096}});
   ASSERT_TRUE(S.Work.Flops);
   // Per active lane (4094): FADD, FMUL, FFMA.
   EXPECT_EQ(S.ops(FloatPrecision::Single).Add, 4094u);
   EXPECT_EQ(S.ops(FloatPrecision::Single).Mul, 4094u);
   EXPECT_EQ(S.ops(FloatPrecision::Single).Fma, 4094u);
-  EXPECT_EQ(*S.Work.DramReadBytes, 4096u * 4);
+  EXPECT_EQ(*S.Work.DramReadBytes, 4096u * 4 + 2 * 32);
   EXPECT_EQ(*S.Work.DramWriteBytes, 4096u * 4);
   // Every 16th float: one sector per element read, 4096 of them.
   Worked C(Code, "column", Dim3{256, 1, 1}, Dim3{16, 1, 1});
@@ -314,11 +349,18 @@ __global__ void blur(const float *in, float *out, int w, int h) {
   EXPECT_EQ(S.Mul, 98u * 48);
   EXPECT_EQ(S.Fma, 98u * 48);
   // in: 5000 floats, 20000 bytes; every float is read but the four
-  // corners, whose sectors hold read floats too: sectors 0 to 624.
-  EXPECT_EQ(*W.Work.DramReadBytes, 625u * 32);
+  // corners, whose sectors hold read floats too: sectors 0 to 624 (and
+  // out's partial sectors below).
   // out: rows 1 to 48, floats 1 to 98: bytes 404 to 19595, sectors 12 to
   // 612, none skipped (two floats between rows).
   EXPECT_EQ(*W.Work.DramWriteBytes, 601u * 32);
+  // Written in part, and so read before the write-back: the first (from
+  // byte 404) and last (to 19595) sectors, and at each of the 47 row
+  // boundaries the sectors holding the two floats not written (row r's
+  // last, row r+1's first: bytes 400r + 396 to 400r + 403), two sectors
+  // where 400r is 16 past a sector (r odd, 24 boundaries) and one where it
+  // is aligned (23): 73 more sectors read.
+  EXPECT_EQ(*W.Work.DramReadBytes, (625u + 73) * 32);
   EXPECT_EQ(W.Work.DramStatus, AccessStatus::Exact);
   // 3 x 3 classes, and the next interior block along x and along y.
   EXPECT_EQ(W.Work.SimulatedBlocks, 11u);

@@ -81,3 +81,39 @@ TEST(SectorFootprintTest, LimitsGiveNoCount) {
 }
 
 } // namespace
+
+namespace {
+
+SectorFootprint::Count countBoth(std::vector<TranslatedRanges> Parts) {
+  SectorFootprint F(1 << 24, std::uint64_t(1) << 32);
+  for (TranslatedRanges &P : Parts)
+    F.add(std::move(P));
+  return F.count().value_or(SectorFootprint::Count{});
+}
+
+} // namespace
+
+// Sectors whose bytes the ranges do not cover whole: those the L2 reads
+// from DRAM before writing back (test/hw/partial_sector_writes.json).
+TEST(SectorFootprintTest, SectorsWrittenInPart) {
+  // One float per block, blocks adjacent (the sum reduction's partial
+  // sums): 8 blocks fill each sector, none is partial.
+  SectorFootprint::Count Adjacent = countBoth({{{{0, 4}}, {{4, 1024}}}});
+  EXPECT_EQ(Adjacent.Sectors, 128u);
+  EXPECT_EQ(Adjacent.PartialSectors, 0u);
+  // One float every 256 bytes (partial_sector_writes.cu's strided): every
+  // sector touched is partial.
+  SectorFootprint::Count Strided = countBoth({{{{0, 4}}, {{256, 1000}}}});
+  EXPECT_EQ(Strided.Sectors, 1000u);
+  EXPECT_EQ(Strided.PartialSectors, 1000u);
+  // One range from byte 2 to 70: whole sector 1, partial sectors 0 and 2.
+  SectorFootprint::Count Ragged = countBoth({{{{2, 70}}, {}}});
+  EXPECT_EQ(Ragged.Sectors, 3u);
+  EXPECT_EQ(Ragged.PartialSectors, 2u);
+  // Two blocks' halves of each sector, the second shifted by 16 bytes:
+  // together whole.
+  SectorFootprint::Count Halves = countBoth({{{{0, 16}}, {{32, 64}}}, {{{16, 32}}, {{32, 64}}}});
+  EXPECT_EQ(Halves.Sectors, 64u);
+  EXPECT_EQ(Halves.PartialSectors, 0u);
+  EXPECT_FALSE(Halves.PartialSectorsCapped);
+}

@@ -84,6 +84,10 @@ enum class AssumptionKind {
   /// (`out[i] = in[i]`), every field used, predicted as nvcc emits it: one
   /// load and one store per min(alignment, 16) bytes.
   SplitCopy,
+  /// A launch writes sectors of global memory only in part: the L2 reads
+  /// such a sector from DRAM before writing it back, which the DRAM reads
+  /// leave out.
+  PartialSectorWrite,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -115,7 +119,8 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::RetryLoop,
     AssumptionKind::UncountedOperation,   AssumptionKind::IrregularBlocks,
     AssumptionKind::IncompleteSimulation, AssumptionKind::UnmatchedInstructions,
-    AssumptionKind::KeptInRegister,       AssumptionKind::SplitCopy};
+    AssumptionKind::KeptInRegister,       AssumptionKind::SplitCopy,
+    AssumptionKind::PartialSectorWrite};
 
 } // namespace warpcheck::analysis
 

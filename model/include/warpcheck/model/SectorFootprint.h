@@ -58,8 +58,25 @@ public:
   SectorFootprint(std::uint64_t MaxPlacements, std::uint64_t MaxSpanSectors,
                   unsigned SectorBytes = 32);
   void add(TranslatedRanges R);
+  struct Count {
+    /// Distinct sectors the ranges touch.
+    std::uint64_t Sectors = 0;
+    /// Of those, the sectors whose bytes the ranges together do not cover
+    /// whole. Written, such a sector is read from DRAM by the L2 before it
+    /// is written back (measured on an H100: test/hw/partial_sector_writes.json).
+    std::uint64_t PartialSectors = 0;
+    /// More sectors had a partial edge than are tracked (2^20):
+    /// PartialSectors counts the tracked ones, a lower bound.
+    bool PartialSectorsCapped = false;
+    /// The partial sectors' numbers (byte offset / sector size), sorted.
+    std::vector<std::int64_t> PartialSectorNumbers;
+  };
   /// nullopt when a limit was exceeded.
-  std::optional<std::uint64_t> distinctSectors() const;
+  std::optional<Count> count() const;
+  std::optional<std::uint64_t> distinctSectors() const {
+    std::optional<Count> C = count();
+    return C ? std::optional<std::uint64_t>(C->Sectors) : std::nullopt;
+  }
 
 private:
   std::vector<TranslatedRanges> Parts;
