@@ -440,8 +440,9 @@ LaunchWork analyzeLaunchWork(const KernelLaunchAnalysis &K) {
   if (PartialCapped)
     Work.DramAssumptions.push_back(
         {AssumptionKind::PartialSectorWrite,
-         "more than 2^20 sectors are written only in part; the L2 reads each from DRAM before "
-         "writing it back, and the reads count the first 2^20 of them"});
+         "the stores span more than 2^24 sectors and leave more than 2^20 of them written in "
+         "part at some point; the L2 reads a sector written only in part from DRAM before "
+         "writing it back, and the reads count such sectors among the first 2^20 only"});
   if (OverLimits) {
     Work.DramNotCounted = "the launch touches more memory than the footprint's limits "
                           "(2^29 sectors, 2^27 ranges) allow to count";

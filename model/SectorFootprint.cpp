@@ -104,12 +104,18 @@ std::optional<SectorFootprint::Count> SectorFootprint::count() const {
   // bytes are not all covered by one range or by its edges together is
   // written in part. Byte masks need sectors of at most 64 bytes.
   std::vector<std::uint64_t> Whole((Span + 63) / 64, 0);
-  // Bounded: past a million sectors with a partial edge, later edges are
-  // not tracked and the partial count is a lower bound (Count says so).
+  // A span of up to 2^24 sectors keeps a byte mask per sector (64 MiB at
+  // most): a naive transpose fills its sectors from many blocks, each
+  // leaving a partial edge until the last. Larger spans keep the masks of
+  // at most 2^20 sectors with a partial edge; past that, later edges are
+  // not followed (Count says so).
   constexpr std::size_t MaxEdgeSectors = std::size_t(1) << 20;
+  constexpr std::uint64_t MaxDenseSectors = std::uint64_t(1) << 24;
+  const bool Masks = S <= 64;
+  const bool Dense = S <= 32 && Span <= MaxDenseSectors;
+  std::vector<std::uint32_t> DenseBytes(Dense ? Span : 0, 0);
   std::unordered_map<std::uint64_t, std::uint64_t> EdgeBytes;
   bool EdgesCapped = false;
-  const bool Masks = S <= 64;
   const std::uint64_t AllBytes = S == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << S) - 1;
   auto Mark = [&](std::int64_t Begin, std::int64_t End) {
     std::uint64_t From = static_cast<std::uint64_t>(floorDiv(Begin, S) - FirstSector);
@@ -124,6 +130,8 @@ std::optional<SectorFootprint::Count> SectorFootprint::count() const {
                               << Lo;
         if (Bytes == AllBytes)
           Whole[Sector / 64] |= std::uint64_t(1) << (Sector % 64);
+        else if (Dense)
+          DenseBytes[Sector] |= static_cast<std::uint32_t>(Bytes);
         else if (EdgeBytes.size() < MaxEdgeSectors || EdgeBytes.count(Sector))
           EdgeBytes[Sector] |= Bytes;
         else
@@ -156,9 +164,14 @@ std::optional<SectorFootprint::Count> SectorFootprint::count() const {
   Count C;
   for (std::uint64_t W : Bits)
     C.Sectors += std::bitset<64>(W).count();
-  for (const auto &[Sector, Bytes] : EdgeBytes)
-    if (Bytes != AllBytes && !((Whole[Sector / 64] >> (Sector % 64)) & 1))
+  auto Partial = [&](std::uint64_t Sector, std::uint64_t Bytes) {
+    if (Bytes != 0 && Bytes != AllBytes && !((Whole[Sector / 64] >> (Sector % 64)) & 1))
       C.PartialSectorNumbers.push_back(static_cast<std::int64_t>(Sector) + FirstSector);
+  };
+  for (std::uint64_t Sector = 0; Sector < DenseBytes.size(); ++Sector)
+    Partial(Sector, DenseBytes[Sector]);
+  for (const auto &[Sector, Bytes] : EdgeBytes)
+    Partial(Sector, Bytes);
   std::sort(C.PartialSectorNumbers.begin(), C.PartialSectorNumbers.end());
   C.PartialSectors = C.PartialSectorNumbers.size();
   C.PartialSectorsCapped = EdgesCapped;

@@ -117,3 +117,37 @@ TEST(SectorFootprintTest, SectorsWrittenInPart) {
   EXPECT_EQ(Halves.PartialSectors, 0u);
   EXPECT_FALSE(Halves.PartialSectorsCapped);
 }
+
+// A naive transpose's stores: each block writes one column of 1,100 rows
+// of 8,192 floats, four bytes per row, and the 8 blocks of adjacent columns
+// fill each sector between them. More than 2^20 sectors are partly written
+// until their last column comes; the union is whole, none written in part.
+TEST(SectorFootprintTest, ColumnsFillTheirSectorsTogether) {
+  TranslatedRanges Column;
+  for (std::int64_t Row = 0; Row < 1100; ++Row)
+    Column.Ranges.push_back({Row * 8192 * 4, Row * 8192 * 4 + 4});
+  Column.Axes = {{4, 8192}};
+  SectorFootprint::Count C = countBoth({Column});
+  EXPECT_EQ(C.Sectors, 1100u * 1024);
+  EXPECT_EQ(C.PartialSectors, 0u);
+  EXPECT_FALSE(C.PartialSectorsCapped);
+  // The same columns but the last of every eight: every sector partial.
+  Column.Axes = {{32, 1024}};
+  Column.Ranges.clear();
+  for (std::int64_t Row = 0; Row < 1100; ++Row)
+    Column.Ranges.push_back({Row * 8192 * 4, Row * 8192 * 4 + 28});
+  SectorFootprint::Count Seven = countBoth({Column});
+  EXPECT_EQ(Seven.Sectors, 1100u * 1024);
+  EXPECT_EQ(Seven.PartialSectors, 1100u * 1024);
+}
+
+// A span beyond the masks per sector (2^24 sectors): the partial sectors
+// are followed one by one.
+TEST(SectorFootprintTest, PartialSectorsOfAWideSpan) {
+  SectorFootprint::Count C =
+      countBoth({{{{0, 4}, {std::int64_t(1) << 30, (std::int64_t(1) << 30) + 64}}, {}}});
+  EXPECT_EQ(C.Sectors, 3u);
+  EXPECT_EQ(C.PartialSectors, 1u);
+  EXPECT_EQ(C.PartialSectorNumbers, (std::vector<std::int64_t>{0}));
+  EXPECT_FALSE(C.PartialSectorsCapped);
+}

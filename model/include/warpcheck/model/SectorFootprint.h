@@ -65,8 +65,9 @@ public:
     /// whole. Written, such a sector is read from DRAM by the L2 before it
     /// is written back (measured on an H100: test/hw/partial_sector_writes.json).
     std::uint64_t PartialSectors = 0;
-    /// More sectors had a partial edge than are tracked (2^20):
-    /// PartialSectors counts the tracked ones, a lower bound.
+    /// A span of more than 2^24 sectors in which more than 2^20 sectors
+    /// had a partial edge: the later ones were not followed, and
+    /// PartialSectors counts those that were.
     bool PartialSectorsCapped = false;
     /// The partial sectors' numbers (byte offset / sector size), sorted.
     std::vector<std::int64_t> PartialSectorNumbers;
