@@ -5,6 +5,7 @@
 #include "interp/WarpInterpreter.h"
 
 #include "warpcheck/analysis/AosAccesses.h"
+#include "warpcheck/analysis/CountFormula.h"
 #include "warpcheck/model/SectorFootprint.h"
 
 #include <algorithm>
@@ -121,8 +122,9 @@ bool sameShifted(const std::vector<model::ByteRange> &A, const std::vector<model
 class BlockRunner {
 public:
   /// The interpreter keeps references to K's launch and to Samples.
-  BlockRunner(const KernelLaunchAnalysis &K, const SampleValues &Samples)
-      : K(K), Limits(limits()),
+  BlockRunner(const KernelLaunchAnalysis &K, const SampleValues &Samples,
+              std::uint64_t Budget = WorkStepBudget)
+      : K(K), Limits(limits()), Budget(Budget),
         Interp(K.Kernel->getASTContext(), K.Launch, Samples, Limits, NoLayouts,
                [this](const RecordedRequest &R) { record(R); }) {}
 
@@ -139,7 +141,7 @@ public:
       Interp.runWarp(K.Kernel, P);
       Out.Flops += Interp.flopsOfLastWarp();
       Steps += Interp.stepsOfLastWarp();
-      if (!Interp.truncatedLoops().empty() || Steps > WorkStepBudget)
+      if (!Interp.truncatedLoops().empty() || Steps > Budget)
         return false;
     }
     for (auto &[Key, Ranges] : Out.Ranges)
@@ -147,9 +149,13 @@ public:
     return true;
   }
 
+  /// Lane-steps run so far.
+  std::uint64_t steps() const { return Steps; }
+
 private:
   const KernelLaunchAnalysis &K;
   const InterpreterLimits Limits;
+  const std::uint64_t Budget;
 
 public:
   WarpInterpreter Interp;
@@ -238,6 +244,57 @@ std::vector<Assumption> commonAssumptions(const KernelLaunchAnalysis &K,
   return Out;
 }
 
+/// Lane-steps the formula's fit may run in all, over its up to 16 extra
+/// counts (each at values no larger than the sampled one).
+constexpr std::uint64_t FormulaStepBudget = 2 * WorkStepBudget;
+
+/// The FLOPs per thread as a formula in the unbound integer parameters
+/// the counts read (CountFormula.h): each count runs one block of every
+/// class, as the launch's own does, with those parameters moved.
+std::optional<FlopFormula> flopFormula(const KernelLaunchAnalysis &K, const GridShape &G,
+                                       std::int64_t Base,
+                                       std::optional<model::FlopCounts> AtBase,
+                                       std::uint64_t &Left) {
+  std::vector<const ParmVarDecl *> Params;
+  std::vector<std::string> Symbols;
+  for (const ParmVarDecl *P : K.Kernel->parameters())
+    if (P->getType()->isIntegerType() &&
+        std::count(K.SampledSymbols.begin(), K.SampledSymbols.end(), P->getNameAsString())) {
+      Params.push_back(P);
+      Symbols.push_back(P->getNameAsString());
+    }
+  if (Params.empty())
+    return std::nullopt;
+  FlopCounter Count = [&](const std::vector<std::int64_t> &Values)
+      -> std::optional<model::FlopCounts> {
+    SampleValues Samples;
+    Samples.UnboundInteger = K.SampledInteger;
+    for (std::size_t I = 0; I < Params.size(); ++I)
+      Samples.ParameterValues[Params[I]] = Values[I];
+    BlockRunner Runner(K, Samples, Left);
+    model::FlopCounts Flops;
+    bool Complete = true;
+    for (BlockClass C : classes(G)) {
+      BlockTrace Trace;
+      if (!(Complete = Runner.run(representative(G, C), Trace)))
+        break;
+      Flops += Trace.Flops.scaled(classSize(G, C));
+    }
+    Left -= std::min(Left, Runner.steps());
+    if (!Complete)
+      return std::nullopt;
+    return Flops;
+  };
+  return fitFlopFormula(Symbols, Base, G.blocks() * K.Launch.Block.count(), AtBase, Count);
+}
+
+/// The note the formula adds to the unbound values' assumption.
+std::string formulaNote(const FlopFormula &F) {
+  return "; per thread the FLOPs are " + F.PerThreadTotal.text(F.Symbols) +
+         " (fitted at multiples of " + std::to_string(F.Step) + " up to " +
+         std::to_string(F.Base);
+}
+
 AccessStatus statusOf(const std::vector<Assumption> &A) {
   return A.empty() ? AccessStatus::Exact : AccessStatus::Assumed;
 }
@@ -281,11 +338,34 @@ LaunchWork analyzeLaunchWork(const KernelLaunchAnalysis &K) {
     }
     ++Work.SimulatedBlocks;
   }
+  std::uint64_t FormulaLeft = FormulaStepBudget;
   if (!Complete) {
     Work.FlopsNotCounted = Work.DramNotCounted =
         "a loop of the launch runs longer than the simulation budget allows to count every "
         "iteration, or its exit depends on values read from memory";
     Work.FlopsStatus = Work.DramStatus = AccessStatus::Unknown;
+    // A trip count left to a sampled parameter may be what is too long:
+    // the FLOPs then come from a formula fitted at a sixteenth of it (256
+    // for 4096: a naive matrix multiply of 11 blocks of 8 warps takes 27
+    // million lane-steps there, and 67 million for the fit's four values).
+    if (K.SampledInteger / 16 >= 64)
+      Work.FlopsPerThread = flopFormula(K, G, K.SampledInteger / 16, std::nullopt, FormulaLeft);
+    if (!Work.FlopsPerThread)
+      return Work;
+    const FlopFormula &F = *Work.FlopsPerThread;
+    std::vector<std::int64_t> AtSample(F.Symbols.size(), K.SampledInteger);
+    Work.Flops = F.countsAt(AtSample, G.blocks() * K.Launch.Block.count());
+    if (!Work.Flops) {
+      Work.FlopsPerThread.reset();
+      return Work;
+    }
+    Work.FlopsNotCounted.clear();
+    Work.FlopsAssumptions = commonAssumptions(K, Runner.Interp);
+    for (Assumption &A : Work.FlopsAssumptions)
+      if (A.Kind == AssumptionKind::UnboundValue)
+        A.Text += formulaNote(F) + "; at " + std::to_string(K.SampledInteger) +
+                  " the launch runs longer than the simulation budget)";
+    Work.FlopsStatus = AccessStatus::Assumed;
     return Work;
   }
   const BlockTrace &BulkTrace = ByClass.at(Bulk);
@@ -313,6 +393,12 @@ LaunchWork analyzeLaunchWork(const KernelLaunchAnalysis &K) {
                " execute different floating-point work; every interior block along it was "
                "counted as the second"});
   Work.FlopsStatus = statusOf(Work.FlopsAssumptions);
+  if (Runner.steps() <= FormulaStepBudget / 4)
+    Work.FlopsPerThread = flopFormula(K, G, K.SampledInteger, Flops, FormulaLeft);
+  if (Work.FlopsPerThread)
+    for (Assumption &A : Work.FlopsAssumptions)
+      if (A.Kind == AssumptionKind::UnboundValue)
+        A.Text += formulaNote(*Work.FlopsPerThread) + ")";
 
   // DRAM: a footprint per allocation and direction.
   std::set<const Expr *> Unknown;

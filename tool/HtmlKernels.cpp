@@ -110,6 +110,8 @@ static void htmlWork(const KernelEntry &K, HtmlPage &Page) {
   const WorkEntry &W = *K.Work;
   std::string Flops = W.Flops.Total ? numberText(*W.Flops.Total) + " FLOPs"
                                     : "FLOPs not counted (" + W.Flops.NotCounted + ")";
+  if (const std::optional<analysis::FlopFormula> &F = W.Flops.PerThread)
+    Flops += " (" + F->PerThreadTotal.text(F->Symbols) + " per thread)";
   std::string Bytes =
       W.Dram.Read && W.Dram.Write
           ? numberText(*W.Dram.Read) + " DRAM bytes read, " + numberText(*W.Dram.Write) +

@@ -260,6 +260,7 @@ WorkEntry workEntry(const LaunchWork &W, llvm::ArrayRef<std::string> Archs) {
   E.Flops.Status = W.FlopsStatus;
   E.Flops.Assumptions = W.FlopsAssumptions;
   E.Flops.NotCounted = W.FlopsNotCounted;
+  E.Flops.PerThread = W.FlopsPerThread;
   if (W.Flops) {
     for (model::FloatPrecision P : model::AllFloatPrecisions) {
       const model::PrecisionOps &O = (*W.Flops)[P];

@@ -47,6 +47,78 @@ std::vector<Assumption> assumptionsOf(const Object &O) {
   return Out;
 }
 
+Object toJson(const CountPolynomial &P, const std::vector<std::string> &Symbols) {
+  Array Terms;
+  for (const FormulaTerm &T : P.Terms) {
+    Array Powers;
+    for (unsigned E : T.Powers)
+      Powers.push_back(static_cast<std::int64_t>(E));
+    Terms.push_back(Object{{"numerator", T.Numerator},
+                           {"denominator", T.Denominator},
+                           {"powers", std::move(Powers)}});
+  }
+  return Object{{"formula", P.text(Symbols)}, {"terms", std::move(Terms)}};
+}
+
+CountPolynomial polynomialFromJson(const Object *O) {
+  CountPolynomial P;
+  const Array *Terms = O ? O->getArray("terms") : nullptr;
+  if (!Terms)
+    return P;
+  for (const Value &V : *Terms) {
+    const Object *T = V.getAsObject();
+    if (!T)
+      continue;
+    FormulaTerm Term;
+    Term.Numerator = T->getInteger("numerator").value_or(0);
+    Term.Denominator = T->getInteger("denominator").value_or(1);
+    if (const Array *Powers = T->getArray("powers"))
+      for (const Value &E : *Powers)
+        Term.Powers.push_back(static_cast<unsigned>(E.getAsInteger().value_or(0)));
+    P.Terms.push_back(std::move(Term));
+  }
+  return P;
+}
+
+constexpr const char *OperationKeys[] = {"add", "mul", "fma", "flops"};
+
+CountPolynomial &operation(PrecisionFormula &F, unsigned Op) {
+  return Op == 0 ? F.Add : Op == 1 ? F.Mul : Op == 2 ? F.Fma : F.Flops;
+}
+
+Object toJson(const FlopFormula &F) {
+  Array Symbols;
+  for (const std::string &S : F.Symbols)
+    Symbols.push_back(S);
+  Object O{{"symbols", std::move(Symbols)},
+           {"fitted_step", F.Step},
+           {"fitted_up_to", F.Base},
+           {"total", toJson(F.PerThreadTotal, F.Symbols)}};
+  for (std::size_t P = 0; P < F.PerThread.size(); ++P) {
+    Object Ops;
+    PrecisionFormula Copy = F.PerThread[P];
+    for (unsigned Op = 0; Op < 4; ++Op)
+      Ops[OperationKeys[Op]] = toJson(operation(Copy, Op), F.Symbols);
+    O[PrecisionKeys[P]] = std::move(Ops);
+  }
+  return O;
+}
+
+FlopFormula formulaFromJson(const Object &O) {
+  FlopFormula F;
+  if (const Array *Symbols = O.getArray("symbols"))
+    for (const Value &S : *Symbols)
+      F.Symbols.push_back(S.getAsString().value_or("").str());
+  F.Step = O.getInteger("fitted_step").value_or(0);
+  F.Base = O.getInteger("fitted_up_to").value_or(0);
+  F.PerThreadTotal = polynomialFromJson(O.getObject("total"));
+  for (std::size_t P = 0; P < F.PerThread.size(); ++P)
+    if (const Object *Ops = O.getObject(PrecisionKeys[P]))
+      for (unsigned Op = 0; Op < 4; ++Op)
+        operation(F.PerThread[P], Op) = polynomialFromJson(Ops->getObject(OperationKeys[Op]));
+  return F;
+}
+
 Object toJson(const FlopsEntry &F) {
   Object O{{"status", statusName(F.Status)}, {"total", orNull(F.Total)}};
   for (std::size_t P = 0; P < F.ByPrecision.size(); ++P) {
@@ -57,6 +129,8 @@ Object toJson(const FlopsEntry &F) {
   addAssumptions(F.Assumptions, O);
   if (!F.NotCounted.empty())
     O["not_counted"] = F.NotCounted;
+  if (F.PerThread)
+    O["per_thread_formula"] = toJson(*F.PerThread);
   return O;
 }
 
@@ -70,6 +144,8 @@ FlopsEntry flopsFromJson(const Object &O) {
                           E->getInteger("fma").value_or(0), E->getInteger("flops").value_or(0)};
   F.Assumptions = assumptionsOf(O);
   F.NotCounted = O.getString("not_counted").value_or("").str();
+  if (const Object *Formula = O.getObject("per_thread_formula"))
+    F.PerThread = formulaFromJson(*Formula);
   return F;
 }
 

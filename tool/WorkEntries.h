@@ -11,6 +11,7 @@
 #define WARPCHECK_TOOL_WORKENTRIES_H
 
 #include "warpcheck/analysis/AccessKinds.h"
+#include "warpcheck/analysis/CountFormula.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -37,6 +38,9 @@ struct FlopsEntry {
   std::vector<analysis::Assumption> Assumptions;
   /// Why there is no count; empty when there is one.
   std::string NotCounted;
+  /// The counts per thread as a formula in the parameters no launch site
+  /// binds (analysis/CountFormula.h), when one fits.
+  std::optional<analysis::FlopFormula> PerThread;
 };
 
 struct DramBytesEntry {

@@ -65,7 +65,8 @@ void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
       else {
         // Unbound: the sampled value, rounded up to the multiple the host
         // code guarantees (a pitch in elements) when it says one.
-        std::int64_t V = Samples.UnboundInteger;
+        auto Own = Samples.ParameterValues.find(P);
+        std::int64_t V = Own != Samples.ParameterValues.end() ? Own->second : Samples.UnboundInteger;
         if (Bound != Launch.Arguments.end() && Bound->second.Multiple && V > 0) {
           std::int64_t M = *Bound->second.Multiple;
           V = (V + M - 1) / M * M;

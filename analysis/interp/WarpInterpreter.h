@@ -46,6 +46,9 @@ struct SampleValues {
   /// Every unbound integer parameter; a warp-uniform integer read from
   /// memory takes a multiple of it (Expressions.cpp, sweepUniformRead).
   std::int64_t UnboundInteger = 4096;
+  /// Unbound integer parameters that take a value of their own instead
+  /// (the FLOP formula's fit, LaunchWork.cpp, moves one at a time).
+  std::map<const clang::ParmVarDecl *, std::int64_t> ParameterValues;
   /// Warp-uniform integer reads from memory take the swept value; false:
   /// they are unknown, and the branches they decide are taken both ways.
   bool SweepMemoryReads = true;

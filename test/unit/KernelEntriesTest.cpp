@@ -128,7 +128,23 @@ const char *AnalysedKernel = R"json({
             "fp32": {"add": 0, "mul": 0, "fma": 262144, "flops": 524288},
             "fp64": {"add": 0, "mul": 0, "fma": 0, "flops": 0},
             "assumptions": ["'a / b' compiles to a sequence of instructions that is not counted"],
-            "assumption_kinds": ["uncounted_operation"]},
+            "assumption_kinds": ["uncounted_operation"],
+            "per_thread_formula": {"symbols": ["m", "n"], "fitted_step": 1024, "fitted_up_to": 4096,
+              "total": {"formula": "m*n/32 + 1", "terms": [
+                {"numerator": 1, "denominator": 32, "powers": [1, 1]},
+                {"numerator": 1, "denominator": 1, "powers": [0, 0]}]},
+              "fp16": {"add": {"formula": "0", "terms": []}, "mul": {"formula": "0", "terms": []},
+                       "fma": {"formula": "0", "terms": []}, "flops": {"formula": "0", "terms": []}},
+              "fp32": {"add": {"formula": "1", "terms": [
+                         {"numerator": 1, "denominator": 1, "powers": [0, 0]}]},
+                       "mul": {"formula": "0", "terms": []},
+                       "fma": {"formula": "m*n/64", "terms": [
+                         {"numerator": 1, "denominator": 64, "powers": [1, 1]}]},
+                       "flops": {"formula": "m*n/32 + 1", "terms": [
+                         {"numerator": 1, "denominator": 32, "powers": [1, 1]},
+                         {"numerator": 1, "denominator": 1, "powers": [0, 0]}]}},
+              "fp64": {"add": {"formula": "0", "terms": []}, "mul": {"formula": "0", "terms": []},
+                       "fma": {"formula": "0", "terms": []}, "flops": {"formula": "0", "terms": []}}}},
   "dram_bytes": {"status": "exact", "read": 32768, "write": 16384, "total": 49152,
                  "assumptions": [], "assumption_kinds": []},
   "intensity": 10.6667,
@@ -236,6 +252,15 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   EXPECT_EQ(K.Work->Flops.ByPrecision[1].Fma, 262144);
   ASSERT_EQ(K.Work->Flops.Assumptions.size(), 1u);
   EXPECT_EQ(K.Work->Flops.Assumptions[0].Kind, AssumptionKind::UncountedOperation);
+  ASSERT_TRUE(K.Work->Flops.PerThread);
+  const warpcheck::analysis::FlopFormula &F = *K.Work->Flops.PerThread;
+  EXPECT_EQ(F.PerThreadTotal.text(F.Symbols), "m*n/32 + 1");
+  EXPECT_EQ(F.PerThread[1].Fma.text(F.Symbols), "m*n/64");
+  EXPECT_EQ(F.PerThreadTotal.evaluate({64, 128}), 257);
+  EXPECT_EQ(F.Step, 1024);
+  std::optional<warpcheck::model::FlopCounts> At = F.countsAt({64, 128}, 256);
+  ASSERT_TRUE(At);
+  EXPECT_EQ((*At)[warpcheck::model::FloatPrecision::Single].Fma, 128u * 256);
   EXPECT_EQ(K.Work->Dram.Read, 32768);
   EXPECT_EQ(K.Work->Dram.Write, 16384);
   EXPECT_EQ(K.Work->Intensity, 10.6667);

@@ -12,6 +12,9 @@
 
 #include "CudaTestUnit.h"
 
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
 #include <gtest/gtest.h>
 
 using namespace warpcheck::analysis;
@@ -415,6 +418,161 @@ __global__ void gather(const float *in, const int *idx, float *out) {
   EXPECT_FALSE(G.Work.DramReadBytes);
   EXPECT_EQ(G.Work.DramStatus, AccessStatus::Unknown);
   EXPECT_NE(G.Work.DramNotCounted.find("in[idx[i]]"), std::string::npos);
+}
+
+const char *SumRows = R"(
+__global__ void sum_rows(const float *in, float *out, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int k = 0; k < n; ++k)
+    s += in[row * n + k];
+  out[row] = s;
+}
+)";
+
+const char *TripCounts = R"(
+__global__ void nested(float *out, int m, int n, float x) {
+  float acc = 0.0f, p = 1.0f;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n / 64; ++j)
+      acc += x * out[j];
+  for (int j = 0; j < n; ++j)
+    p *= 0.5f;
+  out[threadIdx.x] = acc + p;
+}
+__global__ void strided(float *y, const float *x, float a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    y[i] = a * x[i] + y[i];
+}
+__global__ void halving(float *out, int n) {
+  float s = 0.0f;
+  for (int k = 1; k < n; k *= 2)
+    s += 1.0f;
+  out[threadIdx.x] = s;
+}
+)";
+
+TEST(LaunchWork, TripCountsNoLaunchBindsBecomeAFormulaPerThread) {
+  // sum_rows: one FADD a thread and iteration, n iterations.
+  Worked R(SumRows, "sum_rows", Dim3{32, 1, 1}, Dim3{2, 1, 1});
+  ASSERT_TRUE(R.Work.FlopsPerThread);
+  const FlopFormula &F = *R.Work.FlopsPerThread;
+  EXPECT_EQ(F.Symbols, std::vector<std::string>{"n"});
+  EXPECT_EQ(F.PerThreadTotal.text(F.Symbols), "n");
+  EXPECT_EQ(F.PerThread[1].Flops.text(F.Symbols), "n");
+  EXPECT_EQ(F.PerThread[1].Add.text(F.Symbols), "n");
+  EXPECT_EQ(F.PerThread[1].Fma.text(F.Symbols), "0");
+  EXPECT_EQ(F.PerThread[0].Flops.text(F.Symbols), "0");
+  EXPECT_EQ(F.Step, 1024);
+  EXPECT_EQ(F.PerThreadTotal.evaluate({4096}), 4096);
+  // Said with the assumption the count rests on.
+  ASSERT_FALSE(R.Work.FlopsAssumptions.empty());
+  EXPECT_NE(R.Work.FlopsAssumptions.front().Text.find(
+                "per thread the FLOPs are n (fitted at multiples of 1024 up to 4096)"),
+            std::string::npos);
+
+}
+
+TEST(LaunchWork, ALaunchTooLongAtTheSampledValueIsCountedByItsFormula) {
+  // Both multiplies: 2 FLOPs (one FFMA) per thread and iteration of k.
+  for (const char *Name : {"naive", "tiled"}) {
+    SCOPED_TRACE(Name);
+    Worked W(Matmuls, Name, Dim3{16, 16, 1}, Dim3{4, 4, 1});
+    ASSERT_TRUE(W.Work.FlopsPerThread);
+    const FlopFormula &M = *W.Work.FlopsPerThread;
+    EXPECT_EQ(M.PerThread[1].Flops.text(M.Symbols), "2*n");
+    EXPECT_EQ(M.PerThread[1].Fma.text(M.Symbols), "n");
+    // At n = 4096 the launch runs longer than the simulation budget: the
+    // count is the formula's (fitted at smaller n), said so; DRAM bytes
+    // are not counted.
+    EXPECT_EQ(M.Base, 256);
+    ASSERT_TRUE(W.Work.Flops);
+    EXPECT_EQ(W.ops(FloatPrecision::Single).Fma, 16u * 256 * 4096);
+    EXPECT_EQ(W.Work.FlopsStatus, AccessStatus::Assumed);
+    EXPECT_FALSE(W.Work.DramReadBytes);
+    bool Said = false;
+    for (const Assumption &A : W.Work.FlopsAssumptions)
+      Said |= A.Text.find("per thread the FLOPs are 2*n (fitted at multiples of 64 up to 256; "
+                          "at 4096 the launch runs longer than the simulation budget)") !=
+              std::string::npos;
+    EXPECT_TRUE(Said);
+  }
+
+}
+
+TEST(LaunchWork, FormulasInTwoParametersAndWithFractions) {
+  // Two trip counts, a term of each degree, and a rational coefficient:
+  // a grid-stride loop over n elements shares them among 1024 threads.
+  // (m*n/64 = 2^18 iterations at the sampled 4096 are beyond the budget
+  // for a warp, 256 x 4 are not.)
+  Worked N(TripCounts, "nested", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  ASSERT_TRUE(N.Work.FlopsPerThread);
+  const FlopFormula &NF = *N.Work.FlopsPerThread;
+  EXPECT_EQ(NF.Symbols, (std::vector<std::string>{"m", "n"}));
+  // m*n/64 FFMAs, n FMULs, one FADD.
+  EXPECT_EQ(NF.PerThreadTotal.text(NF.Symbols), "m*n/32 + n + 1");
+  EXPECT_EQ(NF.PerThread[1].Fma.text(NF.Symbols), "m*n/64");
+  EXPECT_EQ(NF.PerThreadTotal.evaluate({3, 128}), 3 * 128 / 32 + 128 + 1);
+
+  Worked S(TripCounts, "strided", Dim3{128, 1, 1}, Dim3{8, 1, 1});
+  ASSERT_TRUE(S.Work.FlopsPerThread);
+  const FlopFormula &SF = *S.Work.FlopsPerThread;
+  EXPECT_EQ(SF.PerThreadTotal.text(SF.Symbols), "n/512");
+  ASSERT_EQ(SF.PerThreadTotal.Terms.size(), 1u);
+  EXPECT_EQ(SF.PerThreadTotal.Terms[0],
+            (FormulaTerm{1, 512, std::vector<unsigned>{1}}));
+
+}
+
+TEST(LaunchWork, CountsThatAreNotPolynomialsHaveNoFormula) {
+  // log2(n) iterations: not a polynomial, no formula (the sampled count
+  // stays, assumed).
+  Worked H(TripCounts, "halving", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  ASSERT_TRUE(H.Work.Flops);
+  EXPECT_EQ(H.ops(FloatPrecision::Single).Add, 32u * 12);
+  EXPECT_EQ(H.Work.FlopsStatus, AccessStatus::Assumed);
+  EXPECT_FALSE(H.Work.FlopsPerThread);
+
+  // Bound at the launch: exact, no formula.
+  Worked B(SumRows, "sum_rows", Dim3{32, 1, 1}, Dim3{2, 1, 1}, {{"n", 100}});
+  EXPECT_EQ(B.Work.FlopsStatus, AccessStatus::Exact);
+  EXPECT_FALSE(B.Work.FlopsPerThread);
+}
+
+TEST(LaunchWork, TheFormulaAtTheProgramsValueIsWhatTheH200Executed) {
+  // roofline.cu's multiplies with their inner dimension k left unbound:
+  // the formula at the program's k (256) against the FFMAs the H200
+  // executed (test/hw/roofline/roofline.json, the launch's block and grid).
+  auto Source = llvm::MemoryBuffer::getFile(WARPCHECK_SOURCE_DIR "/test/inputs/roofline.cu");
+  auto Records = llvm::MemoryBuffer::getFile(WARPCHECK_SOURCE_DIR
+                                             "/test/hw/roofline/roofline.json");
+  ASSERT_TRUE(Source && Records);
+  llvm::Expected<llvm::json::Value> Json = llvm::json::parse((*Records)->getBuffer());
+  ASSERT_TRUE(static_cast<bool>(Json));
+  unsigned Compared = 0;
+  for (const llvm::json::Value &K : *Json->getAsObject()->getArray("kernels")) {
+    const llvm::json::Object &Record = *K.getAsObject();
+    std::string Name = Record.getString("function")->str();
+    if (Name != "matmulNaive" && Name != "matmulTiled")
+      continue;
+    SCOPED_TRACE(Name);
+    EXPECT_EQ(Record.getString("block")->str(), "(16, 16, 1)");
+    EXPECT_EQ(Record.getString("grid")->str(), "(64, 2048, 1)");
+    Worked W((*Source)->getBuffer().str(), Name, Dim3{16, 16, 1}, Dim3{64, 2048, 1},
+             {{"n", 1024}});
+    ASSERT_TRUE(W.Work.FlopsPerThread);
+    const FlopFormula &F = *W.Work.FlopsPerThread;
+    EXPECT_EQ(F.Symbols, std::vector<std::string>{"k"});
+    EXPECT_EQ(F.PerThread[1].Fma.text(F.Symbols), "k");
+    std::optional<warpcheck::model::FlopCounts> AtK = F.countsAt({256}, 64u * 2048 * 256);
+    ASSERT_TRUE(AtK);
+    const llvm::json::Object &M = *Record.getObject("metrics");
+    EXPECT_EQ(static_cast<std::int64_t>((*AtK)[FloatPrecision::Single].Fma),
+              *M.getInteger("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"));
+    EXPECT_EQ((*AtK)[FloatPrecision::Single].Add + (*AtK)[FloatPrecision::Single].Mul, 0u);
+    ++Compared;
+  }
+  EXPECT_EQ(Compared, 2u);
 }
 
 TEST(LaunchWork, LoopsTooLongForTheBudgetAreNotCounted) {

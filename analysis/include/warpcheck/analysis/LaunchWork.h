@@ -21,7 +21,8 @@
 //
 // Like an access, each count is exact, assumed (with its assumptions) or
 // not known (with the reason: an address read from memory, a loop too long
-// to run within the simulation budget).
+// to run within the simulation budget). A FLOP count that takes unbound
+// parameters at a sampled value also comes as a formula in them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_LAUNCHWORK_H
@@ -29,6 +30,7 @@
 
 #include "warpcheck/analysis/AccessKinds.h"
 #include "warpcheck/analysis/AccessReport.h"
+#include "warpcheck/analysis/CountFormula.h"
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "warpcheck/model/Roofline.h"
 
@@ -45,6 +47,9 @@ struct LaunchWork {
   AccessStatus FlopsStatus = AccessStatus::Exact;
   std::vector<Assumption> FlopsAssumptions;
   std::string FlopsNotCounted;
+  /// When the count rests on parameters no launch site binds: the FLOPs
+  /// per thread as a formula in them (CountFormula.h), where one fits.
+  std::optional<FlopFormula> FlopsPerThread;
 
   /// nullopt when not counted (DramNotCounted says why).
   std::optional<std::uint64_t> DramReadBytes, DramWriteBytes;
