@@ -3,7 +3,10 @@
 #include "warpcheck/analysis/SoaRewrite.h"
 #include "warpcheck/analysis/KernelAnalysis.h"
 
+#include "CudaBuiltinVariables.h"
 #include "SoaView.h"
+
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/QualTypeNames.h"
@@ -13,6 +16,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -273,9 +277,15 @@ private:
     const Expr *Outer = Element;
     DynTypedNode Up = parentPastWrappers(Outer, Ctx);
     std::string Text = "'" + shortText(Element, Ctx) + "'";
-    if (const auto *UO = Up.get<UnaryOperator>(); UO && UO->getOpcode() == UO_AddrOf)
+    if (const auto *UO = Up.get<UnaryOperator>(); UO && UO->getOpcode() == UO_AddrOf) {
+      // `Body *q = &p[i];` then `q->f`: followed as a reference is.
+      const Expr *Address = UO;
+      DynTypedNode Holder = parentPastWrappers(Address, Ctx);
+      if (const auto *VD = Holder.get<VarDecl>(); VD && VD->getType()->isPointerType())
+        return reference(Element, UO, VD, "");
       return block(UO->getBeginLoc(), "'" + shortText(UO, Ctx) +
                                           "' takes the address of an element");
+    }
     if (const auto *BO = Up.get<BinaryOperator>();
         BO && BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Element)
       return block(Element->getBeginLoc(), Text + " is assigned as a whole value");
@@ -283,16 +293,144 @@ private:
       return block(Element->getBeginLoc(), "'" + shortText(Up.get<MemberExpr>(), Ctx) +
                                                "' is written in a form the rewrite does not "
                                                "follow");
-    // `const Body &me = p[i]`: the rewrite would have to follow every use
-    // of the reference.
     if (const auto *VD = Up.get<VarDecl>(); VD && VD->getType()->isReferenceType())
-      return block(Element->getBeginLoc(),
-                   Text + " is bound to the reference '" + VD->getNameAsString() + "'");
+      return reference(Element, Element, VD, "");
     block(Element->getBeginLoc(), Text + " is used as a whole value");
   }
 
-  /// `p[i].f` (Element is `p[i]`) or `p->f` (Element null).
-  void field(const MemberExpr *Member, const ArraySubscriptExpr *Element) {
+  /// `Body &me = p[i];` (const or not; Bound is `p[i]`), or `Vec3 &q =
+  /// p[i].pos` (Bound that member, Prefix "pos_"): the view has no element
+  /// to refer to, so each `me.f` becomes `p.f[i]` (`q.x`, `p.pos_x[i]`)
+  /// and the declaration goes. The
+  /// index is then written at every use, where it must mean what it meant
+  /// at the declaration: no side effects, nothing read from memory (another
+  /// thread or a store of this one may change it), and no variable of it
+  /// changed within the reference's scope (clang's ExprMutationAnalyzer).
+  /// A pointer to the element, `Body *q = &p[i];` (Bound `&p[i]`), is
+  /// followed the same way (`q->f`), when nothing changes the pointer.
+  void reference(const ArraySubscriptExpr *Element, const Expr *BoundExpr, const VarDecl *Ref,
+                 const std::string &Prefix) {
+    bool Pointer = Ref->getType()->isPointerType();
+    std::string Name = Ref->getNameAsString();
+    std::string Bound = "'" + shortText(BoundExpr, Ctx) + "' is " +
+                        (Pointer ? "kept in the pointer '" : "bound to the reference '") + Name +
+                        "'";
+    DynTypedNodeList Parents = Ctx.getParents(*Ref);
+    const auto *Declaration = Parents.size() == 1 ? Parents[0].get<DeclStmt>() : nullptr;
+    DynTypedNodeList Above =
+        Declaration ? Ctx.getParents(*Declaration) : DynTypedNodeList(DynTypedNode());
+    const auto *Scope = Above.size() == 1 ? Above[0].get<CompoundStmt>() : nullptr;
+    if (!Ref->isLocalVarDecl() || !Declaration || !Declaration->isSingleDecl() || !Scope)
+      return block(Element->getBeginLoc(),
+                   Bound + ", declared where the rewrite cannot remove it (with other "
+                           "variables, or not as a statement of a block)");
+    const Expr *Index = Element->getIdx();
+    if (Index->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) || usesRewritten(Index))
+      return block(Index->getBeginLoc(),
+                   Bound + ", whose index the rewrite would have to repeat at each use");
+    if (std::optional<std::string> Why = indexChanges(Index, *Scope))
+      return block(Index->getBeginLoc(), Bound + ", whose index " + *Why);
+    if (Pointer && ExprMutationAnalyzer(*Scope, Ctx).isMutated(Ref))
+      return block(Element->getBeginLoc(),
+                   Bound + ", which changes (or whose address is taken) while it is used");
+    SourceLocation Begin = Declaration->getBeginLoc(), End = Declaration->getEndLoc();
+    if (!editable(Begin) || !editable(End) || !editable(Element->getBeginLoc()))
+      return block(Element->getBeginLoc(), Bound + " inside a macro expansion");
+    for (const BoundNodes &N :
+         match(findAll(declRefExpr(to(varDecl(equalsNode(Ref)))).bind("use")), *Scope, Ctx)) {
+      const auto *Use = N.getNodeAs<DeclRefExpr>("use");
+      const Expr *Outer = Use;
+      DynTypedNode Up = parentPastWrappers(Outer, Ctx);
+      const auto *Member = Up.get<MemberExpr>();
+      if (!editable(Use->getLocation()))
+        return block(Use->getLocation(), "a use of '" + Name + "' is inside a macro expansion");
+      // The use as the member's base: `me.f`, or `q->f` (the pointer read).
+      const Expr *Base = Member ? Member->getBase() : nullptr;
+      if (Pointer && Base)
+        if (const auto *Read = dyn_cast<ImplicitCastExpr>(Base);
+            Read && Read->getCastKind() == CK_LValueToRValue)
+          Base = Read->getSubExpr();
+      if (Member && Member->isArrow() == Pointer && Base != Use &&
+          Base->IgnoreParenImpCasts() == Use)
+        return unfollowed(Member);
+      if (!Member || Member->isArrow() != Pointer || Base != Use)
+        return block(Use->getLocation(), "'" + Name + "', " + (Pointer ? "set to '" : "bound to '") +
+                                             shortText(BoundExpr, Ctx) + "', is used " +
+                                             (Pointer ? "other than by '->'" : "as a whole value"));
+      field(Member, Element, Use, Prefix);
+      if (!Plan.offered())
+        return;
+    }
+    Plan.Edits.push_back({wholeLines(Begin, End), ""});
+  }
+
+  /// Why a variable that Index reads may differ between the reference's
+  /// declaration and a use of it in Scope, or nullopt when none can.
+  std::optional<std::string> indexChanges(const Expr *Index, const CompoundStmt &Scope) {
+    std::optional<std::string> Why;
+    ExprMutationAnalyzer Mutations(Scope, Ctx);
+    std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+      if (!S || Why)
+        return;
+      if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
+        return;
+      if (isa<ArraySubscriptExpr>(S) || isa<CallExpr>(S) ||
+          (isa<UnaryOperator>(S) && cast<UnaryOperator>(S)->getOpcode() == UO_Deref) ||
+          (isa<MemberExpr>(S) && cast<MemberExpr>(S)->isArrow())) {
+        Why = "'" + shortText(cast<Expr>(S), Ctx) + "' reads memory";
+        return;
+      }
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+        const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+        if (V && !V->getType().isConstQualified() &&
+            (!V->isLocalVarDeclOrParm() || V->isStaticLocal() || V->hasAttr<CUDASharedAttr>()))
+          Why = "reads '" + V->getNameAsString() + "', which is not a local variable";
+        else if (V && Mutations.isMutated(V))
+          Why = "'" + V->getNameAsString() + "' changes while the reference is used";
+        return;
+      }
+      for (const Stmt *Child : S->children())
+        Visit(Child);
+    };
+    Visit(Index);
+    return Why;
+  }
+
+  /// The characters from Begin to the end of the token at End, with the
+  /// rest of their lines when nothing else is on them.
+  CharSourceRange wholeLines(SourceLocation Begin, SourceLocation End) {
+    SourceLocation After = Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());
+    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Begin));
+    unsigned From = SM.getFileOffset(Begin), To = SM.getFileOffset(After);
+    unsigned LineStart = From, LineEnd = To;
+    while (LineStart > 0 && (Buffer[LineStart - 1] == ' ' || Buffer[LineStart - 1] == '\t'))
+      --LineStart;
+    while (LineEnd < Buffer.size() && (Buffer[LineEnd] == ' ' || Buffer[LineEnd] == '\t'))
+      ++LineEnd;
+    bool AloneBefore = LineStart == 0 || Buffer[LineStart - 1] == '\n';
+    bool AloneAfter = LineEnd < Buffer.size() && Buffer[LineEnd] == '\n';
+    if (AloneBefore && AloneAfter) {
+      // To the next line's first character: the statement's indentation
+      // then stands for that line's, and no blank is left beside a blank
+      // (which clang's fix-it editing would remove one more character for).
+      unsigned Next = LineEnd + 1;
+      while (Next < Buffer.size() && (Buffer[Next] == ' ' || Buffer[Next] == '\t'))
+        ++Next;
+      if (Next < Buffer.size() && Buffer[Next] != '\n')
+        return CharSourceRange::getCharRange(Begin, After.getLocWithOffset(int(Next - To)));
+      return CharSourceRange::getCharRange(Begin.getLocWithOffset(-int(From - LineStart)),
+                                           After.getLocWithOffset(int(LineEnd + 1 - To)));
+    }
+    // Another statement follows on the line: the blanks before it go too.
+    if (LineEnd < Buffer.size() && Buffer[LineEnd] != '\n')
+      return CharSourceRange::getCharRange(Begin, After.getLocWithOffset(int(LineEnd - To)));
+    return CharSourceRange::getCharRange(Begin, After);
+  }
+
+  /// `p[i].f` (Element is `p[i]`), `p->f` (Element null), or `me.f` with
+  /// `me` a reference bound to Element (Via: that use of it).
+  void field(const MemberExpr *Member, const ArraySubscriptExpr *Element,
+             const DeclRefExpr *Via = nullptr, const std::string &Prefix = "") {
     const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
     if (!Field)
       return block(Member->getBeginLoc(), "'" + shortText(Member, Ctx) +
@@ -301,7 +439,7 @@ private:
     if (Member->hasQualifier() || Member->hasExplicitTemplateArgs())
       return unfollowed(Member);
     const LangOptions &LO = Ctx.getLangOpts();
-    std::string Name = Field->getNameAsString();
+    std::string Name = Prefix + Field->getNameAsString();
     // A field of a nested struct, `p[i].pos.x`: the view's array is the
     // flattened `pos_x` (SoaView.h), and the whole chain of members goes.
     const MemberExpr *Last = Member;
@@ -327,6 +465,16 @@ private:
       Current = Next;
     }
     SourceLocation MemberEnd = Lexer::getLocForEndOfToken(Last->getMemberLoc(), 0, SM, LO);
+    if (Via) {
+      if (!editable(MemberEnd) || !editable(Member->getMemberLoc()))
+        return block(Member->getBeginLoc(), "'" + shortText(Member, Ctx) +
+                                                "' is inside a macro expansion");
+      // `me.x` -> `p.x[i]` (`me.pos.x` -> `p.pos_x[i]`).
+      Plan.Edits.push_back({CharSourceRange::getCharRange(Via->getBeginLoc(), MemberEnd),
+                            sourceText(Element->getBase(), Ctx) + "." + Name + "[" +
+                                sourceText(Element->getIdx(), Ctx) + "]"});
+      return;
+    }
     if (Element) {
       SourceLocation BaseEnd =
           Lexer::getLocForEndOfToken(Element->getBase()->getEndLoc(), 0, SM, LO);
@@ -367,11 +515,15 @@ private:
     const auto *Copy = Parent.get<CXXConstructExpr>();
     bool Read = (Copy && Copy->getConstructor()->isCopyOrMoveConstructor()) ||
                 (Outer->getType().isConstQualified() && Parent.get<CallExpr>());
-    // `const Vec3 &p = b[i].pos`: a reference to the struct inside the
-    // element, which the view does not have.
-    if (const auto *VD = Parent.get<VarDecl>(); VD && VD->getType()->isReferenceType())
+    // `const Vec3 &q = b[i].pos`: a reference to the struct inside the
+    // element, which the view does not have: its uses are rewritten as the
+    // element's (through `->`, with no index, it stays refused).
+    if (const auto *VD = Parent.get<VarDecl>(); VD && VD->getType()->isReferenceType()) {
+      if (Element)
+        return reference(Element, Last, VD, Name + "_");
       return block(Last->getBeginLoc(),
                    Text + " is bound to the reference '" + VD->getNameAsString() + "'");
+    }
     if (!Read)
       return block(Last->getBeginLoc(), Text + " is used as a whole struct value");
     const Expr *Index = Element ? Element->getIdx() : nullptr;

@@ -31,7 +31,7 @@ ORIGINAL = "aos-soa-rewrite.cu"
 REWRITTEN = "aos-soa-rewritten.cu"
 AOS = "--checks=cuda-aos-layout"
 # The kernels aos-soa-rewrite.cu offers the rewrite for.
-REWRITTEN_KERNELS = ("update", "integrate", "speeds", "scalePairs", "drift")
+REWRITTEN_KERNELS = ("update", "integrate", "speeds", "scalePairs", "drift", "kick")
 CHECK_LINE = re.compile(r"^\s*// *CHECK-")
 
 

@@ -97,6 +97,24 @@ __global__ void drift(Body *b, float dt) {
   // CHECK-FIXES: {{^}}  b.pos_z[i] += (b.vel_z[i] - b.vel_z[0]) * dt;{{$}}
 }
 
+// A reference to the element and one to a struct inside it: the fields
+// read and written through them are the element's, each its array at the
+// element's index, and the references' declarations go.
+__global__ void kick(Body *b, float dt) {
+  // CHECK-FIXES: {{^}}__global__ void kick(BodySoA b, float dt) {{[{]}}{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  Body &me = b[i];
+  const Vec3f &v = me.vel;
+  me.pos.x += v.x * dt;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: kernel 'kick' reads fields pos.x, pos.y, vel.x, vel.y, mass and writes fields pos.x, pos.y of 'Body' (28 bytes) through 'b': 196 sectors per warp, 28 as structure-of-arrays (14.3% efficiency) with block (128, 1, 1) from the launch at aos-soa-rewrite.cu:{{[0-9]+}} [cuda-aos-layout]
+  // CHECK-MESSAGES: :[[@LINE-7]]:28: note: structure-of-arrays rewrite (a fix-it on this note): 'b' becomes a 'BodySoA' view with one array per field of 'Body', and each 'b[i].f' becomes 'b.f[i]' in 'kick'; 'BodySoA' is declared by the fix-it offered for 'drift'; the launches must then pass the view
+  // CHECK-MESSAGES: aos-soa-rewrite.cu:{{[0-9]+}}:20: note: this launch passes 'bodies' for 'b': once the kernel is rewritten it passes a 'BodySoA' of one device array per field, 'BodySoA{pos_x, pos_y, pos_z, vel_x, vel_y, vel_z, mass}', field f of element i at f[i]
+  me.pos.y += v.y * dt * me.mass;
+  // CHECK-FIXES: {{^}}  int i = blockIdx.x * blockDim.x + threadIdx.x;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  b.pos_x[i] += b.vel_x[i] * dt;{{$}}
+  // CHECK-FIXES: {{^}}  b.pos_y[i] += b.vel_y[i] * dt * b.mass[i];{{$}}
+}
+
 // The device arrays of each struct, both ways: one array of elements, and
 // one array per field. The argument converts to a pointer to the elements
 // or to a view built from the field arrays, whichever the kernel takes.
@@ -155,6 +173,7 @@ int main() {
   speeds<<<8, 128>>>(particles, out);
   scalePairs<<<8, 128>>>(pairs, 2.0f);
   drift<<<8, 128>>>(bodies, 0.01f);
+  kick<<<8, 128>>>(bodies, 0.01f);
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

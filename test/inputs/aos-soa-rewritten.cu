@@ -57,6 +57,15 @@ __global__ void drift(BodySoA b, float dt) {
   b.pos_z[i] += (b.vel_z[i] - b.vel_z[0]) * dt;
 }
 
+// A reference to the element and one to a struct inside it: the fields
+// read and written through them are the element's, each its array at the
+// element's index, and the references' declarations go.
+__global__ void kick(BodySoA b, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  b.pos_x[i] += b.vel_x[i] * dt;
+  b.pos_y[i] += b.vel_y[i] * dt * b.mass[i];
+}
+
 // The device arrays of each struct, both ways: one array of elements, and
 // one array per field. The argument converts to a pointer to the elements
 // or to a view built from the field arrays, whichever the kernel takes.
@@ -115,6 +124,7 @@ int main() {
   speeds<<<8, 128>>>(particles, out);
   scalePairs<<<8, 128>>>(pairs, 2.0f);
   drift<<<8, 128>>>(bodies, 0.01f);
+  kick<<<8, 128>>>(bodies, 0.01f);
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

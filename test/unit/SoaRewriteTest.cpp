@@ -209,11 +209,14 @@ const char *Decl = "struct P { float x, y; };\n";
 TEST(SoaRewrite, UsesThatAreNotFieldAccessesRefuseIt) {
   EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { P e = p[threadIdx.x]; }\n"),
             "2:33 'p[threadIdx.x]' is used as a whole value");
-  EXPECT_EQ(refusal(std::string(Decl) +
-                    "__global__ void k(P *p) { const P &e = p[threadIdx.x]; p[0].x = e.y; }\n"),
-            "2:40 'p[threadIdx.x]' is bound to the reference 'e'");
-  EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { P *q = &p[1]; q->x = 0; }\n"),
-            "2:34 '&p[1]' takes the address of an element");
+  EXPECT_EQ(refusal(std::string(Decl) + "__device__ void g(P *q);\n"
+                                        "__global__ void k(P *p) { g(&p[1]); }\n"),
+            "3:29 '&p[1]' takes the address of an element");
+  EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { P *q = &p[1]; q++; q->x = 0; }\n"),
+            "2:35 '&p[1]' is kept in the pointer 'q', which changes (or whose address is taken) "
+            "while it is used");
+  EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { P *q = &p[1]; q[0].x = 0; }\n"),
+            "2:41 'q', set to '&p[1]', is used other than by '->'");
   EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { (p + 1)->x = 0; }\n"),
             "2:28 'p + 1' is pointer arithmetic the rewrite does not follow");
   EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { p++; p->x = 0; }\n"),
@@ -231,6 +234,101 @@ TEST(SoaRewrite, UsesThatAreNotFieldAccessesRefuseIt) {
   EXPECT_EQ(refusal(std::string(Decl) + "#define X(p) p[threadIdx.x].x\n"
                                         "__global__ void k(P *p) { X(p) = 0; }\n"),
             "3:27 a use of 'p' is inside a macro expansion");
+}
+
+TEST(SoaRewrite, AReferenceToAnElementBecomesItsFieldsAtTheIndex) {
+  // Each `e.f` becomes `p.f[i]` and the declaration goes (its line with
+  // it); the loop's own `i += ...` is outside the reference's block.
+  Planned P = plan(R"(struct P { float x, y; };
+struct Body { P pos; float mass; };
+__device__ float sum(P v) { return v.x + v.y; }
+__global__ void k(P *p, float *o, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    P &e = p[i];
+    e.x += e.y;
+    const P &f = p[n - 1 - i]; o[i] = e.x * f.y;
+    P *q = &p[i + 1];
+    q->y = 2 * q->x;
+  }
+}
+__global__ void m(Body *b, float *o) {
+  const Body &me = b[blockIdx.x * blockDim.x + threadIdx.x];
+  o[threadIdx.x] = me.pos.x * me.mass + sum(me.pos);
+}
+)",
+                   "k", "p");
+  ASSERT_TRUE(P.Plan.offered()) << P.Plan.Blocker << " at " << P.BlockedAt;
+  EXPECT_EQ(P.Rewritten, R"(struct P { float x, y; };
+struct PSoA { float *x; float *y; };
+struct Body { P pos; float mass; };
+__device__ float sum(P v) { return v.x + v.y; }
+__global__ void k(PSoA p, float *o, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    p.x[i] += p.y[i];
+    o[i] = p.x[i] * p.y[n - 1 - i];
+    p.y[i + 1] = 2 * p.x[i + 1];
+  }
+}
+__global__ void m(Body *b, float *o) {
+  const Body &me = b[blockIdx.x * blockDim.x + threadIdx.x];
+  o[threadIdx.x] = me.pos.x * me.mass + sum(me.pos);
+}
+)");
+  // A reference to a struct inside the element, and one to a struct
+  // inside the element a reference is bound to: each field its array.
+  Planned Q = plan(R"(struct Vec { float x, y; };
+struct B { Vec pos; Vec vel; float m; };
+__global__ void k(B *b, float *o) {
+  int i = threadIdx.x;
+  const Vec &v = b[i].pos;
+  const B &me = b[i + 32];
+  const Vec &w = me.vel;
+  o[i] = v.x * w.y + me.m;
+}
+)",
+                   "k", "b");
+  ASSERT_TRUE(Q.Plan.offered()) << Q.Plan.Blocker << " at " << Q.BlockedAt;
+  EXPECT_NE(Q.Rewritten.find(R"(__global__ void k(BSoA b, float *o) {
+  int i = threadIdx.x;
+  o[i] = b.pos_x[i] * b.vel_y[i + 32] + b.m[i + 32];
+}
+)"),
+            std::string::npos)
+      << Q.Rewritten;
+
+  // A nested struct read whole through the reference is built from the
+  // view's arrays, as through the element.
+  Planned M = plan(P.AST ? std::string(P.AST->getSourceManager()
+                                           .getBufferData(P.AST->getSourceManager().getMainFileID()))
+                         : std::string(),
+                   "m", "b");
+  ASSERT_TRUE(M.Plan.offered()) << M.Plan.Blocker << " at " << M.BlockedAt;
+  EXPECT_NE(M.Rewritten.find("  o[threadIdx.x] = b.pos_x[blockIdx.x * blockDim.x + threadIdx.x] * "
+                             "b.mass[blockIdx.x * blockDim.x + threadIdx.x] + "
+                             "sum(P{b.pos_x[blockIdx.x * blockDim.x + threadIdx.x], "
+                             "b.pos_y[blockIdx.x * blockDim.x + threadIdx.x]});\n}"),
+            std::string::npos)
+      << M.Rewritten;
+  EXPECT_EQ(M.Rewritten.find("const Body &me"), std::string::npos) << M.Rewritten;
+
+  // Refused where the index would not mean the same at each use, or the
+  // reference is used whole.
+  EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) {\n"
+                                        "  int i = threadIdx.x; P &e = p[i]; ++i; e.x = 0; }\n"),
+            "3:33 'p[i]' is bound to the reference 'e', whose index 'i' changes while the "
+            "reference is used");
+  EXPECT_EQ(refusal(std::string(Decl) +
+                    "__global__ void k(P *p, const int *ix) { P &e = p[ix[threadIdx.x]]; "
+                    "e.x = 0; }\n"),
+            "2:51 'p[ix[threadIdx.x]]' is bound to the reference 'e', whose index "
+            "'ix[threadIdx.x]' reads memory");
+  EXPECT_EQ(refusal(std::string(Decl) + "__device__ void g(P &q) { q.x = 0; }\n"
+                                        "__global__ void k(P *p) { P &e = p[threadIdx.x]; g(e); }\n"),
+            "3:52 'e', bound to 'p[threadIdx.x]', is used as a whole value");
+  EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { int i = 0, j = 1; P &e = p[i], "
+                                        "&f = p[j]; e.x = f.y; }\n"),
+            "2:52 'p[i]' is bound to the reference 'e', declared where the rewrite cannot remove "
+            "it (with other variables, or not as a statement of a block)");
 }
 
 TEST(SoaRewrite, FunctionsThePointerIsPassedToMustChangeWithIt) {
@@ -358,8 +456,8 @@ __global__ void k(BSoA b, int n) {
 
 TEST(SoaRewrite, NestedStructsUsedWholeOrClashingRefuseIt) {
   const char *Nested = "struct Vec { float x, y; };\nstruct B { Vec pos; float m; };\n";
-  // Written whole, bound to a reference that could write it, indexed with
-  // a side effect: refused.
+  // Written whole, bound to a reference through `->`, indexed with a side
+  // effect: refused.
   EXPECT_EQ(refusal(std::string(Nested) + "__device__ void z(Vec &v) { v.x = 0; }\n"
                                           "__global__ void k(B *b) { z(b[1].pos); }\n",
                     "k", "b"),
@@ -368,9 +466,9 @@ TEST(SoaRewrite, NestedStructsUsedWholeOrClashingRefuseIt) {
                     "k", "b"),
             "3:34 'b[0].pos' is used as a whole struct value");
   EXPECT_EQ(refusal(std::string(Nested) +
-                        "__global__ void k(B *b) { const Vec &v = b[0].pos; b[1].m = v.y; }\n",
+                        "__global__ void k(B *b) { const Vec &v = b->pos; b[1].m = v.y; }\n",
                     "k", "b"),
-            "3:42 'b[0].pos' is bound to the reference 'v'");
+            "3:42 'b->pos' is bound to the reference 'v'");
   EXPECT_EQ(refusal(std::string(Nested) +
                         "__global__ void k(B *b, int i) { Vec v = b[i++].pos; b[i].m = v.x; }\n",
                     "k", "b"),
