@@ -9,7 +9,11 @@
 //   floatsPerBlock<N>    N threads of each block store N consecutive floats
 //                        (N = 8: one 32-byte sector a block; 32: a line);
 //   strided              one float in every eighth sector, 524,288 sectors
-//                        touched (16 MiB of sectors), the rest untouched.
+//                        touched (16 MiB of sectors), the rest untouched;
+//   reduceWholeSectors   the same reduction of the same 1 GiB into the same
+//                        2 MiB, each block summing eight 512-float chunks
+//                        (a warp each) and storing its eight sums together:
+//                        one whole sector per block, written at once.
 // Usage: partial_sector_writes (launches in the order above; compile with
 // -O3 -arch=sm_90).
 #include <cstdio>
@@ -48,6 +52,22 @@ __global__ void strided(float *out, float v) {
   out[i * 64] = v + i;  // one float per 256 bytes: every eighth sector
 }
 
+__global__ void reduceWholeSectors(const float *in, float *partial) {
+  __shared__ float sums[8];
+  unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const float *chunk = in + (size_t(blockIdx.x) * 8 + warp) * 512;
+  float s = 0.0f;
+  for (unsigned j = 0; j < 16; ++j)
+    s += chunk[j * 32 + lane];
+  for (unsigned d = 16; d > 0; d >>= 1)
+    s += __shfl_down_sync(0xffffffffu, s, d);
+  if (lane == 0)
+    sums[warp] = s;
+  __syncthreads();
+  if (threadIdx.x < 8)
+    partial[blockIdx.x * 8 + threadIdx.x] = sums[threadIdx.x];
+}
+
 int main() {
   float *in = nullptr, *out = nullptr;
   cudaMalloc(&in, size_t(Floats) * 512 * sizeof(float));
@@ -59,6 +79,7 @@ int main() {
   floatsPerBlock<8><<<Floats / 8, 32>>>(out, 1.0f);
   floatsPerBlock<32><<<Floats / 32, 32>>>(out, 1.0f);
   strided<<<Floats / 256, 256>>>(out, 1.0f);
+  reduceWholeSectors<<<Floats / 8, 256>>>(in, out);
   cudaDeviceSynchronize();
   cudaError_t e = cudaGetLastError();
   std::printf("%s\n", cudaGetErrorString(e));
