@@ -295,6 +295,19 @@ std::string formulaNote(const FlopFormula &F) {
          std::to_string(F.Base);
 }
 
+/// What the FLOP count leaves out or assumes, as the interpreter ran it.
+std::vector<Assumption> flopAssumptions(const WarpInterpreter &Interp) {
+  std::vector<Assumption> Out;
+  for (const std::string &Op : Interp.uncountedFloatOperations())
+    Out.push_back({AssumptionKind::UncountedOperation,
+                   "'" + Op + "' compiles to a sequence of instructions that is not counted"});
+  if (Interp.flopsUnderUncertainMask())
+    Out.push_back({AssumptionKind::DataDependentBranch,
+                   "some operations are under a data-dependent condition; all lanes were assumed "
+                   "to take it"});
+  return Out;
+}
+
 AccessStatus statusOf(const std::vector<Assumption> &A) {
   return A.empty() ? AccessStatus::Exact : AccessStatus::Assumed;
 }
@@ -361,6 +374,8 @@ LaunchWork analyzeLaunchWork(const KernelLaunchAnalysis &K) {
     }
     Work.FlopsNotCounted.clear();
     Work.FlopsAssumptions = commonAssumptions(K, Runner.Interp);
+    for (Assumption &A : flopAssumptions(Runner.Interp))
+      Work.FlopsAssumptions.push_back(std::move(A));
     for (Assumption &A : Work.FlopsAssumptions)
       if (A.Kind == AssumptionKind::UnboundValue)
         A.Text += formulaNote(F) + "; at " + std::to_string(K.SampledInteger) +
@@ -377,14 +392,8 @@ LaunchWork analyzeLaunchWork(const KernelLaunchAnalysis &K) {
     Flops += Trace.Flops.scaled(classSize(G, C));
   Work.Flops = Flops;
   Work.FlopsAssumptions = Common;
-  for (const std::string &Op : Runner.Interp.uncountedFloatOperations())
-    Work.FlopsAssumptions.push_back(
-        {AssumptionKind::UncountedOperation,
-         "'" + Op + "' compiles to a sequence of instructions that is not counted"});
-  if (Runner.Interp.flopsUnderUncertainMask())
-    Work.FlopsAssumptions.push_back({AssumptionKind::DataDependentBranch,
-                                     "some operations are under a data-dependent condition; "
-                                     "all lanes were assumed to take it"});
+  for (Assumption &A : flopAssumptions(Runner.Interp))
+    Work.FlopsAssumptions.push_back(std::move(A));
   for (unsigned A = 0; A < 3; ++A)
     if (Next[A] && Next[A]->Flops != BulkTrace.Flops)
       Work.FlopsAssumptions.push_back(

@@ -3,7 +3,6 @@
 #include "warpcheck/analysis/SoaRewrite.h"
 #include "warpcheck/analysis/KernelAnalysis.h"
 
-#include "CudaBuiltinVariables.h"
 #include "SoaView.h"
 
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
@@ -16,7 +15,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
-#include <functional>
 #include <optional>
 #include <set>
 
@@ -65,16 +63,6 @@ const RecordDecl *pointeeRecord(QualType T) {
 
 bool sameRecord(const RecordDecl *A, const RecordDecl *B) {
   return A && B && A->getCanonicalDecl() == B->getCanonicalDecl();
-}
-
-/// The expression's text for a message, shortened past 48 characters.
-std::string shortText(const Expr *E, const ASTContext &Ctx) {
-  std::string Text = sourceText(E, Ctx);
-  std::string Flat;
-  for (char C : Text)
-    if (C != '\n' && C != '\r' && !(C == ' ' && !Flat.empty() && Flat.back() == ' '))
-      Flat += C == '\t' ? ' ' : C;
-  return Flat.size() > 48 ? Flat.substr(0, 45) + "..." : Flat;
 }
 
 /// The node above E, past parentheses and implicit casts; E becomes the
@@ -131,7 +119,7 @@ private:
   /// E is written in a way the edits cannot take apart.
   void unfollowed(const Expr *E) {
     block(E->getBeginLoc(),
-          "'" + shortText(E, Ctx) + "' is written in a form the rewrite does not follow");
+          "'" + soaShortText(E, Ctx) + "' is written in a form the rewrite does not follow");
   }
 
   const FunctionDecl *functionOf(const ParmVarDecl *P) {
@@ -239,28 +227,28 @@ private:
                    "'" + Name + "' is copied into '" + VD->getNameAsString() + "'");
     if (const auto *UO = Up.get<UnaryOperator>()) {
       if (UO->getOpcode() == UO_AddrOf)
-        return block(UO->getBeginLoc(), "'" + shortText(UO, Ctx) + "' takes the address of '" +
+        return block(UO->getBeginLoc(), "'" + soaShortText(UO, Ctx) + "' takes the address of '" +
                                             Name + "'");
       if (UO->isIncrementDecrementOp())
-        return block(UO->getBeginLoc(), "'" + shortText(UO, Ctx) +
+        return block(UO->getBeginLoc(), "'" + soaShortText(UO, Ctx) +
                                             "' is pointer arithmetic the rewrite does not "
                                             "follow");
       if (UO->getOpcode() == UO_Deref)
-        return block(UO->getBeginLoc(), "'" + shortText(UO, Ctx) + "' is used as a whole value");
+        return block(UO->getBeginLoc(), "'" + soaShortText(UO, Ctx) + "' is used as a whole value");
     }
     if (const auto *BO = Up.get<BinaryOperator>()) {
       if (BO->isAdditiveOp() || BO->isCompoundAssignmentOp())
-        return block(BO->getBeginLoc(), "'" + shortText(BO, Ctx) +
+        return block(BO->getBeginLoc(), "'" + soaShortText(BO, Ctx) +
                                             "' is pointer arithmetic the rewrite does not "
                                             "follow");
       if (BO->isAssignmentOp())
         return block(BO->getBeginLoc(), BO->getLHS()->IgnoreParenImpCasts() == Use
                                             ? "'" + Name + "' is assigned another pointer"
-                                            : "'" + shortText(BO, Ctx) + "' copies '" + Name +
+                                            : "'" + soaShortText(BO, Ctx) + "' copies '" + Name +
                                                   "'");
     }
     if (const auto *E = Up.get<Expr>())
-      return block(E->getBeginLoc(), "'" + shortText(E, Ctx) + "' uses '" + Name +
+      return block(E->getBeginLoc(), "'" + soaShortText(E, Ctx) + "' uses '" + Name +
                                          "' as a pointer");
     block(Use->getLocation(), "'" + Name + "' is used as a pointer");
   }
@@ -268,7 +256,7 @@ private:
   /// `p[i]`: only its fields may be used.
   void element(const ArraySubscriptExpr *Element) {
     if (Element->getBase() != Element->getLHS())
-      return block(Element->getBeginLoc(), "'" + shortText(Element, Ctx) +
+      return block(Element->getBeginLoc(), "'" + soaShortText(Element, Ctx) +
                                                "' is written index first");
     DynTypedNodeList Parents = Ctx.getParents(*Element);
     const auto *Member = Parents.size() == 1 ? Parents[0].get<MemberExpr>() : nullptr;
@@ -276,21 +264,21 @@ private:
       return field(Member, Element);
     const Expr *Outer = Element;
     DynTypedNode Up = parentPastWrappers(Outer, Ctx);
-    std::string Text = "'" + shortText(Element, Ctx) + "'";
+    std::string Text = "'" + soaShortText(Element, Ctx) + "'";
     if (const auto *UO = Up.get<UnaryOperator>(); UO && UO->getOpcode() == UO_AddrOf) {
       // `Body *q = &p[i];` then `q->f`: followed as a reference is.
       const Expr *Address = UO;
       DynTypedNode Holder = parentPastWrappers(Address, Ctx);
       if (const auto *VD = Holder.get<VarDecl>(); VD && VD->getType()->isPointerType())
         return reference(Element, UO, VD, "");
-      return block(UO->getBeginLoc(), "'" + shortText(UO, Ctx) +
+      return block(UO->getBeginLoc(), "'" + soaShortText(UO, Ctx) +
                                           "' takes the address of an element");
     }
     if (const auto *BO = Up.get<BinaryOperator>();
         BO && BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Element)
       return block(Element->getBeginLoc(), Text + " is assigned as a whole value");
     if (Up.get<MemberExpr>())
-      return block(Element->getBeginLoc(), "'" + shortText(Up.get<MemberExpr>(), Ctx) +
+      return block(Element->getBeginLoc(), "'" + soaShortText(Up.get<MemberExpr>(), Ctx) +
                                                "' is written in a form the rewrite does not "
                                                "follow");
     if (const auto *VD = Up.get<VarDecl>(); VD && VD->getType()->isReferenceType())
@@ -312,7 +300,7 @@ private:
                  const std::string &Prefix) {
     bool Pointer = Ref->getType()->isPointerType();
     std::string Name = Ref->getNameAsString();
-    std::string Bound = "'" + shortText(BoundExpr, Ctx) + "' is " +
+    std::string Bound = "'" + soaShortText(BoundExpr, Ctx) + "' is " +
                         (Pointer ? "kept in the pointer '" : "bound to the reference '") + Name +
                         "'";
     DynTypedNodeList Parents = Ctx.getParents(*Ref);
@@ -328,8 +316,13 @@ private:
     if (Index->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) || usesRewritten(Index))
       return block(Index->getBeginLoc(),
                    Bound + ", whose index the rewrite would have to repeat at each use");
-    if (std::optional<std::string> Why = indexChanges(Index, *Scope))
+    if (std::optional<std::string> Why = soaIndexChanges(Index, *Scope, Ctx))
       return block(Index->getBeginLoc(), Bound + ", whose index " + *Why);
+    // The element's text is copied to each use: a name of it declared
+    // again in the block would mean another variable there.
+    if (std::optional<std::string> Hidden = soaRedeclaredName(Element, *Scope, Ctx))
+      return block(Element->getBeginLoc(), Bound + ", and '" + *Hidden +
+                                               "' is declared again where it is used");
     if (Pointer && ExprMutationAnalyzer(*Scope, Ctx).isMutated(Ref))
       return block(Element->getBeginLoc(),
                    Bound + ", which changes (or whose address is taken) while it is used");
@@ -355,76 +348,13 @@ private:
         return unfollowed(Member);
       if (!Member || Member->isArrow() != Pointer || Base != Use)
         return block(Use->getLocation(), "'" + Name + "', " + (Pointer ? "set to '" : "bound to '") +
-                                             shortText(BoundExpr, Ctx) + "', is used " +
+                                             soaShortText(BoundExpr, Ctx) + "', is used " +
                                              (Pointer ? "other than by '->'" : "as a whole value"));
       field(Member, Element, Use, Prefix);
       if (!Plan.offered())
         return;
     }
-    Plan.Edits.push_back({wholeLines(Begin, End), ""});
-  }
-
-  /// Why a variable that Index reads may differ between the reference's
-  /// declaration and a use of it in Scope, or nullopt when none can.
-  std::optional<std::string> indexChanges(const Expr *Index, const CompoundStmt &Scope) {
-    std::optional<std::string> Why;
-    ExprMutationAnalyzer Mutations(Scope, Ctx);
-    std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-      if (!S || Why)
-        return;
-      if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
-        return;
-      if (isa<ArraySubscriptExpr>(S) || isa<CallExpr>(S) ||
-          (isa<UnaryOperator>(S) && cast<UnaryOperator>(S)->getOpcode() == UO_Deref) ||
-          (isa<MemberExpr>(S) && cast<MemberExpr>(S)->isArrow())) {
-        Why = "'" + shortText(cast<Expr>(S), Ctx) + "' reads memory";
-        return;
-      }
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
-        const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-        if (V && !V->getType().isConstQualified() &&
-            (!V->isLocalVarDeclOrParm() || V->isStaticLocal() || V->hasAttr<CUDASharedAttr>()))
-          Why = "reads '" + V->getNameAsString() + "', which is not a local variable";
-        else if (V && Mutations.isMutated(V))
-          Why = "'" + V->getNameAsString() + "' changes while the reference is used";
-        return;
-      }
-      for (const Stmt *Child : S->children())
-        Visit(Child);
-    };
-    Visit(Index);
-    return Why;
-  }
-
-  /// The characters from Begin to the end of the token at End, with the
-  /// rest of their lines when nothing else is on them.
-  CharSourceRange wholeLines(SourceLocation Begin, SourceLocation End) {
-    SourceLocation After = Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());
-    llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Begin));
-    unsigned From = SM.getFileOffset(Begin), To = SM.getFileOffset(After);
-    unsigned LineStart = From, LineEnd = To;
-    while (LineStart > 0 && (Buffer[LineStart - 1] == ' ' || Buffer[LineStart - 1] == '\t'))
-      --LineStart;
-    while (LineEnd < Buffer.size() && (Buffer[LineEnd] == ' ' || Buffer[LineEnd] == '\t'))
-      ++LineEnd;
-    bool AloneBefore = LineStart == 0 || Buffer[LineStart - 1] == '\n';
-    bool AloneAfter = LineEnd < Buffer.size() && Buffer[LineEnd] == '\n';
-    if (AloneBefore && AloneAfter) {
-      // To the next line's first character: the statement's indentation
-      // then stands for that line's, and no blank is left beside a blank
-      // (which clang's fix-it editing would remove one more character for).
-      unsigned Next = LineEnd + 1;
-      while (Next < Buffer.size() && (Buffer[Next] == ' ' || Buffer[Next] == '\t'))
-        ++Next;
-      if (Next < Buffer.size() && Buffer[Next] != '\n')
-        return CharSourceRange::getCharRange(Begin, After.getLocWithOffset(int(Next - To)));
-      return CharSourceRange::getCharRange(Begin.getLocWithOffset(-int(From - LineStart)),
-                                           After.getLocWithOffset(int(LineEnd + 1 - To)));
-    }
-    // Another statement follows on the line: the blanks before it go too.
-    if (LineEnd < Buffer.size() && Buffer[LineEnd] != '\n')
-      return CharSourceRange::getCharRange(Begin, After.getLocWithOffset(int(LineEnd - To)));
-    return CharSourceRange::getCharRange(Begin, After);
+    Plan.Edits.push_back({soaStatementRemoval(Begin, End, SM, Ctx.getLangOpts()), ""});
   }
 
   /// `p[i].f` (Element is `p[i]`), `p->f` (Element null), or `me.f` with
@@ -433,7 +363,7 @@ private:
              const DeclRefExpr *Via = nullptr, const std::string &Prefix = "") {
     const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
     if (!Field)
-      return block(Member->getBeginLoc(), "'" + shortText(Member, Ctx) +
+      return block(Member->getBeginLoc(), "'" + soaShortText(Member, Ctx) +
                                               "' uses a member of an element that is not a "
                                               "field");
     if (Member->hasQualifier() || Member->hasExplicitTemplateArgs())
@@ -451,7 +381,7 @@ private:
         return whole(Member, Last, Current, Element, Name, Outer, Parent);
       const auto *Next = dyn_cast<FieldDecl>(Up->getMemberDecl());
       if (!Next || Up->isArrow() || Up->getBase()->IgnoreParenImpCasts() != Last)
-        return block(Last->getBeginLoc(), "'" + shortText(Last, Ctx) +
+        return block(Last->getBeginLoc(), "'" + soaShortText(Last, Ctx) +
                                               "' is used as a whole struct value");
       // `(p[i].pos).x`: the members go with the index, the parentheses
       // between them would be left unbalanced.
@@ -459,7 +389,7 @@ private:
           Up->hasExplicitTemplateArgs())
         return unfollowed(Up);
       if (!editable(Up->getMemberLoc()))
-        return block(Up->getBeginLoc(), "'" + shortText(Up, Ctx) + "' is inside a macro expansion");
+        return block(Up->getBeginLoc(), "'" + soaShortText(Up, Ctx) + "' is inside a macro expansion");
       Name += "_" + Next->getNameAsString();
       Last = Up;
       Current = Next;
@@ -467,7 +397,7 @@ private:
     SourceLocation MemberEnd = Lexer::getLocForEndOfToken(Last->getMemberLoc(), 0, SM, LO);
     if (Via) {
       if (!editable(MemberEnd) || !editable(Member->getMemberLoc()))
-        return block(Member->getBeginLoc(), "'" + shortText(Member, Ctx) +
+        return block(Member->getBeginLoc(), "'" + soaShortText(Member, Ctx) +
                                                 "' is inside a macro expansion");
       // `me.x` -> `p.x[i]` (`me.pos.x` -> `p.pos_x[i]`).
       Plan.Edits.push_back({CharSourceRange::getCharRange(Via->getBeginLoc(), MemberEnd),
@@ -481,7 +411,7 @@ private:
       SourceLocation BracketEnd = Lexer::getLocForEndOfToken(Element->getRBracketLoc(), 0, SM, LO);
       if (!editable(BaseEnd) || !editable(BracketEnd) || !editable(MemberEnd) ||
           !editable(Member->getMemberLoc()))
-        return block(Member->getBeginLoc(), "'" + shortText(Member, Ctx) +
+        return block(Member->getBeginLoc(), "'" + soaShortText(Member, Ctx) +
                                                 "' is inside a macro expansion");
       // `p[i].x` -> `p.x[i]`: the field's name moves before the index
       // (`p[i].pos.x` -> `p.pos_x[i]`).
@@ -491,7 +421,7 @@ private:
     }
     SourceLocation Arrow = Member->getOperatorLoc();
     if (!editable(Arrow) || !editable(MemberEnd) || !editable(Member->getMemberLoc()))
-      return block(Member->getBeginLoc(), "'" + shortText(Member, Ctx) +
+      return block(Member->getBeginLoc(), "'" + soaShortText(Member, Ctx) +
                                               "' is inside a macro expansion");
     // `p->x` -> `p.x[0]` (`p->pos.x` -> `p.pos_x[0]`).
     Plan.Edits.push_back({CharSourceRange::getCharRange(Arrow, Arrow.getLocWithOffset(2)), "."});
@@ -511,7 +441,7 @@ private:
   void whole(const MemberExpr *Member, const MemberExpr *Last, const FieldDecl *Field,
              const ArraySubscriptExpr *Element, const std::string &Name, const Expr *Outer,
              const DynTypedNode &Parent) {
-    std::string Text = "'" + shortText(Last, Ctx) + "'";
+    std::string Text = "'" + soaShortText(Last, Ctx) + "'";
     const auto *Copy = Parent.get<CXXConstructExpr>();
     bool Read = (Copy && Copy->getConstructor()->isCopyOrMoveConstructor()) ||
                 (Outer->getType().isConstQualified() && Parent.get<CallExpr>());
@@ -597,7 +527,7 @@ private:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || isa<CXXMethodDecl>(Callee) || isa<CXXOperatorCallExpr>(Call))
       return block(Argument->getBeginLoc(),
-                   Text + "'" + shortText(Call->getCallee(), Ctx) +
+                   Text + "'" + soaShortText(Call->getCallee(), Ctx) +
                        "', which is not a function of the unit the rewrite can change");
     std::string Quoted = "'" + Callee->getNameAsString() + "'";
     const FunctionDecl *Def = Callee->getDefinition();
@@ -659,7 +589,7 @@ private:
                     ArgRef->getDecl()->getParentFunctionOrMethod()))
               Where = " in '" + Fn->getNameAsString() + "'";
           block(Arg->getBeginLoc(), Quoted + " is also called with another pointer, '" +
-                                        shortText(Arg, Ctx) + "'" + Where);
+                                        soaShortText(Arg, Ctx) + "'" + Where);
           return false;
         }
       }

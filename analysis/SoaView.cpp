@@ -2,6 +2,8 @@
 
 #include "SoaView.h"
 
+#include "warpcheck/analysis/KernelAnalysis.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Lex/Lexer.h"
@@ -254,6 +256,15 @@ SoaViewPlace placeSoaView(const RecordDecl *RD, llvm::StringRef ViewName,
   }
   Place.Declaration = Text + " };\n";
   return Place;
+}
+
+std::string soaShortText(const Expr *E, const ASTContext &Ctx) {
+  std::string Text = sourceText(E, Ctx);
+  std::string Flat;
+  for (char C : Text)
+    if (C != '\n' && C != '\r' && !(C == ' ' && !Flat.empty() && Flat.back() == ' '))
+      Flat += C == '\t' ? ' ' : C;
+  return Flat.size() > 48 ? Flat.substr(0, 45) + "..." : Flat;
 }
 
 } // namespace warpcheck::analysis

@@ -10,6 +10,8 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <optional>
@@ -72,6 +74,41 @@ bool soaEditable(clang::SourceLocation Loc, const clang::SourceManager &SM);
 
 /// "file.cu:12", for messages.
 std::string soaPlace(clang::SourceLocation Loc, const clang::SourceManager &SM);
+
+/// The expression's text for a message, on one line, shortened past 48
+/// characters.
+std::string soaShortText(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+// A reference or pointer bound to one element (`Body &me = p[i];`,
+// `Body *q = &p[i];`) is rewritten by writing the element's pointer and
+// index at each use (`me.f` -> `p.f[i]`) and removing the declaration
+// (SoaAliases.cpp): the index must mean the same at every use.
+
+/// Why Index may mean something else at a use in Scope than where the
+/// reference was bound: a side effect aside, it reads memory (another
+/// thread or a store of this one may change it), a variable that is not
+/// local, or one that Scope changes (clang's ExprMutationAnalyzer; a loop's
+/// own increment is outside its body). nullopt when none can.
+std::optional<std::string> soaIndexChanges(const clang::Expr *Index,
+                                           const clang::CompoundStmt &Scope,
+                                           clang::ASTContext &Ctx);
+
+/// A variable Element names (its pointer, its index's variables) that
+/// Scope declares again, where its copied text would mean another one.
+std::optional<std::string> soaRedeclaredName(const clang::ArraySubscriptExpr *Element,
+                                             const clang::CompoundStmt &Scope,
+                                             clang::ASTContext &Ctx);
+
+/// The characters of a statement from Begin to the end of the token at
+/// End, to be removed: when it is alone on its line, up to the next line's
+/// first character (the statement's indentation then stands for that
+/// line's, and no blank is left beside a blank, which clang's fix-it
+/// editing would remove one more character for); when another statement
+/// follows on the line, with the blanks before it.
+clang::CharSourceRange soaStatementRemoval(clang::SourceLocation Begin,
+                                           clang::SourceLocation End,
+                                           const clang::SourceManager &SM,
+                                           const clang::LangOptions &LO);
 
 } // namespace warpcheck::analysis
 

@@ -82,7 +82,7 @@ CountPolynomial polynomialFromJson(const Object *O) {
 
 constexpr const char *OperationKeys[] = {"add", "mul", "fma", "flops"};
 
-CountPolynomial &operation(PrecisionFormula &F, unsigned Op) {
+template <typename Formula> auto &operation(Formula &F, unsigned Op) {
   return Op == 0 ? F.Add : Op == 1 ? F.Mul : Op == 2 ? F.Fma : F.Flops;
 }
 
@@ -96,9 +96,8 @@ Object toJson(const FlopFormula &F) {
            {"total", toJson(F.PerThreadTotal, F.Symbols)}};
   for (std::size_t P = 0; P < F.PerThread.size(); ++P) {
     Object Ops;
-    PrecisionFormula Copy = F.PerThread[P];
     for (unsigned Op = 0; Op < 4; ++Op)
-      Ops[OperationKeys[Op]] = toJson(operation(Copy, Op), F.Symbols);
+      Ops[OperationKeys[Op]] = toJson(operation(F.PerThread[P], Op), F.Symbols);
     O[PrecisionKeys[P]] = std::move(Ops);
   }
   return O;

@@ -389,8 +389,7 @@ __global__ void scatter(const float *in, float *out) {
   EXPECT_TRUE(Said);
 }
 
-TEST(LaunchWork, WhatTheSourceLeavesOpenIsAssumedOrUnknown) {
-  const char *Code = R"(
+const char *SumRows = R"(
 __global__ void sum_rows(const float *in, float *out, int n) {
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0;
@@ -398,6 +397,10 @@ __global__ void sum_rows(const float *in, float *out, int n) {
     s += in[row * n + k];
   out[row] = s;
 }
+)";
+
+TEST(LaunchWork, WhatTheSourceLeavesOpenIsAssumedOrUnknown) {
+  std::string Code = std::string(SumRows) + R"(
 __global__ void gather(const float *in, const int *idx, float *out) {
   int i = threadIdx.x;
   out[i] = in[idx[i]] * 2.0f;
@@ -419,16 +422,6 @@ __global__ void gather(const float *in, const int *idx, float *out) {
   EXPECT_EQ(G.Work.DramStatus, AccessStatus::Unknown);
   EXPECT_NE(G.Work.DramNotCounted.find("in[idx[i]]"), std::string::npos);
 }
-
-const char *SumRows = R"(
-__global__ void sum_rows(const float *in, float *out, int n) {
-  int row = blockIdx.x * blockDim.x + threadIdx.x;
-  float s = 0;
-  for (int k = 0; k < n; ++k)
-    s += in[row * n + k];
-  out[row] = s;
-}
-)";
 
 const char *TripCounts = R"(
 __global__ void nested(float *out, int m, int n, float x) {

@@ -325,6 +325,10 @@ __global__ void k(B *b, float *o) {
   EXPECT_EQ(refusal(std::string(Decl) + "__device__ void g(P &q) { q.x = 0; }\n"
                                         "__global__ void k(P *p) { P &e = p[threadIdx.x]; g(e); }\n"),
             "3:52 'e', bound to 'p[threadIdx.x]', is used as a whole value");
+  EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) {\n"
+                                        "  int i = threadIdx.x; P &e = p[i]; { int i = 0; e.x = i; } }\n"),
+            "3:31 'p[i]' is bound to the reference 'e', and 'i' is declared again where it is "
+            "used");
   EXPECT_EQ(refusal(std::string(Decl) + "__global__ void k(P *p) { int i = 0, j = 1; P &e = p[i], "
                                         "&f = p[j]; e.x = f.y; }\n"),
             "2:52 'p[i]' is bound to the reference 'e', declared where the rewrite cannot remove "
