@@ -289,12 +289,9 @@ private:
   /// `Body &me = p[i];` (const or not; Bound is `p[i]`), or `Vec3 &q =
   /// p[i].pos` (Bound that member, Prefix "pos_"): the view has no element
   /// to refer to, so each `me.f` becomes `p.f[i]` (`q.x`, `p.pos_x[i]`)
-  /// and the declaration goes. The
-  /// index is then written at every use, where it must mean what it meant
-  /// at the declaration: no side effects, nothing read from memory (another
-  /// thread or a store of this one may change it), and no variable of it
-  /// changed within the reference's scope (clang's ExprMutationAnalyzer).
-  /// A pointer to the element, `Body *q = &p[i];` (Bound `&p[i]`), is
+  /// and the declaration goes. The index is then written at every use,
+  /// where it must mean what it meant at the declaration (soaIndexChanges,
+  /// soaRedeclaredName in SoaView.h). A pointer to the element, `Body *q = &p[i];` (Bound `&p[i]`), is
   /// followed the same way (`q->f`), when nothing changes the pointer.
   void reference(const ArraySubscriptExpr *Element, const Expr *BoundExpr, const VarDecl *Ref,
                  const std::string &Prefix) {
@@ -347,9 +344,10 @@ private:
           Base->IgnoreParenImpCasts() == Use)
         return unfollowed(Member);
       if (!Member || Member->isArrow() != Pointer || Base != Use)
-        return block(Use->getLocation(), "'" + Name + "', " + (Pointer ? "set to '" : "bound to '") +
-                                             soaShortText(BoundExpr, Ctx) + "', is used " +
-                                             (Pointer ? "other than by '->'" : "as a whole value"));
+        return block(Use->getLocation(),
+                     "'" + Name + "', " + (Pointer ? "set to '" : "bound to '") +
+                         soaShortText(BoundExpr, Ctx) + "', is used " +
+                         (Pointer ? "other than by '->'" : "as a whole value"));
       field(Member, Element, Use, Prefix);
       if (!Plan.offered())
         return;
@@ -389,7 +387,8 @@ private:
           Up->hasExplicitTemplateArgs())
         return unfollowed(Up);
       if (!editable(Up->getMemberLoc()))
-        return block(Up->getBeginLoc(), "'" + soaShortText(Up, Ctx) + "' is inside a macro expansion");
+        return block(Up->getBeginLoc(),
+                     "'" + soaShortText(Up, Ctx) + "' is inside a macro expansion");
       Name += "_" + Next->getNameAsString();
       Last = Up;
       Current = Next;
