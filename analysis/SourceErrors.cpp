@@ -29,6 +29,26 @@ std::string shortLocation(const SourceManager &SM, SourceLocation Loc) {
          ":" + std::to_string(P.getColumn());
 }
 
+bool isDeviceSideLaunch(const RecoveryExpr *E) {
+  // clang 19 refuses to call a __global__ function from device code (its
+  // SemaCUDA: "Can't call global from some contexts until we support CUDA's
+  // dynamic parallelism"), so the overload set of `child<128><<<g, b>>>(p, n)`
+  // is left empty and only the callee's name and the arguments remain, with
+  // "no matching function for call to 'child'". nvcc compiles it with
+  // -rdc=true. Every candidate a kernel: nothing else can be meant.
+  ArrayRef<Expr *> Subs = const_cast<RecoveryExpr *>(E)->subExpressions();
+  const auto *Callee =
+      Subs.empty() ? nullptr : dyn_cast<UnresolvedLookupExpr>(Subs.front()->IgnoreParens());
+  if (!Callee || Callee->getNumDecls() == 0)
+    return false;
+  return llvm::all_of(Callee->decls(), [](const NamedDecl *D) {
+    const auto *FD = dyn_cast<FunctionDecl>(D->getUnderlyingDecl());
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D->getUnderlyingDecl()))
+      FD = FT->getTemplatedDecl();
+    return FD && FD->hasAttr<CUDAGlobalAttr>();
+  });
+}
+
 namespace {
 
 /// Walks one function body: the first node error recovery built, and the
@@ -45,6 +65,17 @@ public:
   bool VisitExpr(Expr *E) {
     if (E->containsErrors())
       return found(E->getExprLoc());
+    return true;
+  }
+  // A kernel launched from device code is what clang 19 leaves of it
+  // (isDeviceSideLaunch): accepted, its arguments walked as any expression.
+  bool TraverseRecoveryExpr(RecoveryExpr *E) {
+    if (!isDeviceSideLaunch(E))
+      return RecursiveASTVisitor::TraverseRecoveryExpr(E);
+    DeviceLaunches.push_back(E->getBeginLoc());
+    for (Expr *Sub : E->subExpressions())
+      if (!isa<UnresolvedLookupExpr>(Sub) && !TraverseStmt(Sub))
+        return false;
     return true;
   }
   bool VisitDecl(Decl *D) {
@@ -70,6 +101,8 @@ public:
   }
 
   std::optional<SourceLocation> Error;
+  /// Where the body launches a kernel from device code.
+  std::vector<SourceLocation> DeviceLaunches;
 
 private:
   bool found(SourceLocation Loc) {
@@ -135,15 +168,6 @@ std::optional<KernelError> firstErrorIn(const FunctionDecl *Kernel,
     if (Def->isInvalidDecl())
       return KernelError{SM.getFileLoc(Def->getLocation()), Def,
                          MessageAt(Def->getLocation(), "its declaration is invalid")};
-    // A statement the parser dropped leaves only its diagnostic.
-    SourceLocation Begin = SM.getFileLoc(Body->getBeginLoc());
-    SourceLocation End = SM.getFileLoc(Body->getEndLoc());
-    for (const CompilerError &E : Reported) {
-      SourceLocation At = SM.getFileLoc(E.Loc);
-      if (At.isValid() && SM.isPointWithin(At, Begin, End) &&
-          !isNvccAcceptedDeviceError(E.Message))
-        return KernelError{At, Def, E.Message};
-    }
     std::vector<const FunctionDecl *> Callees;
     BodyWalker Walker(Callees, [&](const Decl *D) {
       SourceLocation At = SM.getFileLoc(D->getLocation());
@@ -156,6 +180,18 @@ std::optional<KernelError> firstErrorIn(const FunctionDecl *Kernel,
       return Any && AllAccepted;
     });
     Walker.TraverseStmt(const_cast<Stmt *>(Body));
+    // A statement the parser dropped leaves only its diagnostic.
+    SourceLocation Begin = SM.getFileLoc(Body->getBeginLoc());
+    SourceLocation End = SM.getFileLoc(Body->getEndLoc());
+    for (const CompilerError &E : Reported) {
+      SourceLocation At = SM.getFileLoc(E.Loc);
+      bool LaunchFromDevice =
+          llvm::any_of(Walker.DeviceLaunches,
+                       [&](SourceLocation L) { return SM.getFileLoc(L) == At; });
+      if (At.isValid() && SM.isPointWithin(At, Begin, End) &&
+          !isNvccAcceptedDeviceError(E.Message) && !LaunchFromDevice)
+        return KernelError{At, Def, E.Message};
+    }
     if (Walker.Error)
       return KernelError{SM.getFileLoc(*Walker.Error), Def,
                          MessageAt(*Walker.Error, "an expression clang could not compile")};

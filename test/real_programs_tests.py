@@ -190,11 +190,16 @@ def entry_cases(wc, tmp):
     write(root, "native.cu", kernel)
     write(root, "nested.cu", """\
         __global__ void child(float *a) { a[threadIdx.x * 2] = 0; }
-        __global__ void parent(float *a) {
+        template <int N> __global__ void tiled(float *a, int n) { a[threadIdx.x * N] = n; }
+        __global__ void parent(float *a, const int *counts) {
           a[threadIdx.x * 32] = 1;
           if (threadIdx.x == 0) child<<<1, 32>>>(a);
+          if (threadIdx.x == 0)
+            tiled<4>
+                <<<1, 32>>>(a, counts[blockIdx.x * 64]);
+          a[threadIdx.x * 2] = 2;
         }
-        int main() { parent<<<1, 64>>>(0); }
+        int main() { parent<<<1, 64>>>(0, 0); }
         """)
     entries = [
         {"directory": root, "file": "as_cuda.cpp",
@@ -233,6 +238,16 @@ def entry_cases(wc, tmp):
         check("a kernel that launches another from device code (-rdc=true) is analysed",
               len(parent) == 1 and parent[0]["status"] == "analysed" and
               any(a["sectors_per_request"] == 32 for a in parent[0]["accesses"]), json.dumps(parent))
+        # A template kernel launched from device code: clang 19 leaves no
+        # candidate ("no matching function for call to 'tiled'"), the
+        # accesses around the launch and its argument's load are the parent's.
+        lines = sorted((a["line"], a["op"], a["sectors_per_request"])
+                       for a in (parent[0]["accesses"] if len(parent) == 1 else []))
+        check("a template kernel launched from device code: the parent's accesses, "
+              "the argument's load, and the launch said not followed",
+              lines == [(4, "store", 32), (8, "load", 1), (9, "store", 8)] and
+              any("launched from device code" in l for l in parent[0]["limitations"]),
+              json.dumps(parent))
         arches = {os.path.basename(k["file"]): k.get("occupancy", {}) for k in doc["kernels"] if k.get("occupancy")}
         check("the model's architecture follows the build: sm_86 for the mixed entry",
               arches.get("mixed.cu", {}).get("arch") == "sm_86", json.dumps(arches))

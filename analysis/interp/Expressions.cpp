@@ -10,6 +10,7 @@
 #include "InterpreterImpl.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "warpcheck/analysis/SourceErrors.h"
 
 #include "ExprWrappers.h"
 #include "ReadValueUses.h"
@@ -130,6 +131,26 @@ Lanes WarpInterpreter::Impl::evalUncaptured(const Expr *E) {
   }
   if (const auto *CE = dyn_cast<CallExpr>(E))
     return evalCall(CE);
+  if (const auto *RE = dyn_cast<RecoveryExpr>(E)) {
+    // A kernel launched from device code: the parent evaluates the
+    // arguments (their loads are its own; nvcc stores them to the launch's
+    // parameter buffer), the child runs as a grid of its own, which this
+    // warp does not follow.
+    if (isDeviceSideLaunch(RE)) {
+      for (const Expr *Arg : llvm::drop_begin(const_cast<RecoveryExpr *>(RE)->subExpressions())) {
+        // Unresolved, the call converts nothing: a scalar named by an
+        // lvalue (`counts[i]`) is still read to be passed.
+        QualType T = Arg->getType();
+        if (Arg->isGLValue() && (T->isScalarType() || T->isVectorType()))
+          readLValue(evalLValue(Arg), Arg->IgnoreParenImpCasts(), T);
+        else
+          eval(Arg);
+      }
+      Limitations.insert("a kernel launched from device code (dynamic parallelism) is not "
+                         "followed: clang 19 keeps no launch configuration of it");
+    }
+    return Lanes{};
+  }
   if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
     // A trivially copied struct read from memory: `float4 v = in4[i];`.
     // A library type's copy (the __half2 a by-value parameter of __hfma2

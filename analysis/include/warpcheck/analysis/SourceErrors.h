@@ -13,6 +13,7 @@
 #define WARPCHECK_ANALYSIS_SOURCEERRORS_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceLocation.h"
 
@@ -49,6 +50,13 @@ struct KernelError {
 /// diagnostics); the recovery AST alone then decides.
 std::optional<KernelError> firstErrorIn(const clang::FunctionDecl *Kernel,
                                         const std::vector<CompilerError> &Reported);
+
+/// True for what clang 19 leaves of a kernel launched from device code
+/// (dynamic parallelism, `child<<<g, b>>>(p, n)` inside a kernel): a
+/// RecoveryExpr of the callee's name, every candidate a __global__ function,
+/// and the arguments; the launch configuration is gone. firstErrorIn accepts
+/// it, and the warp interpreter evaluates its arguments and goes on.
+bool isDeviceSideLaunch(const clang::RecoveryExpr *E);
 
 /// Makes a missing header (`#include <helper_cuda.h>` of the build machine,
 /// not here) an error of the lines that use it instead of a fatal error of
