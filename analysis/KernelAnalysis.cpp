@@ -488,6 +488,51 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         Keys.insert(Key);
     }
 
+    // The sweep gives every unbound parameter the same value, and a loop
+    // such as `for (i = blockIdx.x * nodes + rank; i < count; ...)` starts
+    // at or past `count` under each of them: its accesses would be dropped.
+    // One more run gives the parameters the code compares as upper bounds
+    // the primary value and the others 1 (ValueSweep.h, limitParameters);
+    // the sites only it reaches are reported from it, said so.
+    std::optional<Simulation> Bounded;
+    std::string BoundedValues;
+    if (Values.Symbols.size() >= 2) {
+      std::set<std::string> Limits = limitParameters(Kernel);
+      SampleValues Mixed = PrimarySamples;
+      std::vector<std::string> Large, Small;
+      for (const ParmVarDecl *P : Kernel->parameters()) {
+        std::string Name = P->getNameAsString();
+        if (std::find(Values.Symbols.begin(), Values.Symbols.end(), Name) == Values.Symbols.end())
+          continue;
+        if (Limits.count(Name)) {
+          Large.push_back(Name);
+        } else {
+          Small.push_back(Name);
+          Mixed.ParameterValues[P] = 1;
+        }
+      }
+      // Tried on the sweep's few warps first: only a kernel where it
+      // reaches more pays for the full plan.
+      bool ReachesMore = false;
+      if (!Large.empty() && !Small.empty()) {
+        Simulation Probe =
+            simulateLaunch(Kernel, Launch, Mixed, SweepLimits, Layouts, Options, &SweepPlan);
+        ReachesMore = std::any_of(Probe.Sites.begin(), Probe.Sites.end(),
+                                  [&](const auto &Site) { return !Keys.count(Site.first); });
+      }
+      if (ReachesMore) {
+        Bounded = Simulate(Mixed, nullptr);
+        for (const auto &[Key, T] : Bounded->Sites)
+          Keys.insert(Key);
+        BoundedValues = "reached only when " + quotedList(Large) + " (compared as " +
+                          (Large.size() == 1 ? "an upper bound" : "upper bounds") + ") " +
+                          (Large.size() == 1 ? "is" : "are") + " large and " +
+                          quotedList(Small) + " small, none known at a launch site (no one "
+                          "value for all of them reaches it): simulated with " +
+                          std::to_string(PrimarySamples.UnboundInteger) + " and 1";
+      }
+    }
+
     for (const SiteKey &Key : Keys) {
       // A site that depends on the swept values reports the sweep's worst
       // run (on the sweep's plan); any other the full primary.
@@ -506,6 +551,12 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       if (!SimOf->Sites.count(Key) && Unswept && Unswept->Sites.count(Key)) {
         SimOf = &*Unswept;
         Dependence.reset();
+      }
+      bool OnlyBounded = false;
+      if (!SimOf->Sites.count(Key) && Bounded && Bounded->Sites.count(Key)) {
+        SimOf = &*Bounded;
+        Dependence.reset();
+        OnlyBounded = true;
       }
       const Simulation &Sim = *SimOf;
       auto Found = Sim.Sites.find(Key);
@@ -530,8 +581,14 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                                   "the address depends on values read from memory"});
         if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
           A.DataSource = sourceText(Read, Ctx);
+        if (OnlyBounded)
+          A.Assumptions.push_back({AssumptionKind::UnboundValue, BoundedValues});
       } else {
         A.Assumptions = launchShapeAssumptions(Launch);
+        if (OnlyBounded)
+          A.Assumptions.push_back({AssumptionKind::UnboundValue,
+                                   BoundedValues + "; simulated on " +
+                                       std::to_string(Sim.SimulatedWarps) + " warps"});
         if (Dependence)
           A.Assumptions.push_back({Dependence->RepresentativeValue ? AssumptionKind::MemoryValue
                                                                    : AssumptionKind::UnboundValue,

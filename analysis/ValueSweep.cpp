@@ -51,6 +51,9 @@ public:
   }
 
   std::vector<std::int64_t> Values;
+  /// Names of parameters met on the larger side of an order comparison:
+  /// `n` of `i < n`, `i + tid < n`, `n > i`.
+  std::set<std::string> Limits;
 
 private:
   static constexpr size_t MaxValues = 8;
@@ -74,7 +77,23 @@ private:
       statement(Child, Depth);
   }
 
+  /// Every parameter E names, through any arithmetic.
+  void parametersIn(const clang::Expr *E, std::set<std::string> &Into) {
+    if (!E)
+      return;
+    if (const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E))
+      if (llvm::isa<clang::ParmVarDecl>(Ref->getDecl()))
+        Into.insert(Ref->getDecl()->getNameAsString());
+    for (const clang::Stmt *Child : E->children())
+      if (const auto *CE = llvm::dyn_cast_or_null<clang::Expr>(Child))
+        parametersIn(CE, Into);
+  }
+
   void binary(const clang::BinaryOperator *B) {
+    if (B->getOpcode() == clang::BO_LT || B->getOpcode() == clang::BO_LE)
+      parametersIn(B->getRHS(), Limits);
+    else if (B->getOpcode() == clang::BO_GT || B->getOpcode() == clang::BO_GE)
+      parametersIn(B->getLHS(), Limits);
     const clang::Expr *Constant = nullptr;
     if (namesParameter(B->getLHS()))
       Constant = B->getRHS();
@@ -303,6 +322,14 @@ std::vector<std::int64_t> valuesTheCodeTests(const clang::FunctionDecl *Kernel) 
   TestedValues T(Kernel->getASTContext());
   T.function(Kernel, 0);
   return T.Values;
+}
+
+std::set<std::string> limitParameters(const clang::FunctionDecl *Kernel) {
+  if (!Kernel)
+    return {};
+  TestedValues T(Kernel->getASTContext());
+  T.function(Kernel, 0);
+  return T.Limits;
 }
 
 } // namespace warpcheck::analysis

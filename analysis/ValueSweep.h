@@ -18,6 +18,7 @@
 #include "clang/AST/Decl.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,15 @@ const std::vector<std::int64_t> &sweepValues();
 /// right after the primary value: a budget that cuts it short after a few
 /// values still takes both sides of such a branch.
 std::vector<std::int64_t> valuesTheCodeTests(const clang::FunctionDecl *Kernel);
+
+/// Names of the parameters the code of Kernel and of the functions it calls
+/// (four calls deep) compares as upper bounds: `n` of `i < n`, `i + tid <=
+/// n`, `n > i`. The sweep gives every unbound parameter one value at a time,
+/// so that `for (i = blockIdx.x * nodes + rank; i < count; ...)` is never
+/// entered (whatever the value, i starts at or past count): one more run
+/// gives these parameters a large value and the others 1, and reports what
+/// only it reaches (KernelAnalysis.cpp).
+std::set<std::string> limitParameters(const clang::FunctionDecl *Kernel);
 
 /// One simulation of the sweep.
 struct SweepRun {
