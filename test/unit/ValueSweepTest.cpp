@@ -88,4 +88,27 @@ __global__ void k(int mode, int n, float *out, int *flags) {
             (std::vector<std::int64_t>{16, 3, 128, 129}));
 }
 
+// The parameters the code compares as upper bounds, which the run after the
+// sweep gives a large value (and the others 1): the larger side of `<`,
+// `<=`, `>` and `>=`, through arithmetic and the functions the kernel calls;
+// a parameter only ever on the smaller side, or never compared, is not one.
+TEST(ValueSweep, ParametersComparedAsUpperBounds) {
+  std::unique_ptr<clang::ASTUnit> AST = warpcheck::testing::parseCuda(R"(
+__device__ bool inside(int i, int rows) { return rows > i; }
+__global__ void k(float *out, int count, int ranks, int rank, int stride, int width, int rows,
+                  int first) {
+  for (int i = blockIdx.x * ranks + rank; i < count; i += stride)
+    out[i] = 1;
+  if (threadIdx.x + first <= 2 * width && inside(threadIdx.y, rows))
+    out[threadIdx.x] = 2;
+}
+)", warpcheck::testing::CudaSide::Device);
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(AST->getASTContext(), "k");
+  ASSERT_TRUE(K);
+  // 'i' of inside() is compared too, on the smaller side; 'rows' is named
+  // in the callee with the kernel's name.
+  EXPECT_EQ(warpcheck::analysis::limitParameters(K),
+            (std::set<std::string>{"count", "rows", "width"}));
+}
+
 } // namespace
