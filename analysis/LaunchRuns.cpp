@@ -1,0 +1,234 @@
+//===- LaunchRuns.cpp - the simulations of a launch beyond the primary ----===//
+//
+// What the source leaves open is simulated more than once: the sweep over
+// the unbound values, the run with swept reads left unknown, the run with
+// the upper bounds large and the rest small, and a second grid shape.
+// KernelAnalysis.cpp reports every site from the run that reached it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaunchRuns.h"
+
+#include "clang/AST/Decl.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+namespace {
+
+/// Lane-steps all the runs of one launch's value sweep may take together
+/// (on top of the primary): two launch budgets, about ten milliseconds of
+/// simulation (bench/analysis_overhead.py).
+constexpr std::uint64_t SweepStepBudget = 4'000'000;
+
+/// Every site the primary simulation or a run of the sweep reached.
+std::set<SiteKey> sitesReached(const Simulation &Primary, const std::vector<SweepRun> &Runs) {
+  std::set<SiteKey> Out;
+  for (const auto &[Key, T] : Primary.Sites)
+    Out.insert(Key);
+  for (const SweepRun &Run : Runs)
+    for (const auto &[Key, T] : Run.Sim.Sites)
+      Out.insert(Key);
+  return Out;
+}
+
+} // namespace
+
+LaunchRuns runBeyondPrimary(const FunctionDecl *Kernel, const LaunchConfig &Launch,
+                            const Simulation &Primary, const SampleValues &PrimarySamples,
+                            const InterpreterLimits &Limits,
+                            const std::map<const VarDecl *, ArrayLayout> &Layouts,
+                            const AnalysisOptions &Options) {
+  auto Simulate = [&](const SampleValues &Samples, const SimulationPlan *Plan) {
+    return simulateLaunch(Kernel, Launch, Samples, Limits, Layouts, Options, Plan);
+  };
+  // A sweep run's warps get a quarter of a warp's usual lane-steps: the
+  // sweep compares addresses between values, and all its runs stop alike.
+  InterpreterLimits SweepLimits = Limits;
+  SweepLimits.MaxSteps = Limits.MaxSteps / 4;
+
+  // What the source leaves open is swept: every unbound integer takes
+  // each value of the sweep, on the primary's warps; an unknown grid is
+  // tried once more with another shape.
+  LaunchRuns Out;
+  Sweep &Values = Out.Values;
+  bool GridSampled = false;
+  for (const std::string &S : Primary.SampledSymbols) {
+    if (S == "gridDim")
+      GridSampled = true;
+    else
+      Values.Symbols.push_back(S);
+  }
+  Values.Reads = Primary.SweptReads;
+  Values.PrimaryValue = PrimarySamples.UnboundInteger;
+  // The sweep runs on a smaller plan than the primary (the first and the
+  // last block, four warps in all), so that its
+  // many values fit its budget; all its runs, the primary value's among
+  // them, are compared on that plan.
+  SimulationPlan SweepPlan;
+  const SimulationPlan &Planned = Primary.Plan;
+  if (Planned.Blocks.size() > 1) {
+    // Two blocks, the first and the last, with the lowest and the highest
+    // warp of the plan (the launch's edges) each.
+    unsigned Lowest = ~0u, Highest = 0;
+    for (const std::vector<unsigned> &Warps : Planned.Warps)
+      if (!Warps.empty()) {
+        Lowest = std::min(Lowest, Warps.front());
+        Highest = std::max(Highest, Warps.back());
+      }
+    std::vector<unsigned> Edges = {Lowest};
+    if (Highest != Lowest)
+      Edges.push_back(Highest);
+    SweepPlan.Blocks = {Planned.Blocks.front(), Planned.Blocks.back()};
+    SweepPlan.Warps = {Edges, Edges};
+  } else if (!Planned.Blocks.empty()) {
+    // One block: four of its warps, evenly spread, the first and the last.
+    const std::vector<unsigned> &AllWarps = Planned.Warps.front();
+    std::vector<unsigned> Four;
+    for (size_t K = 0; K < std::min<size_t>(4, AllWarps.size()); ++K) {
+      size_t At = AllWarps.size() <= 4 ? K : K * (AllWarps.size() - 1) / 3;
+      if (Four.empty() || Four.back() != AllWarps[At])
+        Four.push_back(AllWarps[At]);
+    }
+    SweepPlan.Blocks = Planned.Blocks;
+    SweepPlan.Warps = {Four};
+  }
+  if (!Values.Symbols.empty() || !Values.Reads.empty()) {
+    // When the primary value stays inside the shared arrays, a value
+    // that leaves them is one the program cannot take: its run stops
+    // there and is left out. When even the primary leaves them, the
+    // access is outside whatever the values (a flattened index past an
+    // inner extent), and bounds tell nothing.
+    bool BoundsBind = !Primary.OutOfBoundsShared;
+    std::vector<SweepRun> LeftOut;
+    std::uint64_t Steps = 0;
+    // The values the code tests its parameters against come first (a
+    // mode flag's bit, a size's threshold): a budget that stops the
+    // sweep after a few runs still takes both sides of their branches.
+    std::vector<std::int64_t> Order = {PrimarySamples.UnboundInteger};
+    for (std::int64_t V : valuesTheCodeTests(Kernel))
+      if (std::find(Order.begin(), Order.end(), V) == Order.end())
+        Order.push_back(V);
+    for (std::int64_t V : sweepValues())
+      if (std::find(Order.begin(), Order.end(), V) == Order.end())
+        Order.push_back(V);
+    for (std::int64_t V : Order) {
+      // At least three values, whatever they cost: with fewer nothing
+      // could be told apart.
+      if (Steps > SweepStepBudget && Values.Runs.size() >= 3) {
+        Values.Truncated = true;
+        break;
+      }
+      SampleValues Try;
+      Try.UnboundInteger = V;
+      Try.StopAtOutOfBounds = BoundsBind;
+      Simulation Run =
+          simulateLaunch(Kernel, Launch, Try, SweepLimits, Layouts, Options, &SweepPlan);
+      Steps += Run.Steps;
+      // A read another value's control flow reaches is swept too.
+      for (const std::string &Read : Run.SweptReads)
+        if (std::find(Values.Reads.begin(), Values.Reads.end(), Read) == Values.Reads.end())
+          Values.Reads.push_back(Read);
+      if (Run.UndefinedArithmetic)
+        continue;
+      if (BoundsBind && Run.OutOfBoundsShared)
+        LeftOut.push_back({V, std::move(Run)});
+      else
+        Values.Runs.push_back({V, std::move(Run)});
+    }
+    // A value left out for leaving a shared array may be the only one to
+    // reach some access (a branch on a flag parameter whose other side
+    // indexes a shared array by a block wider than it): the out-of-bounds
+    // access then need not depend on the value at all. Such a run is
+    // simulated again to its end and kept, so that no access any value
+    // reaches is dropped.
+    std::set<SiteKey> Reached = sitesReached(Primary, Values.Runs);
+    for (const SweepRun &Out : LeftOut) {
+      bool ReachesMore = std::any_of(Out.Sim.Sites.begin(), Out.Sim.Sites.end(),
+                                     [&](const auto &Site) { return !Reached.count(Site.first); });
+      if (!ReachesMore)
+        continue;
+      SampleValues Try;
+      Try.UnboundInteger = Out.Value;
+      Simulation Whole =
+          simulateLaunch(Kernel, Launch, Try, SweepLimits, Layouts, Options, &SweepPlan);
+      for (const auto &[Key, T] : Whole.Sites)
+        Reached.insert(Key);
+      Values.Runs.push_back({Out.Value, std::move(Whole)});
+    }
+    if (Values.Truncated)
+      Out.Limitations.push_back("the sweep over the values of the unbound parameters stopped "
+                              "at " + std::to_string(Values.Runs.size()) + " of " +
+                              std::to_string(Order.size()) +
+                              " values, to stay within the simulation budget");
+  }
+  if (GridSampled) {
+    SampleValues Other = PrimarySamples;
+    Other.AssumedGrid = Dim3{61, 67, 1};
+    for (auto &[Key, T] : Simulate(Other, nullptr).Sites)
+      Out.GridDigests[Key] = T.AddressDigest;
+    Out.GridRun = true;
+  }
+  std::sort(Values.Runs.begin(), Values.Runs.end(),
+            [](const SweepRun &X, const SweepRun &Y) { return X.Value < Y.Value; });
+
+  std::set<SiteKey> &Keys = Out.Keys;
+  Keys = sitesReached(Primary, Values.Runs);
+  // Swept reads decide branches that unknown data left open: the launch
+  // is simulated once more with them unknown, so that an access only
+  // some data reaches is never dropped.
+  std::optional<Simulation> &Unswept = Out.Unswept;
+  if (!Values.Reads.empty()) {
+    SampleValues KeepUnknown = PrimarySamples;
+    KeepUnknown.SweepMemoryReads = false;
+    Unswept = Simulate(KeepUnknown, nullptr);
+    for (const auto &[Key, T] : Unswept->Sites)
+      Keys.insert(Key);
+  }
+
+  // The sweep gives every unbound parameter the same value, and a loop
+  // such as `for (i = blockIdx.x * nodes + rank; i < count; ...)` starts
+  // at or past `count` under each of them: its accesses would be dropped.
+  // One more run gives the parameters the code compares as upper bounds
+  // the primary value and the others 1 (ValueSweep.h, limitParameters);
+  // the sites only it reaches are reported from it, said so.
+  std::optional<Simulation> &Bounded = Out.Bounded;
+  if (Values.Symbols.size() >= 2) {
+    std::set<std::string> Bounds = limitParameters(Kernel);
+    SampleValues Mixed = PrimarySamples;
+    std::vector<std::string> Large, Small;
+    for (const ParmVarDecl *P : Kernel->parameters()) {
+      std::string Name = P->getNameAsString();
+      if (std::find(Values.Symbols.begin(), Values.Symbols.end(), Name) == Values.Symbols.end())
+        continue;
+      if (Bounds.count(Name)) {
+        Large.push_back(Name);
+      } else {
+        Small.push_back(Name);
+        Mixed.ParameterValues[P] = 1;
+      }
+    }
+    // Tried on the sweep's few warps first: only a kernel where it
+    // reaches more pays for the full plan.
+    bool ReachesMore = false;
+    if (!Large.empty() && !Small.empty()) {
+      Simulation Probe =
+          simulateLaunch(Kernel, Launch, Mixed, SweepLimits, Layouts, Options, &SweepPlan);
+      ReachesMore = std::any_of(Probe.Sites.begin(), Probe.Sites.end(),
+                                [&](const auto &Site) { return !Keys.count(Site.first); });
+    }
+    if (ReachesMore) {
+      Bounded = Simulate(Mixed, nullptr);
+      for (const auto &[Key, T] : Bounded->Sites)
+        Keys.insert(Key);
+      Out.BoundedLarge = Large;
+      Out.BoundedSmall = Small;
+    }
+  }
+  return Out;
+}
+
+} // namespace warpcheck::analysis

@@ -1,0 +1,55 @@
+//===- LaunchRuns.h - the simulations of a launch beyond the primary ------===//
+//
+// Private to analysis/. A launch is simulated once with the stated values
+// (the primary run, KernelAnalysis.cpp) and again wherever the source
+// leaves something open: every unbound integer over the sweep's values
+// (ValueSweep.h), the warp-uniform reads from memory left unknown so that
+// both sides of the branches they decide are taken, the parameters compared
+// as upper bounds large and the others small, and another grid shape when
+// none is known. Each site is then reported from the run that says the most
+// about it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_LAUNCHRUNS_H
+#define WARPCHECK_ANALYSIS_LAUNCHRUNS_H
+
+#include "Simulation.h"
+#include "ValueSweep.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace warpcheck::analysis {
+
+struct LaunchRuns {
+  /// The sweep over the unbound values and the swept reads.
+  Sweep Values;
+  /// With the swept reads unknown (both arms of what they decide taken).
+  std::optional<Simulation> Unswept;
+  /// With the parameters in BoundedLarge at the primary value and those in
+  /// BoundedSmall at 1: set only when it reaches a site no other run does.
+  std::optional<Simulation> Bounded;
+  std::vector<std::string> BoundedLarge, BoundedSmall;
+  /// Each site's address digest under another grid shape, when the grid is
+  /// sampled (GridRun).
+  std::map<SiteKey, std::uint64_t> GridDigests;
+  bool GridRun = false;
+  /// Every site any run (the primary's among them) reached.
+  std::set<SiteKey> Keys;
+  /// For the launch's limitations (a sweep cut short by its budget).
+  std::vector<std::string> Limitations;
+};
+
+/// The runs of Launch beyond Primary, simulated with PrimarySamples.
+LaunchRuns runBeyondPrimary(const clang::FunctionDecl *Kernel, const LaunchConfig &Launch,
+                            const Simulation &Primary, const SampleValues &PrimarySamples,
+                            const InterpreterLimits &Limits,
+                            const std::map<const clang::VarDecl *, ArrayLayout> &Layouts,
+                            const AnalysisOptions &Options);
+
+} // namespace warpcheck::analysis
+
+#endif
