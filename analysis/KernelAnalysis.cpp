@@ -339,15 +339,24 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       R.Limitations.push_back(L);
     const Sweep &Values = Runs.Values;
     const std::optional<Simulation> &Unswept = Runs.Unswept;
-    const std::optional<Simulation> &Bounded = Runs.Bounded;
-    std::string BoundedValues;
-    if (Bounded)
-      BoundedValues =
-          "reached only when " + quotedList(Runs.BoundedLarge) + " (compared as " +
-          (Runs.BoundedLarge.size() == 1 ? "an upper bound) is" : "upper bounds) are") +
-          " large and " + quotedList(Runs.BoundedSmall) +
-          " small, none known at a launch site (no one value for all of them reaches it): "
-          "simulated with " + std::to_string(PrimarySamples.UnboundInteger) + " and 1";
+    // What a site only a bounded run reaches says of the values.
+    auto BoundedValues = [&](const BoundedRun &Run) {
+      std::string Out = "reached only when " + quotedList(Run.Large) + " (compared as " +
+                        (Run.Large.size() == 1 ? "an upper bound) is" : "upper bounds) are") +
+                        " large";
+      std::string With = std::to_string(PrimarySamples.UnboundInteger);
+      if (!Run.Tested.empty()) {
+        Out += (Run.Small.empty() ? " and '" : ", '") + Run.Tested + "' is " +
+               std::to_string(Run.TestedValue) + " (a value the code tests)";
+        With += ", " + std::to_string(Run.TestedValue);
+      }
+      if (!Run.Small.empty()) {
+        Out += " and " + quotedList(Run.Small) + " small";
+        With += " and 1";
+      }
+      return Out + ", none known at a launch site (no one value for all of them reaches it): "
+                   "simulated with " + With;
+    };
     const std::map<SiteKey, std::uint64_t> &GridDigests = Runs.GridDigests;
     const bool GridRun = Runs.GridRun;
     const std::set<SiteKey> &Keys = Runs.Keys;
@@ -370,12 +379,13 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         SimOf = &*Unswept;
         Dependence.reset();
       }
-      bool OnlyBounded = false;
-      if (!SimOf->Sites.count(Key) && Bounded && Bounded->Sites.count(Key)) {
-        SimOf = &*Bounded;
-        Dependence.reset();
-        OnlyBounded = true;
-      }
+      const BoundedRun *OnlyBounded = nullptr;
+      for (const BoundedRun &Run : Runs.Bounded)
+        if (!SimOf->Sites.count(Key) && Run.Sim.Sites.count(Key)) {
+          SimOf = &Run.Sim;
+          Dependence.reset();
+          OnlyBounded = &Run;
+        }
       const Simulation &Sim = *SimOf;
       auto Found = Sim.Sites.find(Key);
       if (Found == Sim.Sites.end())
@@ -400,12 +410,12 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
           A.DataSource = sourceText(Read, Ctx);
         if (OnlyBounded)
-          A.Assumptions.push_back({AssumptionKind::UnboundValue, BoundedValues});
+          A.Assumptions.push_back({AssumptionKind::UnboundValue, BoundedValues(*OnlyBounded)});
       } else {
         A.Assumptions = launchShapeAssumptions(Launch);
         if (OnlyBounded)
           A.Assumptions.push_back({AssumptionKind::UnboundValue,
-                                   BoundedValues + "; simulated on " +
+                                   BoundedValues(*OnlyBounded) + "; simulated on " +
                                        std::to_string(Sim.SimulatedWarps) + " warps"});
         if (Dependence)
           A.Assumptions.push_back({Dependence->RepresentativeValue ? AssumptionKind::MemoryValue

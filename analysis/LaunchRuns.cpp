@@ -35,6 +35,98 @@ std::set<SiteKey> sitesReached(const Simulation &Primary, const std::vector<Swee
   return Out;
 }
 
+/// At most this many variants of the bounded run are probed (one small
+/// parameter at one tested value each).
+constexpr unsigned MaxBoundedVariants = 24;
+
+/// The runs with the upper bounds large (LaunchRuns::Bounded): the base
+/// run, then, when it reached more than the sweep, one variant per small
+/// parameter and value the code tests. A loop dealing work over processes
+/// with a mode flag tested inside it (SHOC's QT clustering: `if (mask &
+/// FULL_STORAGE_MATRIX)` in `for (i = block * nodes + rank; i < count;
+/// ...)`) takes the flag's arm only with the flag's bit set and the loop
+/// entered: no single swept value does both, nor the base run, whose flag
+/// is 1. Each is tried on the sweep's few warps first; only one that
+/// reaches a new site pays for the full plan.
+std::vector<BoundedRun> boundedRuns(const FunctionDecl *Kernel, const LaunchConfig &Launch,
+                                    const SampleValues &PrimarySamples,
+                                    const std::vector<std::string> &Swept,
+                                    const std::set<SiteKey> &Reached,
+                                    const InterpreterLimits &Limits,
+                                    const InterpreterLimits &ProbeLimits,
+                                    const SimulationPlan &ProbePlan,
+                                    const std::map<const VarDecl *, ArrayLayout> &Layouts,
+                                    const AnalysisOptions &Options) {
+  std::vector<BoundedRun> Out;
+  std::set<std::string> Bounds = limitParameters(Kernel);
+  SampleValues Mixed = PrimarySamples;
+  std::vector<std::string> Large, Small;
+  std::vector<const ParmVarDecl *> SmallParams;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    std::string Name = P->getNameAsString();
+    if (std::find(Swept.begin(), Swept.end(), Name) == Swept.end())
+      continue;
+    if (Bounds.count(Name)) {
+      Large.push_back(Name);
+    } else {
+      Small.push_back(Name);
+      SmallParams.push_back(P);
+      Mixed.ParameterValues[P] = 1;
+    }
+  }
+  if (Large.empty() || Small.empty())
+    return Out;
+  std::set<SiteKey> Keys = Reached;
+  // Probed on the sweep's warps; run in full when it reaches a new site.
+  auto TryRun = [&](const SampleValues &Samples, const std::string &Tested,
+                    std::int64_t TestedValue) {
+    Simulation Probe =
+        simulateLaunch(Kernel, Launch, Samples, ProbeLimits, Layouts, Options, &ProbePlan);
+    bool ReachesMore = std::any_of(Probe.Sites.begin(), Probe.Sites.end(),
+                                   [&](const auto &Site) { return !Keys.count(Site.first); });
+    if (!ReachesMore)
+      return false;
+    BoundedRun Run;
+    Run.Sim = simulateLaunch(Kernel, Launch, Samples, Limits, Layouts, Options, nullptr);
+    for (const auto &[Key, T] : Run.Sim.Sites)
+      Keys.insert(Key);
+    Run.Large = Large;
+    for (const std::string &S : Small)
+      if (S != Tested)
+        Run.Small.push_back(S);
+    Run.Tested = Tested;
+    Run.TestedValue = TestedValue;
+    Out.push_back(std::move(Run));
+    return true;
+  };
+  if (!TryRun(Mixed, "", 0))
+    return Out;
+  // The parameters the loop's body reads only the base run sees (the flag
+  // of a branch inside the loop): they kept the primary value there, and
+  // are tried at the tested values too.
+  std::vector<const ParmVarDecl *> Varied = SmallParams;
+  const std::vector<std::string> &Seen = Out.front().Sim.SampledSymbols;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    std::string Name = P->getNameAsString();
+    if (std::find(Seen.begin(), Seen.end(), Name) != Seen.end() && !Bounds.count(Name) &&
+        std::find(Small.begin(), Small.end(), Name) == Small.end())
+      Varied.push_back(P);
+  }
+  unsigned Variants = 0;
+  for (std::int64_t V : valuesTheCodeTests(Kernel)) {
+    if (V == 1 || V == PrimarySamples.UnboundInteger)
+      continue;
+    for (const ParmVarDecl *P : Varied) {
+      if (Variants++ == MaxBoundedVariants)
+        return Out;
+      SampleValues Variant = Mixed;
+      Variant.ParameterValues[P] = V;
+      TryRun(Variant, P->getNameAsString(), V);
+    }
+  }
+  return Out;
+}
+
 } // namespace
 
 LaunchRuns runBeyondPrimary(const FunctionDecl *Kernel, const LaunchConfig &Launch,
@@ -195,39 +287,12 @@ LaunchRuns runBeyondPrimary(const FunctionDecl *Kernel, const LaunchConfig &Laun
   // One more run gives the parameters the code compares as upper bounds
   // the primary value and the others 1 (ValueSweep.h, limitParameters);
   // the sites only it reaches are reported from it, said so.
-  std::optional<Simulation> &Bounded = Out.Bounded;
-  if (Values.Symbols.size() >= 2) {
-    std::set<std::string> Bounds = limitParameters(Kernel);
-    SampleValues Mixed = PrimarySamples;
-    std::vector<std::string> Large, Small;
-    for (const ParmVarDecl *P : Kernel->parameters()) {
-      std::string Name = P->getNameAsString();
-      if (std::find(Values.Symbols.begin(), Values.Symbols.end(), Name) == Values.Symbols.end())
-        continue;
-      if (Bounds.count(Name)) {
-        Large.push_back(Name);
-      } else {
-        Small.push_back(Name);
-        Mixed.ParameterValues[P] = 1;
-      }
-    }
-    // Tried on the sweep's few warps first: only a kernel where it
-    // reaches more pays for the full plan.
-    bool ReachesMore = false;
-    if (!Large.empty() && !Small.empty()) {
-      Simulation Probe =
-          simulateLaunch(Kernel, Launch, Mixed, SweepLimits, Layouts, Options, &SweepPlan);
-      ReachesMore = std::any_of(Probe.Sites.begin(), Probe.Sites.end(),
-                                [&](const auto &Site) { return !Keys.count(Site.first); });
-    }
-    if (ReachesMore) {
-      Bounded = Simulate(Mixed, nullptr);
-      for (const auto &[Key, T] : Bounded->Sites)
-        Keys.insert(Key);
-      Out.BoundedLarge = Large;
-      Out.BoundedSmall = Small;
-    }
-  }
+  if (Values.Symbols.size() >= 2)
+    Out.Bounded = boundedRuns(Kernel, Launch, PrimarySamples, Values.Symbols, Keys, Limits,
+                              SweepLimits, SweepPlan, Layouts, Options);
+  for (const BoundedRun &Run : Out.Bounded)
+    for (const auto &[Key, T] : Run.Sim.Sites)
+      Keys.insert(Key);
   return Out;
 }
 

@@ -24,15 +24,29 @@
 
 namespace warpcheck::analysis {
 
+/// One run with the upper bounds large (LaunchRuns::Bounded).
+struct BoundedRun {
+  Simulation Sim;
+  /// At the primary value: the parameters compared as upper bounds.
+  std::vector<std::string> Large;
+  /// At 1.
+  std::vector<std::string> Small;
+  /// A parameter at a value the code tests it against, or none.
+  std::string Tested;
+  std::int64_t TestedValue = 0;
+};
+
 struct LaunchRuns {
   /// The sweep over the unbound values and the swept reads.
   Sweep Values;
   /// With the swept reads unknown (both arms of what they decide taken).
   std::optional<Simulation> Unswept;
-  /// With the parameters in BoundedLarge at the primary value and those in
-  /// BoundedSmall at 1: set only when it reaches a site no other run does.
-  std::optional<Simulation> Bounded;
-  std::vector<std::string> BoundedLarge, BoundedSmall;
+  /// The runs with the parameters compared as upper bounds large: the
+  /// first with the others at 1, each further one with one of those at a
+  /// value the code tests (a mode flag's bit). Kept only when it reaches a
+  /// site no earlier run does; a site is reported from the first that
+  /// reaches it.
+  std::vector<BoundedRun> Bounded;
   /// Each site's address digest under another grid shape, when the grid is
   /// sampled (GridRun).
   std::map<SiteKey, std::uint64_t> GridDigests;

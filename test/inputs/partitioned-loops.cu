@@ -22,10 +22,30 @@ __global__ void ownedItems(const int *items, const float *values, float *out, in
   }
 }
 
+// A layout flag tested inside such a loop: the rows are read whole only
+// when 'layout' has the RowMajor bit, and the loop is entered only when
+// 'count' is large and 'ranks' and 'rank' small. No run of one value each
+// takes that arm, nor the run with the others 1 (1 has no RowMajor bit):
+// one more run gives 'layout' the bit the code tests.
+#define RowMajor 0x10
+
+__global__ void ownedRows(const float *rows, const float *columns, float *out, int count,
+                          int ranks, int rank, int stride, int layout) {
+  for (int i = blockIdx.x * ranks + rank; i < count; i += stride) {
+    float v;
+    if (layout & RowMajor)
+      v = rows[i * 32 + threadIdx.x];
+    else
+      v = columns[threadIdx.x * count + i];
+    out[i * 32 + threadIdx.x] = v;
+  }
+}
+
 int main(int argc, char **argv) {
   int count = argc > 1 ? atoi(argv[1]) : 1 << 16;
   int ranks = argc > 2 ? atoi(argv[2]) : 1;
   int rank = argc > 3 ? atoi(argv[3]) : 0;
+  int layout = argc > 4 ? atoi(argv[4]) : RowMajor;
   const int Blocks = 64;
   std::vector<int> order(count);
   for (int i = 0; i < count; ++i)
@@ -37,6 +57,11 @@ int main(int argc, char **argv) {
   cudaMalloc(&out, (size_t)count * 32 * sizeof(float));
   cudaMemcpy(items, order.data(), count * sizeof(int), cudaMemcpyHostToDevice);
   ownedItems<<<Blocks, 32>>>(items, values, out, count, ranks, rank, Blocks * ranks);
+  // Both layouts: 'values' holds count * 64 floats, enough for the rows
+  // (count * 32) and for the columns (32 * count).
+  ownedRows<<<Blocks, 32>>>(values, values, out, count, ranks, rank, Blocks * ranks, layout);
+  ownedRows<<<Blocks, 32>>>(values, values, out, count, ranks, rank, Blocks * ranks,
+                            layout ^ RowMajor);
   cudaDeviceSynchronize();
   cudaFree(items);
   cudaFree(values);
@@ -53,5 +78,11 @@ int main(int argc, char **argv) {
 // 'rank' 1 (none of the sweep's runs enters the loop): the item read by the
 // whole warp (one sector), the row of 'out' (4 sectors), and the row of
 // 'values' read with a 16-byte stride (16 sectors where 4 would do).
-// CHECK-MESSAGES: :21:33: warning: global load 'values[item * 64 + threadIdx.x * 4]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (32, 1, 1) from the launch at partitioned-loops.cu:39 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :21:33: warning: global load 'values[item * 64 + threadIdx.x * 4]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (32, 1, 1) from the launch at partitioned-loops.cu:59 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :21:33: note: assumed: reached only when 'count' (compared as an upper bound) is large and 'ranks' and 'rank' small, none known at a launch site (no one value for all of them reaches it): simulated with 4096 and 1; simulated on 64 warps
+
+// ownedRows: the column read (32 sectors, 'count' floats between lanes)
+// from the run with 'layout' 4096, whose RowMajor bit is clear; the row
+// read (4 sectors, no finding) only from the run with 'layout' 16, the bit
+// the code tests, said so (test/unit/ValueSweepTest.cpp checks its note).
+// CHECK-MESSAGES: :39:11: warning: global load 'columns[threadIdx.x * count + i]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at partitioned-loops.cu:62 [cuda-uncoalesced-global-access]

@@ -4,6 +4,11 @@
 
 #include "CudaTestUnit.h"
 
+#include "warpcheck/analysis/KernelAnalysis.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/Lex/Lexer.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,7 +61,6 @@ TEST(ValueSweep, WorstValuesInWords) {
   EXPECT_EQ(describeValues({"n"}, {3, 5, 7, 9}, {1, 2, 3, 4, 5, 7, 8, 9}),
             "for 4 of the 8 values of 'n' tried (such as 3 and 5)");
 }
-
 } // namespace
 
 namespace {
@@ -109,6 +113,67 @@ __global__ void k(float *out, int count, int ranks, int rank, int stride, int wi
   // in the callee with the kernel's name.
   EXPECT_EQ(warpcheck::analysis::limitParameters(K),
             (std::set<std::string>{"count", "rows", "width"}));
+}
+
+// A flag tested inside a loop dealt out over processes: the loop is entered
+// only with 'count' large and 'ranks' and 'rank' small, and its row arm only
+// with 'layout' & 16. The sweep (one value for all) never enters the loop;
+// the run with the others 1 takes the column arm (layout keeps 4096, read
+// only there); the row arm comes from one more run with 'layout' 16, the
+// value the code tests, and says so.
+TEST(ValueSweep, BoundedRunTriesTheValuesTheCodeTests) {
+  std::unique_ptr<clang::ASTUnit> AST = warpcheck::testing::parseCuda(R"(
+__global__ void rowsOrColumns(const float *rows, const float *columns, float *out, int count,
+                              int ranks, int rank, int stride, int layout) {
+  for (int i = blockIdx.x * ranks + rank; i < count; i += stride) {
+    float v;
+    if (layout & 16)
+      v = rows[i * 32 + threadIdx.x];
+    else
+      v = columns[threadIdx.x * count + i];
+    out[i * 32 + threadIdx.x] = v;
+  }
+}
+)", warpcheck::testing::CudaSide::Device);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, "rowsOrColumns");
+  ASSERT_TRUE(K);
+  using namespace warpcheck::analysis;
+  LaunchConfig Launch;
+  Launch.Block = Dim3{32, 1, 1};
+  Launch.Grid = Dim3{64, 1, 1};
+  Launch.GridKnown = true;
+  Launch.Source = LaunchSource::LaunchSite;
+  Launch.Description = "the test's launch";
+  std::vector<KernelLaunchAnalysis> Analyses = analyzeKernel(K, {Launch}, AnalysisOptions());
+  ASSERT_EQ(Analyses.size(), 1u);
+  std::map<std::string, const AccessResult *> ByText;
+  for (const AccessResult &A : Analyses.front().Accesses)
+    ByText[clang::Lexer::getSourceText(
+               clang::CharSourceRange::getTokenRange(A.Site.Expr->getSourceRange()),
+               Ctx.getSourceManager(), Ctx.getLangOpts())
+               .str()] = &A;
+  const AccessResult *Rows = ByText["rows[i * 32 + threadIdx.x]"];
+  const AccessResult *Columns = ByText["columns[threadIdx.x * count + i]"];
+  ASSERT_TRUE(Rows);
+  ASSERT_TRUE(Columns);
+  // One 128-byte row per warp: 4 sectors; lanes 'count' = 4096 floats
+  // apart: 32.
+  EXPECT_EQ(Rows->Cost.SectorsPerRequest, 4);
+  EXPECT_EQ(Columns->Cost.SectorsPerRequest, 32);
+  EXPECT_EQ(Rows->Status, AccessStatus::Assumed);
+  EXPECT_EQ(Columns->Status, AccessStatus::Assumed);
+  auto Says = [](const AccessResult *A, const std::string &Text) {
+    return std::any_of(A->Assumptions.begin(), A->Assumptions.end(),
+                       [&](const Assumption &X) { return X.Text.find(Text) != std::string::npos; });
+  };
+  EXPECT_TRUE(Says(Rows, "reached only when 'count' (compared as an upper bound) is large, "
+                         "'layout' is 16 (a value the code tests) and 'ranks' and 'rank' "
+                         "small, none known at a launch site (no one value for all of them "
+                         "reaches it): simulated with 4096, 16 and 1"));
+  EXPECT_TRUE(Says(Columns, "reached only when 'count' (compared as an upper bound) is large "
+                            "and 'ranks' and 'rank' small"));
+  EXPECT_FALSE(Says(Columns, "'layout'"));
 }
 
 } // namespace
