@@ -137,7 +137,8 @@ static bool isNvccAcceptedDeviceError(llvm::StringRef Message) {
 }
 
 std::optional<KernelError> firstErrorIn(const FunctionDecl *Kernel,
-                                        const std::vector<CompilerError> &Reported) {
+                                        const std::vector<CompilerError> &Reported,
+                                        std::vector<SourceLocation> *DroppedLaunches) {
   if (!Kernel)
     return std::nullopt;
   const SourceManager &SM = Kernel->getASTContext().getSourceManager();
@@ -188,9 +189,15 @@ std::optional<KernelError> firstErrorIn(const FunctionDecl *Kernel,
       bool LaunchFromDevice =
           llvm::any_of(Walker.DeviceLaunches,
                        [&](SourceLocation L) { return SM.getFileLoc(L) == At; });
-      if (At.isValid() && SM.isPointWithin(At, Begin, End) &&
-          !isNvccAcceptedDeviceError(E.Message) && !LaunchFromDevice)
+      if (!At.isValid() || !SM.isPointWithin(At, Begin, End) || LaunchFromDevice)
+        continue;
+      if (!isNvccAcceptedDeviceError(E.Message))
         return KernelError{At, Def, E.Message};
+      // A non-template kernel launched from device code: clang drops the
+      // statement, the launch configuration and the arguments with it.
+      if (DroppedLaunches && llvm::StringRef(E.Message).starts_with("reference to __global__ function") &&
+          llvm::find(*DroppedLaunches, At) == DroppedLaunches->end())
+        DroppedLaunches->push_back(At);
     }
     if (Walker.Error)
       return KernelError{SM.getFileLoc(*Walker.Error), Def,

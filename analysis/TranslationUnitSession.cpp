@@ -17,6 +17,7 @@ TranslationUnitSession::~TranslationUnitSession() = default;
 void TranslationUnitSession::setCompilerErrors(std::vector<CompilerError> E) {
   CompilerErrors = std::move(E);
   Errors.clear();
+  DroppedLaunches.clear();
 }
 
 const std::optional<KernelError> &
@@ -24,7 +25,7 @@ TranslationUnitSession::errorIn(const clang::FunctionDecl *Kernel) {
   auto It = Errors.find(Kernel);
   if (It != Errors.end())
     return It->second;
-  return Errors[Kernel] = firstErrorIn(Kernel, CompilerErrors);
+  return Errors[Kernel] = firstErrorIn(Kernel, CompilerErrors, &DroppedLaunches[Kernel]);
 }
 
 const LaunchSiteIndex &TranslationUnitSession::launchSites() {
@@ -96,7 +97,21 @@ TranslationUnitSession::analyzeUncached(const clang::FunctionDecl *Kernel,
   AnalysisOptions WithInstructions = Options;
   if (!Options.Instructions)
     WithInstructions.Instructions = instructionsOf(Kernel, Options);
-  return analyzeKernel(Kernel, launchSites().configsFor(Kernel, Defaults), WithInstructions);
+  std::vector<KernelLaunchAnalysis> Out =
+      analyzeKernel(Kernel, launchSites().configsFor(Kernel, Defaults), WithInstructions);
+  // nvcc compiles a non-template kernel launched from device code
+  // (-rdc=true); clang 19 drops the statement whole, so neither the child
+  // nor the parent's reads of its arguments are in the AST. Said, not
+  // dropped in silence.
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  for (clang::SourceLocation At : DroppedLaunches[Kernel])
+    for (KernelLaunchAnalysis &K : Out)
+      K.Limitations.push_back("the kernel launch from device code at " +
+                              shortLocation(SM, At) +
+                              " (dynamic parallelism) is not followed, nor are the reads of its "
+                              "launch configuration and arguments counted: clang 19 drops the "
+                              "statement");
+  return Out;
 }
 
 const std::vector<SassMemoryInstruction> *

@@ -248,6 +248,13 @@ def entry_cases(wc, tmp):
               lines == [(4, "store", 32), (8, "load", 1), (9, "store", 8)] and
               any("launched from device code" in l for l in parent[0]["limitations"]),
               json.dumps(parent))
+        # A non-template kernel launched from device code: clang 19 drops
+        # the statement whole ("reference to __global__ function"), said in
+        # the parent's limitations with its place.
+        check("a non-template kernel launched from device code: the dropped launch said, with its line",
+              len(parent) == 1 and
+              any("launch from device code at nested.cu:5:" in l and "clang 19 drops the statement" in l
+                  for l in parent[0]["limitations"]), json.dumps(parent))
         arches = {os.path.basename(k["file"]): k.get("occupancy", {}) for k in doc["kernels"] if k.get("occupancy")}
         check("the model's architecture follows the build: sm_86 for the mixed entry",
               arches.get("mixed.cu", {}).get("arch") == "sm_86", json.dumps(arches))

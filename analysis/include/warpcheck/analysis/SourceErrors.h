@@ -48,8 +48,13 @@ struct KernelError {
 /// statement dropped by the parser leaves no node, only its diagnostic.
 /// Reported may be empty (clang-tidy's plugin cannot see the compiler's
 /// diagnostics); the recovery AST alone then decides.
+/// DroppedLaunches, when given, receives the kernel launches from device
+/// code clang dropped whole (a non-template `child<<<g, b>>>(...)`: only
+/// "reference to __global__ function" is left, no node), in the bodies
+/// walked; they are accepted as errors, and not followed.
 std::optional<KernelError> firstErrorIn(const clang::FunctionDecl *Kernel,
-                                        const std::vector<CompilerError> &Reported);
+                                        const std::vector<CompilerError> &Reported,
+                                        std::vector<clang::SourceLocation> *DroppedLaunches = nullptr);
 
 /// True for what clang 19 leaves of a kernel launched from device code
 /// (dynamic parallelism, `child<<<g, b>>>(p, n)` inside a kernel): a

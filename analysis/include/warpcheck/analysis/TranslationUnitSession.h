@@ -129,6 +129,8 @@ private:
   std::map<std::pair<const clang::FunctionDecl *, std::string>, std::vector<LaunchWork>> Works;
   std::vector<CompilerError> CompilerErrors;
   std::map<const clang::FunctionDecl *, std::optional<KernelError>> Errors;
+  /// Per kernel: the launches from device code clang dropped (firstErrorIn).
+  std::map<const clang::FunctionDecl *, std::vector<clang::SourceLocation>> DroppedLaunches;
   RegisterUsage Registers;
   const CrossUnitLaunches *OtherUnits = nullptr;
   const CrossUnitCalls *OtherCalls = nullptr;
