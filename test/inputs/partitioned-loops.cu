@@ -53,12 +53,13 @@ int main(int argc, char **argv) {
   int *items;
   float *values, *out;
   cudaMalloc(&items, count * sizeof(int));
-  cudaMalloc(&values, (size_t)count * 64 * sizeof(float));
+  cudaMalloc(&values, (size_t)(count + 1) * 64 * sizeof(float));
   cudaMalloc(&out, (size_t)count * 32 * sizeof(float));
   cudaMemcpy(items, order.data(), count * sizeof(int), cudaMemcpyHostToDevice);
   ownedItems<<<Blocks, 32>>>(items, values, out, count, ranks, rank, Blocks * ranks);
-  // Both layouts: 'values' holds count * 64 floats, enough for the rows
-  // (count * 32) and for the columns (32 * count).
+  // Both layouts: 'values' holds (count + 1) * 64 floats (ownedItems reads
+  // up to 124 past its last row's start), enough for the rows and the
+  // columns (32 * count each).
   ownedRows<<<Blocks, 32>>>(values, values, out, count, ranks, rank, Blocks * ranks, layout);
   ownedRows<<<Blocks, 32>>>(values, values, out, count, ranks, rank, Blocks * ranks,
                             layout ^ RowMajor);
@@ -85,4 +86,4 @@ int main(int argc, char **argv) {
 // from the run with 'layout' 4096, whose RowMajor bit is clear; the row
 // read (4 sectors, no finding) only from the run with 'layout' 16, the bit
 // the code tests, said so (test/unit/ValueSweepTest.cpp checks its note).
-// CHECK-MESSAGES: :39:11: warning: global load 'columns[threadIdx.x * count + i]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at partitioned-loops.cu:62 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :39:11: warning: global load 'columns[threadIdx.x * count + i]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at partitioned-loops.cu:63 [cuda-uncoalesced-global-access]
