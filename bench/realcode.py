@@ -74,7 +74,9 @@ name), the launch shape with the measured block if warpcheck has it; a line
 is "claimed" when warpcheck reports every access of that class there (or,
 with none there, on a multi-line expression that spans the line: its
 "end_line") with
-numbers, and "matches the H200" when its cost over the ideal (sectors per
+numbers (an access costed with the cubin's listing, when warpcheck is given
+a toolkit with nvdisasm, counts on the lines the listing puts its
+instructions on: --warpcheck-arg=--cuda-path=DIR), and "matches the H200" when its cost over the ideal (sectors per
 request over the ideal for global accesses, wavefronts for shared) is within
 5% of the measured sectors (wavefronts) over their ideal: the ratio, which
 warps whose lanes are all predicated off (counted as executed instructions)
@@ -885,7 +887,17 @@ def compare_hardware(prog, docs, wc):
             if chosen:
                 for a in chosen.get("accesses", []):
                     rel = os.path.relpath(os.path.normpath(a["file"]), prog.root)
-                    acc.setdefault((rel, a["line"], a["space"], a["op"]), []).append(a)
+                    # Costed with the cubin's listing (a toolkit with
+                    # nvdisasm: --warpcheck-arg=--cuda-path=DIR): the
+                    # access is where the line table puts its instructions
+                    # (a load nvcc moved to the line of its use).
+                    listed = sorted({i["line"] for i in a.get("instructions") or []
+                                     if i.get("line")}) \
+                        if a.get("instructions_from") == "listing" else []
+                    for ln in listed or [a["line"]]:
+                        acc.setdefault((rel, ln, a["space"], a["op"]), []).append(a)
+                    if listed:
+                        continue
                     # nvcc's line table may put a multi-line expression's
                     # instruction on any of its lines: such a line, with no
                     # access of its own, is the expression's.
@@ -1193,7 +1205,7 @@ def main():
             total.pop(k)
         with open(args.json, "w") as f:
             json.dump({"version": 1, "arch": ARCH, "nvcc": version,
-                       "warpcheck": binary, "seconds": round(elapsed, 1),
+                       "warpcheck": binary, "warpcheck_args": args.warpcheck_arg, "seconds": round(elapsed, 1),
                        "programs": results, "total": total}, f, indent=1)
     return 0
 
