@@ -413,6 +413,18 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           A.Assumptions.push_back({AssumptionKind::UnboundValue, BoundedValues(*OnlyBounded)});
       } else {
         A.Assumptions = launchShapeAssumptions(Launch);
+        if (T.FootprintRequests > 0) {
+          std::string Var = T.Site.SharedVar ? "'" + T.Site.SharedVar->getNameAsString() + "'"
+                                             : std::string("the shared array");
+          A.Assumptions.push_back(
+              {AssumptionKind::DataDependentAddress,
+               "the address depends on values read from memory, but " + Var + " spans " +
+                   std::to_string(T.FootprintBytes) +
+                   " bytes, no more than one row of the banks: lanes that meet in a bank meet "
+                   "at one word, so 1 wavefront per request whatever the values"});
+          if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
+            A.DataSource = sourceText(Read, Ctx);
+        }
         if (OnlyBounded)
           A.Assumptions.push_back({AssumptionKind::UnboundValue,
                                    BoundedValues(*OnlyBounded) + "; simulated on " +

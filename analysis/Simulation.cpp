@@ -33,8 +33,19 @@ public:
 
   void add(const RecordedRequest &R) {
     record(R);
-    if (!R.Addresses)
+    if (!R.Addresses) {
+      if (conflictFree(R)) {
+        // Whatever the offsets, the ideal: costed as one lane's request
+        // (1 wavefront, ideal 1, with passes of a whole warp).
+        SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
+        ++T.FootprintRequests;
+        T.FootprintBytes = std::max(T.FootprintBytes, R.FootprintBytes);
+        model::WarpAddressSet OneLane(R.Site.BytesPerLane);
+        OneLane.setLane(0, 0);
+        cost(T, R, OneLane);
+      }
       return;
+    }
     SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
     auto K = Kept.find({R.Site.Expr, R.Site.Op});
     if (K != Kept.end()) {
@@ -61,6 +72,13 @@ public:
     cost(T, R, *R.Addresses);
   }
 
+  /// A shared load or store with unknown offsets into a variable too small
+  /// to hold two words in one bank.
+  bool conflictFree(const RecordedRequest &R) const {
+    return R.Site.Space == MemorySpace::Shared && R.Site.Op != AccessOp::Atomic &&
+           model::isConflictFreeFootprint(R.FootprintBytes, R.Site.BytesPerLane, Geometry);
+  }
+
   /// A new warp: nothing is in its registers.
   void startWarp() { EarlierKept.clear(); }
 
@@ -80,7 +98,8 @@ public:
     T.PartialStructCopy |= R.StructCopy && !R.MemoryToMemory;
     if (!R.Addresses) {
       fold(T.AddressDigest, ~std::uint64_t(0));
-      ++T.UnknownRequests;
+      if (!conflictFree(R))
+        ++T.UnknownRequests;
       return;
     }
     fold(T.AddressDigest, R.Addresses->activeMask());

@@ -57,6 +57,11 @@ struct InstructionTotals {
 struct SiteTotals {
   AccessSite Site;
   unsigned Requests = 0, UnknownRequests = 0;
+  /// Of Requests: addresses unknown, but inside a shared variable too small
+  /// to conflict (model::isConflictFreeFootprint), costed as the ideal.
+  unsigned FootprintRequests = 0;
+  /// The largest such variable, for the report.
+  std::uint64_t FootprintBytes = 0;
   /// Global atomics the compiler aggregates (one lane's request), of Requests.
   unsigned AggregatedRequests = 0;
   double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;

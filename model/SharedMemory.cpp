@@ -138,6 +138,12 @@ static unsigned idealWavefronts(const WarpAddressSet &Request, const SharedMemor
   return Ideal;
 }
 
+bool isConflictFreeFootprint(std::uint64_t ArrayBytes, unsigned BytesPerLane,
+                             const SharedMemoryGeometry &Geometry) {
+  return ArrayBytes > 0 && ArrayBytes <= Geometry.bytesPerWavefront() && BytesPerLane > 0 &&
+         BytesPerLane <= Geometry.BankWidthBytes && Geometry.LanesPerPass == 32;
+}
+
 SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
                                            const SharedMemoryGeometry &G,
                                            SharedAccessKind Kind) {

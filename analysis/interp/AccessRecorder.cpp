@@ -132,8 +132,31 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
       R.Addresses = Set;
     if (R.Site.Space == MemorySpace::Shared)
       checkSharedBounds(Addr, ExtraOffset, Bytes, R.UnderUncertainMask);
+  } else if (R.Site.Space == MemorySpace::Shared && R.Site.SharedVar) {
+    // Offsets not known, but every lane inside one shared variable (the
+    // program indexes it in bounds): its size bounds where they can be.
+    bool OneVariable = true;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (isBitSet(Active, L) && (!Addr[L].hasRegion() || Addr[L].Region != FirstRegion))
+        OneVariable = false;
+    if (OneVariable)
+      R.FootprintBytes = sharedVariableBytes(R.Site.SharedVar);
   }
   Sink(R);
+}
+
+std::uint64_t WarpInterpreter::Impl::sharedVariableBytes(const VarDecl *Var) const {
+  // `extern __shared__` arrays have the size the launch gives them.
+  if (!Var || Var->getType()->isIncompleteType() || Var->getType()->isDependentType())
+    return 0;
+  // A layout the padding fix-it simulates has its own size.
+  if (auto It = Layouts.find(Var); It != Layouts.end()) {
+    std::uint64_t Size = It->second.ElementBytes;
+    for (std::uint64_t D : It->second.Dims)
+      Size *= D;
+    return Size;
+  }
+  return Ctx.getTypeSizeInChars(Var->getType()).getQuantity();
 }
 
 void WarpInterpreter::Impl::checkSharedBounds(const Lanes &Addr, std::uint64_t ExtraOffset,
@@ -147,15 +170,9 @@ void WarpInterpreter::Impl::checkSharedBounds(const Lanes &Addr, std::uint64_t E
       continue;
     const VarDecl *Var = Regions[Addr[L].Region].Var;
     // `extern __shared__` arrays have the size the launch gives them.
-    if (!Var || Var->getType()->isIncompleteType() || Var->getType()->isDependentType())
+    std::uint64_t Size = sharedVariableBytes(Var);
+    if (!Size)
       continue;
-    // A layout the padding fix-it simulates has its own size.
-    std::uint64_t Size = Ctx.getTypeSizeInChars(Var->getType()).getQuantity();
-    if (auto It = Layouts.find(Var); It != Layouts.end()) {
-      Size = It->second.ElementBytes;
-      for (std::uint64_t D : It->second.Dims)
-        Size *= D;
-    }
     // A negative offset wraps to a huge one: outside as well.
     std::uint64_t Offset = Addr[L].Bits + ExtraOffset;
     if (Offset >= Size || Size - Offset < Bytes) {

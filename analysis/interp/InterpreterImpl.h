@@ -271,6 +271,9 @@ private:
   int addRegion(RegionKind Kind, const clang::VarDecl *Var);
   /// Notes (OutOfBoundsShared) an access of Bytes at Addr + ExtraOffset by
   /// the active lanes outside the bytes of a __shared__ array of fixed size.
+  /// Bytes of a __shared__ variable as simulated (a padded layout's own);
+  /// 0 when not known (`extern __shared__`).
+  std::uint64_t sharedVariableBytes(const clang::VarDecl *Var) const;
   void checkSharedBounds(const Lanes &Addr, std::uint64_t ExtraOffset, unsigned Bytes,
                          bool UnderUncertainMask);
   void recordAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,

@@ -70,6 +70,10 @@ struct RecordedRequest {
   AccessSite Site;
   /// Addresses of the active lanes; nullopt when any address is unknown.
   std::optional<model::WarpAddressSet> Addresses;
+  /// Addresses unknown, every lane's inside one shared variable: its size
+  /// in bytes (0 otherwise). It bounds what the request can cost
+  /// (model::isConflictFreeFootprint).
+  std::uint64_t FootprintBytes = 0;
   /// Executed under a data-dependent branch or loop exit.
   bool UnderUncertainMask = false;
   /// A whole-struct copy split into field-sized requests (the compiler may

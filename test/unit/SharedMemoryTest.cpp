@@ -180,3 +180,36 @@ TEST(SharedMemory, WideLoadIdealCountsTheLanesBytesOnceAPair) {
     Same.setLane(L, 64);
   EXPECT_EQ(computeSharedRequestCost(Same).IdealWavefronts, 1u);
 }
+
+// An array of at most 32 words has each word in a bank of its own (any 32
+// consecutive words lie in 32 distinct banks): every request into it, at
+// whatever indices, costs its ideal. Checked against the cost of every
+// placement of lanes the bound allows that the test enumerates: each lane
+// at word (3 L^2 + S) mod 32 of a 128-byte array placed at a base that is
+// not 128-byte aligned, for every shift S (many lanes share a word).
+TEST(SharedMemory, ArraysOfOneBankRowCannotConflict) {
+  EXPECT_TRUE(isConflictFreeFootprint(64, 4));
+  EXPECT_TRUE(isConflictFreeFootprint(128, 4));
+  EXPECT_TRUE(isConflictFreeFootprint(32, 1));
+  EXPECT_FALSE(isConflictFreeFootprint(132, 4));  // word 0 and word 32: one bank
+  EXPECT_FALSE(isConflictFreeFootprint(128, 8));  // wider than a bank
+  EXPECT_FALSE(isConflictFreeFootprint(0, 4));    // size not known
+  SharedMemoryGeometry G80;
+  G80.Banks = 16;
+  G80.LanesPerPass = 16;
+  EXPECT_FALSE(isConflictFreeFootprint(64, 4, G80));  // half-warp passes
+  for (unsigned S = 0; S < 32; ++S) {
+    WarpAddressSet A(4);
+    for (unsigned L = 0; L < 32; ++L)
+      A.setLane(L, 96 + 4 * ((3 * L * L + S) % 32));
+    SharedRequestCost C = computeSharedRequestCost(A);
+    EXPECT_EQ(C.Wavefronts, 1u);
+    EXPECT_EQ(C.IdealWavefronts, 1u);
+  }
+  // Past one row, two words can share a bank: 33 words, lanes 0 and 1 at
+  // words 0 and 32.
+  WarpAddressSet Past(4);
+  Past.setLane(0, 0);
+  Past.setLane(1, 128);
+  EXPECT_EQ(computeSharedRequestCost(Past).Wavefronts, 2u);
+}

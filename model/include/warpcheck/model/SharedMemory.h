@@ -84,6 +84,18 @@ SharedRequestCost computeSharedRequestCost(const WarpAddressSet &Request,
                                            const SharedMemoryGeometry &Geometry = {},
                                            SharedAccessKind Kind = SharedAccessKind::Load);
 
+/// True when a load or store of BytesPerLane bytes per lane into an array of
+/// ArrayBytes can never conflict, whatever the indices: any run of Banks
+/// consecutive words lies in Banks distinct banks, so an array no larger
+/// than one row of the banks (128 bytes on sm_90) has each of its words in
+/// a bank of its own, and lanes that meet in a bank meet at one word (a
+/// broadcast, or one write). Such a request takes the ideal wavefront,
+/// with accesses no wider than a bank and passes of a whole warp (not the
+/// G80's half-warps, whose ideal depends on which lanes are active). Not
+/// for atomics: lanes updating one word are served one after another.
+bool isConflictFreeFootprint(std::uint64_t ArrayBytes, unsigned BytesPerLane,
+                             const SharedMemoryGeometry &Geometry = {});
+
 struct AtomicTraits;
 
 /// How the lanes of a shared-memory atomic that nvcc does not aggregate to
