@@ -794,6 +794,12 @@ def measured_ratio(rec):
 def predicted(accesses, space):
     """(ratio over the ideal, per request, all exact) of warpcheck's accesses
     of one class on one line, or None when any of them has no numbers."""
+    # An access one of the line's other accesses' instructions serves (the
+    # second word of an LDS.64: "counted_with" names the other) has no
+    # request of its own: the line's cost is the serving access's.
+    accesses = [a for a in accesses if not (
+        a.get("requests_simulated") == 0 and a.get("instructions") and
+        all(i.get("counted_with") for i in a["instructions"]))] or accesses
     if not accesses:
         return None
     cost, ideal = ("sectors_per_request", "ideal_sectors_per_request") if space == "global" \
