@@ -515,12 +515,23 @@ INPUT_STATUS = {"analysed": "clean", "analysed_with_errors": "with errors",
                 "not_analysed": "not analysed"}
 
 
-def run_warpcheck(prog, unit, warpcheck, timeout, extra):
-    """{'status', 'rc', 'summary', 'errors', 'kernels' (JSON entries)}."""
+def run_warpcheck(prog, unit, warpcheck, timeout, extra, reuse=False):
+    """{'status', 'rc', 'summary', 'errors', 'kernels' (JSON entries)}.
+    reuse: read the report (and its run's exit code and summary line) an
+    earlier run left in the scratch directory instead of running warpcheck."""
     out_json = os.path.join(prog.scratch, "out", safe_name(unit) + ".json")
+    run_json = out_json[:-len(".json")] + ".run"
     os.makedirs(os.path.dirname(out_json), exist_ok=True)
-    if os.path.exists(out_json):
-        os.remove(out_json)
+    if reuse:
+        try:
+            with open(run_json) as f:
+                ran = json.load(f)
+        except (OSError, ValueError):
+            ran = {"rc": 0, "summary": "", "seconds": 0}
+        return read_report(prog, unit, out_json, ran["rc"], ran["summary"], ran["seconds"])
+    for old in (out_json, run_json):
+        if os.path.exists(old):
+            os.remove(old)
     # With ReportDataDependent: its findings (gathers whose address comes
     # from memory, no number claimed) are scored apart from the default
     # findings (compare_hardware), so one run gives both figures.
@@ -532,6 +543,13 @@ def run_warpcheck(prog, unit, warpcheck, timeout, extra):
     rc, _, err, seconds = run(cmd, timeout=timeout + 60)
     lines = [l for l in err.splitlines() if l.strip()]
     summary = lines[-1].strip() if lines else ""
+    with open(run_json, "w") as f:
+        json.dump({"rc": rc, "summary": summary, "seconds": round(seconds, 2)}, f)
+    return read_report(prog, unit, out_json, rc, summary, seconds)
+
+
+def read_report(prog, unit, out_json, rc, summary, seconds):
+    """run_warpcheck's result from the report warpcheck wrote."""
     res = {"rc": rc, "summary": summary, "seconds": round(seconds, 2),
            "errors": [], "kernels": []}
     try:
@@ -637,7 +655,7 @@ def measure_program(prog, args, version, demangler, pool):
     compiled = [u for u, t in zip(units, truth) if t["ok"]]
     wc = dict(zip(compiled, pool.map(
         lambda u: run_warpcheck(prog, u, args.warpcheck, args.timeout,
-                                args.warpcheck_arg), compiled)))
+                                args.warpcheck_arg, args.reuse_reports), compiled)))
     names = demangle({k for t in truth for k in t["kernels"]}, demangler)
     out_units = []
     for unit, t in zip(units, truth):
@@ -1100,6 +1118,10 @@ def main():
                     help="warpcheck's --timeout for one unit (300)")
     ap.add_argument("--in-place", action="store_true",
                     help="run <build>/bin/warpcheck itself, not a copy taken at the start")
+    ap.add_argument("--reuse-reports", action="store_true",
+                    help="score the reports an earlier run left in --scratch instead of running "
+                    "warpcheck (a change to the scoring, re-scored in seconds; the nvcc side "
+                    "still runs, from its cache)")
     ap.add_argument("--warpcheck-arg", action="append", default=[],
                     help="an extra warpcheck argument (repeatable)")
     ap.add_argument("--records", help="compare with the H200's per-line measurements in this "
@@ -1155,9 +1177,14 @@ def main():
         ap.error("not unpacked under %s: %s" % (args.corpus, ", ".join(missing)))
 
     start = time.time()
+    if args.reuse_reports and not args.scratch:
+        ap.error("--reuse-reports needs the --scratch of the run whose reports it scores")
     scratch = args.scratch or tempfile.mkdtemp(prefix="warpcheck-realcode-")
     binary = binary_stamp(args.warpcheck)
-    if not args.in_place:
+    if args.reuse_reports:
+        # The reports are an earlier build's: no binary of this run made them.
+        binary = {"reused_reports_of": scratch}
+    elif not args.in_place:
         args.warpcheck = snapshot_build(args.build, os.path.join(scratch, "warpcheck-build"))
         binary["snapshot"] = args.warpcheck
     version = nvcc_version(args.nvcc)
@@ -1194,9 +1221,12 @@ def main():
     elapsed = time.time() - start
     units = [u for s in results for u in s["units"]]
     cached = sum(1 for u in units if u["nvcc"]["cached"])
-    print("warpcheck: %s%s" % (binary.get("version"), " (%s%s, built %s)" % (
-        binary["commit"][:12], ", uncommitted changes in the tree" if binary.get("dirty") else "",
-        binary["mtime"]) if binary.get("commit") else ""), file=sys.stderr)
+    if args.reuse_reports:
+        print("warpcheck: the reports of the run in %s, scored again" % scratch, file=sys.stderr)
+    else:
+      print("warpcheck: %s%s" % (binary.get("version"), " (%s%s, built %s)" % (
+          binary["commit"][:12], ", uncommitted changes in the tree" if binary.get("dirty") else "",
+          binary["mtime"]) if binary.get("commit") else ""), file=sys.stderr)
     print("%d programs, %d units (nvcc: %d cached, %d compiled) in %.0f s" % (
         len(results), len(units), cached, len(units) - cached, elapsed), file=sys.stderr)
     if args.in_place and binary_stamp(args.warpcheck) != binary:
