@@ -28,6 +28,11 @@ predicts without one, the reconciliation does not follow) only then. An
 exception whose line is predicted as measured fails the comparison: it is
 to be removed.
 
+Assumed predictions (a value the source does not give, a default block)
+are not pass or fail: each is printed ASSUMED-AGREES or ASSUMED-DIFFERS
+against its record (cost over the ideal) and counted in one informational
+line, so that how often they hold is seen.
+
 Prints one line per comparison and 'N passed, M failed'.
 """
 import argparse
@@ -158,12 +163,36 @@ def main():
     args = ap.parse_args()
     warpcheck = warpcheck_binary(args.build)
     results = Results()
+    assumed = []
     with scratch_dir() as scratch:
-        compare(args, warpcheck, results, scratch)
+        compare(args, warpcheck, results, scratch, assumed)
+    # Not pass or fail: an assumed number rests on a value the source does
+    # not give (the sweep's, a default block), which the measured program
+    # may not have taken. How often it is what the H200 measured anyway.
+    agree = sum(1 for ok in assumed if ok)
+    print("assumed predictions with a measurement: %d, %d of them as measured "
+          "(cost over the ideal; informational)" % (len(assumed), agree))
     return results.summary()
 
 
-def compare(args, warpcheck, results, scratch):
+def assumed_against_record(tally, where, items, r, total_key):
+    """An assumed prediction against its record, cost over the ideal (the
+    simulated launch's request counts need not be the program's): printed
+    ASSUMED-AGREES or ASSUMED-DIFFERS and tallied; unknown numbers are not."""
+    ideal_total = "ideal_" + total_key
+    if not r.get(ideal_total) or any(x["value"] is None or not x["ideal"] or not x["requests"]
+                                     for x in items):
+        return
+    predicted = sum(x["value"] * x["requests"] for x in items) / \
+        sum(x["ideal"] * x["requests"] for x in items)
+    observed = r[total_key] / r[ideal_total]
+    ok = abs(predicted - observed) <= TOLERANCE * max(1.0, observed)
+    tally.append(ok)
+    print("%s %s: assumed %.4g x the ideal %s, measured %.4g x" % (
+        "ASSUMED-AGREES" if ok else "ASSUMED-DIFFERS", where, predicted, total_key, observed))
+
+
+def compare(args, warpcheck, results, scratch, assumed):
 
     def result(ok, text):
         results.check(text, ok)
@@ -298,6 +327,7 @@ def compare(args, warpcheck, results, scratch):
                    for x in items):
                 a = [x["access"] for x in items if x["access"]["status"] != "exact"][0]
                 print("SKIP %s: warpcheck says %s (%s)" % (where, a["status"], "; ".join(a["assumptions"])))
+                assumed_against_record(assumed, where, items, r, total_key)
                 continue
             if key in excused:
                 # An exception stays only while it is needed: a line the
