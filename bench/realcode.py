@@ -103,8 +103,13 @@ Usage:
       [--program NAME|GLOB ...] [--json OUT] [--verbose] [--jobs N]
       [--cache-dir DIR] [--scratch DIR] [--nvcc PATH] [--relative-file]
       [--timeout S] [--warpcheck-arg ARG ...] [--manifest FILE] [--in-place]
-      [--records test/hw/realcode]
+      [--records test/hw/realcode] [--reuse-reports]
   bench/realcode.py --list-repos
+With --reuse-reports (and the --scratch of an earlier run) warpcheck is not
+run: the reports that run left are scored again, in seconds, after a change
+to the scoring. warpcheck's toolkit path (the memory instructions of the
+compiled kernel, docs/hardware-model.md "What the compiler changes") needs
+a toolkit with nvdisasm: --warpcheck-arg=--cuda-path=DIR names one.
 """
 import argparse
 import concurrent.futures
