@@ -664,8 +664,10 @@ struct OpenGroup {
 
 } // namespace
 
-void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest &)> Sink,
-                                   llvm::function_ref<void(const RecordedRequest &)> Served) {
+void InstructionReconciler::finish(
+    llvm::function_ref<void(const EmittedRequest &)> Sink,
+    llvm::function_ref<void(const RecordedRequest &)> Served,
+    llvm::function_ref<void(const RecordedRequest &, size_t Warp)> Unexplained) {
   Plans = P->plan();
   auto Emit = [&](EmittedRequest &E) {
     E.RepeatsRemoved = Plans.at({E.Leader->Site.Expr, E.Leader->Site.Op}).RepeatsRemoved;
@@ -686,15 +688,14 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
   // chunk): one instruction cannot be two accesses' (see the end).
   std::map<std::pair<const InstructionSlot *, unsigned>, std::map<SiteId, unsigned>>
       OwnInstructions;
+  // A request of an access with instructions, one of them as written.
   auto EmitAs = [&](const RecordedRequest &R, const SitePlan &Plan) {
-    if (Plan.Slot) {
-      unsigned W = R.Addresses->bytesPerLane(), Needed = 1;
-      if (R.StructCopy)
-        Needed = std::max<unsigned>(
-            1, static_cast<unsigned>(
-                   P->Ctx.getTypeSizeInChars(R.Site.Expr->getType()).getQuantity() / W));
-      OwnInstructions[{Plan.Slot, W}][{R.Site.Expr, R.Site.Op}] = Needed;
-    }
+    unsigned W = R.Addresses->bytesPerLane(), Needed = 1;
+    if (R.StructCopy)
+      Needed = std::max<unsigned>(
+          1, static_cast<unsigned>(
+                 P->Ctx.getTypeSizeInChars(R.Site.Expr->getType()).getQuantity() / W));
+    OwnInstructions[{Plan.Slot, W}][{R.Site.Expr, R.Site.Op}] = Needed;
     EmittedRequest E;
     E.Leader = &R;
     E.Addresses = *R.Addresses;
@@ -702,14 +703,11 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
     E.Slot = Plan.Slot;
     E.Moved = Plan.Moved;
     E.Hoisted = Plan.Hoisted;
-    unsigned W = R.Addresses->bytesPerLane();
-    if (Plan.Slot) {
-      auto It = Plan.Slot->OpcodeOfWidth.find(W);
-      if (It != Plan.Slot->OpcodeOfWidth.end())
-        E.Opcode = It->second;
-      else
-        Mismatch(R, Plan, W);
-    }
+    auto It = Plan.Slot->OpcodeOfWidth.find(W);
+    if (It != Plan.Slot->OpcodeOfWidth.end())
+      E.Opcode = It->second;
+    else
+      Mismatch(R, Plan, W);
     Emit(E);
   };
   // A closed group becomes instructions: from its start, the widest of
@@ -769,7 +767,8 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
       Mismatch(First, Plan, E.Addresses.bytesPerLane());
     Emit(E);
   };
-  for (const std::vector<RecordedRequest> &Warp : P->Warps) {
+  for (size_t WarpIndex = 0; WarpIndex < P->Warps.size(); ++WarpIndex) {
+    const std::vector<RecordedRequest> &Warp = P->Warps[WarpIndex];
     std::vector<OpenGroup> Open;
     std::map<SiteId, const model::WarpAddressSet *> LastOfHoisted;
     std::map<SiteId, std::vector<const model::WarpAddressSet *>> EarlierOfRepeating;
@@ -777,10 +776,8 @@ void InstructionReconciler::finish(llvm::function_ref<void(const EmittedRequest 
     for (const RecordedRequest &R : Warp) {
       SiteId Id{R.Site.Expr, R.Site.Op};
       const SitePlan &Plan = Plans.at(Id);
-      if (!R.Addresses)
-        continue; // unknown: not costed
-      if (!Plan.Slot) {
-        EmitAs(R, Plan);
+      if (!R.Addresses || !Plan.Slot) {
+        Unexplained(R, WarpIndex);
         continue;
       }
       if (Plan.SelectedAt) {

@@ -55,10 +55,12 @@
 //           address the condition selects, a 2-way conflict neither arm
 //           has): one request for the lanes of both.
 //
-// What the listing does not explain (a width no reshaping produces, a line
-// whose instructions no access explains and that could be any of several
-// lines' accesses) leaves the access with its source-level numbers and an
-// unmatched_instructions assumption.
+// What the listing does not explain (a line whose instructions no access
+// explains and that could be any of several lines' accesses) is costed as
+// without a listing, by the model of what the compiler does (merges of
+// unrolled iterations, values kept in registers), with an
+// unmatched_instructions assumption; a width no reshaping produces leaves
+// the access with its source-level numbers and that assumption.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_EMITTEDINSTRUCTIONS_H
@@ -142,9 +144,17 @@ public:
 
   /// Matches the accesses seen with the listing, then gives every request
   /// the instructions make to Sink, warp by warp, and every request an
-  /// earlier one of a hoisted instruction serves to Served.
+  /// earlier one of a hoisted instruction serves to Served. A request the
+  /// listing does not explain (its access has no instruction: Unmatched or
+  /// Unlisted; or its addresses are unknown) goes to Unexplained with the
+  /// index of its warp, for the model of what the compiler does without a
+  /// listing (UnrolledMerges.h, RegisterPromotion.h): sgemm_cuda's
+  /// `As[... + i]` of an unrolled loop, whose LDS.128 the reconciliation
+  /// cannot tell from another line's, is the no-toolkit model's merge
+  /// (measured 1 wavefront per request), not eight 4-byte loads.
   void finish(llvm::function_ref<void(const EmittedRequest &)> Sink,
-              llvm::function_ref<void(const RecordedRequest &)> Served);
+              llvm::function_ref<void(const RecordedRequest &)> Served,
+              llvm::function_ref<void(const RecordedRequest &, size_t Warp)> Unexplained);
 
   /// The plan of each access site (after finish).
   const std::map<std::pair<const clang::Expr *, AccessOp>, SitePlan> &plans() const {

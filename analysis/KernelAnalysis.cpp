@@ -403,6 +403,12 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       A.FirstBlockElementsPerThread = T.FirstBlockElementsPerThread;
       if (T.Worst)
         A.LaneStrideBytes = laneStride(*T.Worst);
+      // Where a prediction of the compiler's instructions comes from: no
+      // listing, or one that does not explain the access.
+      const std::string Predicted =
+          T.Unmatched.empty() || T.FromListing
+              ? "no listing of the compiled kernel was read"
+              : "the listing of the compiled kernel does not explain this access";
       if (T.UnknownRequests > 0 || (T.Requests == 0 && T.ServedByOthers == 0)) {
         A.Status = AccessStatus::Unknown;
         A.Assumptions.push_back({AssumptionKind::DataDependentAddress,
@@ -476,8 +482,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                  "nvcc copies it in " +
                      std::to_string(T.Site.BytesPerLane) + "-byte " +
                      std::string(T.Site.Op == AccessOp::Load ? "loads" : "stores") +
-                     ", its alignment (at most 16 bytes) (predicted; no listing of the "
-                     "compiled kernel was read)"});
+                     ", its alignment (at most 16 bytes) (predicted; " + Predicted + ")"});
           } else if (!T.FromListing && T.Site.Space == MemorySpace::Global &&
                      T.Site.Op == AccessOp::Load && !T.Uncertain &&
                      copiedWholeAndEveryFieldRead(T.Site.Expr, Ctx)) {
@@ -490,7 +495,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                  "a whole struct copied into a local variable whose every field is read: nvcc "
                  "loads each field, " +
                      std::to_string(T.Site.BytesPerLane) +
-                     "-byte loads (predicted; no listing of the compiled kernel was read)"});
+                     "-byte loads (predicted; " + Predicted + ")"});
           } else {
             A.Assumptions.push_back({AssumptionKind::StructCopy,
                                     "a whole-struct copy was split into field-sized "
@@ -518,13 +523,15 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
               {AssumptionKind::KeptInRegister, What +
                    ", " + std::to_string(T.Requests) + " requests for " +
                    std::to_string(T.Requests + T.KeptInRegister) +
-                   " executions (predicted from the source; no listing of the compiled "
-                   "kernel was read)"});
+                   " executions (predicted from the source; " + Predicted + ")"});
         }
         if (!T.Unmatched.empty())
-          A.Assumptions.push_back({AssumptionKind::UnmatchedInstructions,
-                                   T.Unmatched + "; these numbers are those of the access as "
-                                                 "written"});
+          A.Assumptions.push_back(
+              {AssumptionKind::UnmatchedInstructions,
+               T.Unmatched + (T.PredictedMerge || T.KeptInRegister > 0
+                                  ? "; these numbers are those predicted from the source, "
+                                    "as without a listing"
+                                  : "; these numbers are those of the access as written")});
         SourceLocation Loc = SM.getFileLoc(T.Site.Expr->getBeginLoc());
         // A loop an instruction was hoisted out of repeats no request of
         // it, however many of its iterations were simulated.
@@ -574,8 +581,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           }
         }
         A.Assumptions.push_back({AssumptionKind::MergedInstruction,
-                                 What + " (predicted from the source; no listing of the "
-                                        "compiled kernel was read)"});
+                                 What + " (predicted from the source; " + Predicted + ")"});
         A.Status = AccessStatus::Assumed;
       }
       if (T.MayMergeUnaligned && !T.FromListing && A.Status != AccessStatus::Unknown) {

@@ -33,6 +33,12 @@ public:
 
   void add(const RecordedRequest &R) {
     record(R);
+    costAsExecuted(R);
+  }
+
+  /// Costs R as the model of the compiler executes it (kept in a register,
+  /// or a request of its own); R was recorded already.
+  void costAsExecuted(const RecordedRequest &R) {
     if (!R.Addresses) {
       if (conflictFree(R)) {
         // Whatever the offsets, the ideal: costed as one lane's request
@@ -439,23 +445,19 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   std::optional<InstructionReconciler> Reconciler;
   std::vector<RecordedRequest> WarpRequests;
   // Without one, what the compiler does is predicted: values kept in a
-  // register, unrolled iterations merged.
-  std::optional<UnrolledMergePredictor> Merges;
+  // register, unrolled iterations merged. With one, so are the accesses
+  // the listing does not explain (EmittedInstructions.h), after it.
+  UnrolledMergePredictor Merges(Kernel->getASTContext());
   auto Emit = [&Agg](const EmittedRequest &E) { Agg.addEmitted(E); };
-  if (Options.Instructions) {
+  if (Options.Instructions)
     Reconciler.emplace(*Options.Instructions, Kernel);
-  } else {
-    Agg.Kept = accessesKeptInRegisters(Kernel);
-    Merges.emplace(Kernel->getASTContext());
-  }
+  Agg.Kept = accessesKeptInRegisters(Kernel);
   WarpInterpreter Interp(Kernel->getASTContext(), Launch, Samples, Limits, Layouts,
                          [&](const RecordedRequest &Req) {
-                           if (Merges)
-                             return Merges->add(
+                           if (!Reconciler)
+                             return Merges.add(
                                  Req, [&Agg](const RecordedRequest &R) { Agg.add(R); },
                                  [&Agg](const RecordedRequest &R) { Agg.record(R); });
-                           if (!Reconciler)
-                             return Agg.add(Req);
                            Agg.record(Req);
                            WarpRequests.push_back(Req);
                          });
@@ -489,8 +491,8 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
       Agg.InFirstBlock = I == 0;
       Agg.startWarp();
       Interp.runWarp(Kernel, Where);
-      if (Merges)
-        Merges->finishWarp();
+      if (!Reconciler)
+        Merges.finishWarp();
       Out.Flops += Interp.flopsOfLastWarp();
       if (Reconciler)
         Reconciler->addWarp(std::move(WarpRequests));
@@ -533,12 +535,33 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   }
   Agg.finishReuse();
   if (Reconciler) {
-    Reconciler->finish([&Agg](const EmittedRequest &E) { Agg.addEmitted(E); },
-                       [&Agg](const RecordedRequest &R) { Agg.addServed(R); });
+    // The requests the listing does not explain, warp by warp as the
+    // simulation made them, through the model (recorded already).
+    size_t UnexplainedWarp = 0;
+    Reconciler->finish(
+        [&Agg](const EmittedRequest &E) { Agg.addEmitted(E); },
+        [&Agg](const RecordedRequest &R) { Agg.addServed(R); },
+        [&](const RecordedRequest &R, size_t W) {
+          if (W != UnexplainedWarp) {
+            Merges.finishWarp();
+            Agg.startWarp();
+            UnexplainedWarp = W;
+          }
+          Merges.add(
+              R, [&Agg](const RecordedRequest &Q) { Agg.costAsExecuted(Q); },
+              [](const RecordedRequest &) {});
+        });
+    Merges.finishWarp();
     for (auto &[Key, T] : Agg.Sites) {
       auto Plan = Reconciler->plans().find({Key.E, Key.Op});
       if (Plan == Reconciler->plans().end() || Plan->second.Unlisted)
         continue;
+      if (!Plan->second.Slot) {
+        // Costed by the model: a prediction, with what the listing did
+        // not explain.
+        T.Unmatched = Plan->second.Unmatched;
+        continue;
+      }
       T.FromListing = true;
       T.CopyComplete = Reconciler->complete({Key.E, Key.Op});
       T.HoistedOutOf = Plan->second.HoistedOutOf;
@@ -548,14 +571,14 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
         T.Unmatched = Why->second;
     }
   }
-  if (Merges) {
-    Merges->finish(Emit);
-    for (const auto &[Id, Kind] : Merges->mergedSites()) {
+  {
+    Merges.finish(Emit);
+    for (const auto &[Id, Kind] : Merges.mergedSites()) {
       SiteTotals &T = Agg.Sites[{Id.first, Id.second}];
       T.PredictedMerge = true;
       T.PredictedMergeKind = Kind;
     }
-    for (const auto &Id : Merges->unalignedSites())
+    for (const auto &Id : Merges.unalignedSites())
       Agg.Sites[{Id.first, Id.second}].MayMergeUnaligned = true;
   }
   Out.Sites = std::move(Agg.Sites);

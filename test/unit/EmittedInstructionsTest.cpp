@@ -64,6 +64,12 @@ __global__ void selected(float *out) {
     v = s[32 + threadIdx.x / 2];
   out[threadIdx.x] = v;
 }
+__global__ void table(const int *digits, int *out) {
+  __shared__ int t[16];
+  if (threadIdx.x < 16) t[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = t[digits[threadIdx.x] & 15];
+}
 )";
 
 /// nvdisasm's text of one function "k" (line 28 of the code: accumulate's
@@ -269,22 +275,69 @@ TEST(EmittedInstructions, StructCopyCountedByItsInstructions) {
 
 TEST(EmittedInstructions, ListingOfAnotherFileChangesNothing) {
   // No position of the listing is in the parsed file (a cubin built from
-  // another copy of it): the accesses are costed as written, unassumed.
+  // another copy of it): the accesses are costed as without a listing,
+  // by the model of the compiler: the loop-invariant in[threadIdx.x] kept
+  // in a register (1 request of 4 sectors for its 8 executions).
   std::vector<SassMemoryInstruction> Other = listed({{12, "LDG.E"}, {14, "STG.E"}});
   Analysed R("hoisted", {});
+  LaunchConfig L = R.Launches.at(0).Launch;
+  std::vector<KernelLaunchAnalysis> Without =
+      analyzeKernel(R.Launches.at(0).Kernel, {L}, AnalysisOptions());
   AnalysisOptions O;
   for (SassMemoryInstruction &I : Other)
     for (SassPosition &P : I.Positions)
       P.File = "/elsewhere/unit.cu";
   O.Instructions = &Other;
-  LaunchConfig L = R.Launches.at(0).Launch;
   std::vector<KernelLaunchAnalysis> A = analyzeKernel(R.Launches.at(0).Kernel, {L}, O);
   ASSERT_EQ(A.size(), 1u);
-  for (const AccessResult &X : A[0].Accesses) {
-    EXPECT_EQ(X.InstructionsFrom, InstructionOrigin::Source);
-    EXPECT_TRUE(X.Assumptions.empty());
+  ASSERT_EQ(Without.size(), 1u);
+  ASSERT_EQ(A[0].Accesses.size(), 2u);
+  ASSERT_EQ(Without[0].Accesses.size(), 2u);
+  for (size_t I = 0; I < 2; ++I) {
+    const AccessResult &X = A[0].Accesses[I], &Y = Without[0].Accesses[I];
+    EXPECT_EQ(X.InstructionsFrom, Y.InstructionsFrom);
+    EXPECT_EQ(X.Status, Y.Status);
+    EXPECT_EQ(X.Cost.Requests, Y.Cost.Requests);
+    EXPECT_DOUBLE_EQ(X.Cost.SectorsPerRequest, Y.Cost.SectorsPerRequest);
+    ASSERT_EQ(X.Assumptions.size(), Y.Assumptions.size());
+    for (size_t J = 0; J < X.Assumptions.size(); ++J)
+      EXPECT_EQ(X.Assumptions[J].Text, Y.Assumptions[J].Text);
   }
-  EXPECT_EQ(A[0].Accesses.size(), 2u);
+  const AccessResult &In = A[0].Accesses[0];
+  EXPECT_EQ(In.Site.Op, AccessOp::Load);
+  EXPECT_EQ(In.Cost.Requests, 1u);
+  EXPECT_DOUBLE_EQ(In.Cost.SectorsPerRequest, 4);
+  EXPECT_EQ(In.InstructionsFrom, InstructionOrigin::Model);
+}
+
+TEST(EmittedInstructions, UnexplainedAccessFallsBackToTheModel) {
+  // The loop-invariant in[threadIdx.x] (line 13) has no load on its line,
+  // and the two unexplained LDG.E on lines 30 and 31 could each be its (no
+  // access of this kernel is there): the listing does not say which. The
+  // access is costed as the model of the compiler predicts it, kept in a
+  // register across the loop (1 request for 8 executions), not as written
+  // (8 requests), and says both.
+  Analysed R("hoisted", listed({{30, "LDG.E"}, {31, "LDG.E"}, {14, "STG.E"}}));
+  const AccessResult &In = R.access("in[threadIdx.x]", AccessOp::Load, 13);
+  EXPECT_EQ(In.Status, AccessStatus::Assumed);
+  EXPECT_EQ(In.Cost.Requests, 1u);
+  EXPECT_DOUBLE_EQ(In.Cost.SectorsPerRequest, 4);
+  EXPECT_EQ(In.InstructionsFrom, InstructionOrigin::Model);
+  bool Unmatched = false, Kept = false;
+  for (const Assumption &X : In.Assumptions) {
+    Unmatched |= X.Kind == AssumptionKind::UnmatchedInstructions &&
+                 X.Text.find("cannot be told apart") != std::string::npos &&
+                 X.Text.find("predicted from the source, as without a listing") !=
+                     std::string::npos;
+    Kept |= X.Kind == AssumptionKind::KeptInRegister &&
+            X.Text.find("1 requests for 8 executions (predicted from the source; the listing "
+                        "of the compiled kernel does not explain this access)") !=
+                std::string::npos;
+  }
+  EXPECT_TRUE(Unmatched);
+  EXPECT_TRUE(Kept);
+  // The store has its instruction: read from the listing.
+  EXPECT_EQ(R.access("out[threadIdx.x]", AccessOp::Store, 14).Status, AccessStatus::Exact);
 }
 
 TEST(EmittedInstructions, AccumulatorKeptInARegister) {
@@ -352,6 +405,19 @@ TEST(EmittedInstructions, BranchArmsReadThroughOneSelectedAddress) {
   EXPECT_EQ(Counted.Instructions[0].Line, 40u);
   EXPECT_TRUE(Counted.Instructions[0].Merged);
   EXPECT_DOUBLE_EQ(Counted.Cost.WavefrontsPerRequest, 2);
+}
+
+TEST(EmittedInstructions, IndexReadFromMemoryIntoATableOfOneBankRow) {
+  // t[digits[i] & 15] (line 46): the index is read from memory, but the
+  // 64-byte table lies in 16 distinct banks, so lanes that meet in a bank
+  // meet at one word: one wavefront whatever the data, with the listing's
+  // LDS as without a listing (model::isConflictFreeFootprint).
+  Analysed R("table", listed({{44, "STS"}, {46, "LDG.E"}, {46, "LDS"}, {46, "STG.E"}}));
+  const AccessResult &T = R.access("t[digits[threadIdx.x] & 15]", AccessOp::Load, 46);
+  EXPECT_EQ(T.Status, AccessStatus::Assumed);
+  EXPECT_EQ(T.Cost.Requests, 1u);
+  EXPECT_DOUBLE_EQ(T.Cost.WavefrontsPerRequest, 1);
+  EXPECT_DOUBLE_EQ(T.Cost.IdealWavefrontsPerRequest, 1);
 }
 
 } // namespace
