@@ -45,7 +45,9 @@
 //           widest, had its repeats removed (a load of an address loaded
 //           before kept in a register, a store that a later one to the same
 //           address overwrites dropped): an execution with the addresses of
-//           any earlier one of the access makes no request
+//           any earlier one of the access makes no request, unless another
+//           access of the same memory came between them that may write
+//           what the load reads, or read what the store writes
 //           (test/inputs/generated/gen-1.cu line 16: 16 stores of one float4
 //           address in a loop nest of 8 x 2, one STG.E.128, one request per
 //           warp on the H200);

@@ -41,9 +41,11 @@ const FlagFates Fates[] = {
     {M::Gencode, F::Translated, F::SetByWarpcheck,
      "parse: --cuda-gpu-arch per entry; nvcc: the modelled architecture"},
     {M::Rdc, F::Translated, F::SetByWarpcheck,
-     "parse: -fgpu-rdc; nvcc: retried with -rdc=true when device code calls other units"},
+     "parse: -fgpu-rdc; nvcc: -rdc=true as the build says, and retried so when device code "
+     "calls other units"},
     {M::DeviceC, F::Translated, F::SetByWarpcheck,
-     "parse: -fgpu-rdc; nvcc: retried with -rdc=true when device code calls other units"},
+     "parse: -fgpu-rdc; nvcc: -rdc=true as the build says, and retried so when device code "
+     "calls other units"},
     {M::MaxRegCount, F::Translated, F::Translated,
      "the register limit: the lower of it and warpcheck's --maxrregcount applies"},
     {M::DefaultStream, F::Translated, F::Dropped,

@@ -172,6 +172,13 @@ SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
       ++I;
       continue;
     }
+    // clang's spelling of relocatable device code (the nvcc spellings are
+    // rows of the table, below).
+    if (A == "-fgpu-rdc" || A == "-fno-gpu-rdc") {
+      Out.RelocatableDeviceCode = A == "-fgpu-rdc";
+      ++I;
+      continue;
+    }
     std::optional<MatchedFlag> M = matchCompileFlag(Flags, I);
     if (!M) {
       // Not in the table: dropped, with the value of a flag known to take
@@ -187,6 +194,13 @@ SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
     llvm::StringRef V = M->Value;
     FlagMeaning Meaning = M->Flag->Meaning;
     FlagFate Fate = fatesOf(Meaning).ForNvcc;
+    if (Meaning == FlagMeaning::DeviceC)
+      Out.RelocatableDeviceCode = true;
+    if (Meaning == FlagMeaning::Rdc) {
+      std::string Value = V.trim().lower();
+      if (Value == "true" || Value == "false")
+        Out.RelocatableDeviceCode = Value == "true";
+    }
     if (Fate == FlagFate::Dropped || Fate == FlagFate::SetByWarpcheck) {
       std::string Dropped = A.str();
       if (M->ArgsUsed == 2)

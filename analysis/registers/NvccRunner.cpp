@@ -206,11 +206,12 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
   }
   std::string Output;
   int RC = 0;
-  // Device code that calls kernels or functions of other translation units,
-  // or launches kernels itself (dynamic parallelism: "kernel launch from
+  // As the build compiles it (SanitizedFlags::RelocatableDeviceCode). Device
+  // code that calls kernels or functions of other translation units, or
+  // launches kernels itself (dynamic parallelism: "kernel launch from
   // __device__ or __global__ functions requires separate compilation
   // mode"), only compiles and links with -rdc=true: retried so.
-  for (bool Relocatable : {false, true}) {
+  for (bool Relocatable : {Flags.RelocatableDeviceCode, true}) {
     std::string ArgError;
     std::optional<std::vector<std::string>> Args = nvccArguments(
         *Root, *SM, Flags, Options.MaxRegisterCount, Wrapper, Cubin, &ArgError, Relocatable);

@@ -86,6 +86,10 @@ std::vector<std::string> compileFlagsFromPreprocessor(const Preprocessor &PP) {
   const LangStandard &Std = LangStandard::getLangStandardForKind(LO.LangStd);
   if (LO.CPlusPlus)
     Flags.push_back(std::string("-std=") + Std.getName());
+  // Relocatable device code (nvcc's -rdc=true, -dc): nvcc compiles so too
+  // (SanitizedFlags::RelocatableDeviceCode).
+  if (LO.GPURelocatableDeviceCode)
+    Flags.push_back("-fgpu-rdc");
   return Flags;
 }
 

@@ -55,8 +55,9 @@ namespace {
 // entry holds (2: units that launch kernels from device code are retried
 // with -rdc=true, where version 1 kept their failure; 3: -lineinfo, and the
 // kernels' memory instructions read with nvdisasm; 4: each instruction's
-// loop and address register).
-constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 4";
+// loop and address register; 5: compiled with -rdc=true first when the
+// build is).
+constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 5";
 
 // The lines of the memory instructions, after the kernels' (no kernel name
 // starts with '@'): "@instructions<TAB>read", or "@instructions<TAB>none
@@ -118,6 +119,7 @@ std::string ptxasCacheKey(llvm::StringRef ToolkitRoot, llvm::StringRef Arch,
     Hash.update(llvm::StringRef("\0", 1));
   }
   Hash.update(std::to_string(Flags.MaxRegisterCount.value_or(0)));
+  Hash.update(Flags.RelocatableDeviceCode ? "rdc" : "whole-program");
   Hash.update(SourcePath);
   Hash.update(SourceContents);
   Hash.update(ExtraKey);

@@ -70,6 +70,25 @@ __global__ void table(const int *digits, int *out) {
   __syncthreads();
   out[threadIdx.x] = t[digits[threadIdx.x] & 15];
 }
+__global__ void swaps(float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    float v = s[threadIdx.x ^ 1];
+    s[threadIdx.x] = v + 1;
+  }
+  out[threadIdx.x] = s[threadIdx.x];
+}
+__global__ void rereads(float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = threadIdx.x;
+  float acc = 0;
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    acc += s[threadIdx.x ^ 1] * k;
+  out[threadIdx.x] = acc;
+}
 )";
 
 /// nvdisasm's text of one function "k" (line 28 of the code: accumulate's
@@ -418,6 +437,22 @@ TEST(EmittedInstructions, IndexReadFromMemoryIntoATableOfOneBankRow) {
   EXPECT_EQ(T.Cost.Requests, 1u);
   EXPECT_DOUBLE_EQ(T.Cost.WavefrontsPerRequest, 1);
   EXPECT_DOUBLE_EQ(T.Cost.IdealWavefrontsPerRequest, 1);
+}
+
+TEST(EmittedInstructions, RepeatsAreNotRemovedAcrossAStoreToTheSameMemory) {
+  // An unrolled loop reads s[threadIdx.x ^ 1] (line 53) four times, one
+  // LDS on its line and no loop in the listing: without a store in
+  // between, the repeats are the first load's (rereads, line 64: 1
+  // request); with the store of line 54 between them, each may read what
+  // another lane stored, and all four are made.
+  Analysed Kept("rereads", listed({{60, "STS"}, {64, "LDS"}, {65, "STG.E"}}));
+  const AccessResult &Once = Kept.access("s[threadIdx.x ^ 1]", AccessOp::Load, 64);
+  EXPECT_EQ(Once.Cost.Requests, 1u);
+  Analysed Swaps("swaps", listed({{50, "STS"}, {53, "LDS"}, {54, "STS"}, {54, "STS"},
+                                  {54, "STS"}, {54, "STS"}, {56, "LDS"}, {56, "STG.E"}}));
+  const AccessResult &Each = Swaps.access("s[threadIdx.x ^ 1]", AccessOp::Load, 53);
+  EXPECT_EQ(Each.Cost.Requests, 4u);
+  EXPECT_DOUBLE_EQ(Each.Cost.WavefrontsPerRequest, 1);
 }
 
 } // namespace

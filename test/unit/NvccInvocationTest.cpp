@@ -127,6 +127,27 @@ TEST(RegisterGuards, UnsafeIncludePathsAreRefused) {
   EXPECT_EQ(F.Refused.size(), 2u);
 }
 
+TEST(RegisterGuards, RelocatableDeviceCodeAsTheBuildSays) {
+  // nvcc is run as the build compiles: ptxas merges no __shared__ access
+  // of a relocatable unit (UnrolledMerges.h), so its instructions differ.
+  EXPECT_FALSE(sanitizeCompileFlags({"-DN=4"}, "").RelocatableDeviceCode);
+  EXPECT_TRUE(sanitizeCompileFlags({"-rdc=true"}, "").RelocatableDeviceCode);
+  EXPECT_TRUE(sanitizeCompileFlags({"--relocatable-device-code", "true"}, "").RelocatableDeviceCode);
+  EXPECT_TRUE(sanitizeCompileFlags({"-dc"}, "").RelocatableDeviceCode);
+  EXPECT_TRUE(sanitizeCompileFlags({"-fgpu-rdc"}, "").RelocatableDeviceCode);
+  EXPECT_FALSE(sanitizeCompileFlags({"-rdc=true", "-rdc=false"}, "").RelocatableDeviceCode);
+  EXPECT_FALSE(sanitizeCompileFlags({"-fgpu-rdc", "-fno-gpu-rdc"}, "").RelocatableDeviceCode);
+  // Only warpcheck's own spelling reaches nvcc.
+  SanitizedFlags F = sanitizeCompileFlags({"--relocatable-device-code=true"}, "");
+  EXPECT_TRUE(F.Kept.empty());
+  std::string Error;
+  auto Args = nvccArguments("/opt/cuda", "sm_90", F, std::nullopt, "/tmp/w/unit.cu",
+                            "/tmp/w/unit.cubin", &Error, F.RelocatableDeviceCode);
+  ASSERT_TRUE(Args) << Error;
+  EXPECT_TRUE(containsArgument(*Args, "-rdc=true"));
+  EXPECT_FALSE(containsArgument(*Args, "--relocatable-device-code=true"));
+}
+
 TEST(RegisterGuards, NvccArgumentVector) {
   SanitizedFlags F = sanitizeCompileFlags({"-DN=4", "-I/p/inc", "-maxrregcount=48"}, "");
   std::string Error;

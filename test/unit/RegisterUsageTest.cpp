@@ -855,3 +855,23 @@ TEST(LibdeviceWithToolkit, ShortFunctionsAreShort) {
   }
   EXPECT_GE(Named, 150u); // the patterns still name what they were written for
 }
+
+TEST(ParsedFlags, RelocatableDeviceCodeReachesNvcc) {
+  // A unit parsed as relocatable device code (nvcc's -rdc=true becomes
+  // clang's -fgpu-rdc) is compiled so by nvcc: ptxas merges no __shared__
+  // access of it into a wider one, and the instructions read must be the
+  // build's.
+  const char *Code = "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n";
+  for (bool Rdc : {false, true}) {
+    std::vector<std::string> Extra;
+    if (Rdc)
+      Extra.push_back("-fgpu-rdc");
+    std::unique_ptr<clang::ASTUnit> AST =
+        warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Device, Extra);
+    ASSERT_TRUE(AST);
+    std::vector<std::string> Flags =
+        warpcheck::analysis::compileFlagsFromPreprocessor(AST->getPreprocessor());
+    EXPECT_EQ(std::count(Flags.begin(), Flags.end(), "-fgpu-rdc"), Rdc ? 1 : 0);
+    EXPECT_EQ(warpcheck::toolchain::sanitizeCompileFlags(Flags, "").RelocatableDeviceCode, Rdc);
+  }
+}

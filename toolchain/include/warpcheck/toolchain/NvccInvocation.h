@@ -51,6 +51,14 @@ struct SanitizedFlags {
   std::vector<std::string> Refused;
   /// -maxrregcount=N of the flags (1..255).
   std::optional<unsigned> MaxRegisterCount;
+  /// The build compiles device code relocatable (-rdc=true, -dc, clang's
+  /// -fgpu-rdc; the last one given wins). ptxas then places no __shared__
+  /// array itself and merges none of its accesses into wider ones
+  /// (UnrolledMerges.h: sortingNetworks' Comparator reads `s_key[pos]`
+  /// and `s_key[pos + 1]` with two LDS in the samples' -rdc=true build, one
+  /// LDS.64 without it), so nvcc is run so too: the instructions read are
+  /// the build's.
+  bool RelocatableDeviceCode = false;
 };
 
 /// Filters a compile command (or clang arguments) through the flag table
