@@ -56,8 +56,8 @@ namespace {
 // with -rdc=true, where version 1 kept their failure; 3: -lineinfo, and the
 // kernels' memory instructions read with nvdisasm; 4: each instruction's
 // loop and address register; 5: compiled with -rdc=true first when the
-// build is).
-constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 5";
+// build is; 6: every level of an instruction's inlining kept).
+constexpr llvm::StringLiteral CacheHeader = "warpcheck-ptxas-cache 6";
 
 // The lines of the memory instructions, after the kernels' (no kernel name
 // starts with '@'): "@instructions<TAB>read", or "@instructions<TAB>none

@@ -210,14 +210,22 @@ SassListing parseNvdisasmListing(llvm::StringRef Text) {
     if (Function.empty())
       continue;
     if (L.consume_front("//##")) {
-      // Code of an inlined call is annotated twice: its own line with the
-      // lines it was inlined at, then the calling line alone. The second
-      // says nothing the first does not (the line table's innermost line
-      // is the one profilers attribute the instruction to).
+      // Code of an inlined call is annotated once per level of the
+      // inlining, innermost first, each line with the one it was inlined
+      // at: `line 39 inlined at "common.h", line 53`, then `line 53
+      // inlined at "global_norm.cu", line 102`, then `line 102` (llm.c's
+      // blockReduce, called from a helper that a kernel calls). Each one
+      // that starts where the chain so far ends continues it; one that is
+      // the chain's end says nothing new. The innermost line is the one
+      // profilers attribute the instruction to.
       std::vector<SassPosition> Next = parseLineInfo(L.ltrim());
-      bool Outer = AfterLineInfo && Next.size() < Positions.size() &&
-                   std::equal(Next.begin(), Next.end(), Positions.end() - Next.size());
-      if (!Outer)
+      bool Suffix = AfterLineInfo && Next.size() <= Positions.size() &&
+                    std::equal(Next.begin(), Next.end(), Positions.end() - Next.size());
+      bool Continues = AfterLineInfo && !Suffix && !Positions.empty() && !Next.empty() &&
+                       Next.front() == Positions.back();
+      if (Continues)
+        Positions.insert(Positions.end(), Next.begin() + 1, Next.end());
+      else if (!Suffix)
         Positions = std::move(Next);
       AfterLineInfo = true;
       continue;

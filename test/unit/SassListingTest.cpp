@@ -134,6 +134,35 @@ TEST(SassListing, InlinedCodeKeepsItsInnermostLine) {
   EXPECT_GT(Inlined, 0u);
 }
 
+TEST(SassListing, InlinedTwiceKeepsEveryLevel) {
+  // nvdisasm -gi's text for a store of llm.c's blockReduce (common.h line
+  // 39), inlined into a helper (line 53) that a kernel calls (line 102):
+  // one annotation per level. The instruction is line 39's, as ncu
+  // attributes it, inlined at 53, inlined at 102.
+  SassListing L = parseNvdisasmListing(
+      "\t.section\t.text.k,\"ax\",@progbits\n"
+      "\t//## File \"/p/common.h\", line 53 inlined at \"/p/g.cu\", line 102\n"
+      "\t//## File \"/p/g.cu\", line 102\n"
+      "        /*0340*/                   MOV R3, RZ ;\n"
+      "\t//## File \"/p/common.h\", line 39 inlined at \"/p/common.h\", line 53\n"
+      "\t//## File \"/p/common.h\", line 53 inlined at \"/p/g.cu\", line 102\n"
+      "\t//## File \"/p/g.cu\", line 102\n"
+      "        /*0350*/              @!P0 STS [R2], R11 ;\n"
+      "\t//## File \"/p/g.cu\", line 103\n"
+      "        /*0360*/                   LDS R3, [R7] ;\n");
+  std::vector<SassMemoryInstruction> K = kernelMemoryInstructions(L, "k");
+  ASSERT_EQ(K.size(), 2u);
+  ASSERT_EQ(K[0].Positions.size(), 3u);
+  EXPECT_EQ(K[0].Positions[0].File, "/p/common.h");
+  EXPECT_EQ(K[0].Positions[0].Line, 39u);
+  EXPECT_EQ(K[0].Positions[1].Line, 53u);
+  EXPECT_EQ(K[0].Positions[2].File, "/p/g.cu");
+  EXPECT_EQ(K[0].Positions[2].Line, 102u);
+  // A new line after an instruction starts a chain of its own.
+  ASSERT_EQ(K[1].Positions.size(), 1u);
+  EXPECT_EQ(K[1].Positions[0].Line, 103u);
+}
+
 TEST(SassListing, CalledFunctionsAndOddLines) {
   const char *Text = R"(
 	.section	.text._Z6helperPf,"ax",@progbits
