@@ -448,7 +448,6 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   // register, unrolled iterations merged. With one, so are the accesses
   // the listing does not explain (EmittedInstructions.h), after it.
   UnrolledMergePredictor Merges(Kernel->getASTContext());
-  auto Emit = [&Agg](const EmittedRequest &E) { Agg.addEmitted(E); };
   if (Options.Instructions)
     Reconciler.emplace(*Options.Instructions, Kernel);
   Agg.Kept = accessesKeptInRegisters(Kernel);
@@ -571,16 +570,15 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
         T.Unmatched = Why->second;
     }
   }
-  {
-    Merges.finish(Emit);
-    for (const auto &[Id, Kind] : Merges.mergedSites()) {
-      SiteTotals &T = Agg.Sites[{Id.first, Id.second}];
-      T.PredictedMerge = true;
-      T.PredictedMergeKind = Kind;
-    }
-    for (const auto &Id : Merges.unalignedSites())
-      Agg.Sites[{Id.first, Id.second}].MayMergeUnaligned = true;
+  // The model's kept requests, as the instructions it predicts make them.
+  Merges.finish([&Agg](const EmittedRequest &E) { Agg.addEmitted(E); });
+  for (const auto &[Id, Kind] : Merges.mergedSites()) {
+    SiteTotals &T = Agg.Sites[{Id.first, Id.second}];
+    T.PredictedMerge = true;
+    T.PredictedMergeKind = Kind;
   }
+  for (const auto &Id : Merges.unalignedSites())
+    Agg.Sites[{Id.first, Id.second}].MayMergeUnaligned = true;
   Out.Sites = std::move(Agg.Sites);
   Out.LoopFlops = Interp.flopsPerLoop();
   Out.Steps = Steps;
