@@ -66,6 +66,195 @@ void collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out) {
 }
 } // namespace
 
+namespace {
+/// Whether E computes a value from variables and constants alone: no
+/// memory read, call (but a cooperative group's size) or assignment, so
+/// that evaluating it again has no effect of its own.
+bool isPureArithmetic(const Expr *E) {
+  if (!E)
+    return false;
+  E = E->IgnoreParens();
+  if (isa<IntegerLiteral>(E) || isa<CharacterLiteral>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return isa<VarDecl>(DRE->getDecl()) || isa<EnumConstantDecl>(DRE->getDecl());
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return isPureArithmetic(CE->getSubExpr());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && !BO->isCommaOp() && isPureArithmetic(BO->getLHS()) &&
+           isPureArithmetic(BO->getRHS());
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
+            UO->getOpcode() == UO_Not || UO->getOpcode() == UO_LNot) &&
+           isPureArithmetic(UO->getSubExpr());
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return isPureArithmetic(CO->getCond()) && isPureArithmetic(CO->getTrueExpr()) &&
+           isPureArithmetic(CO->getFalseExpr());
+  // blockDim.x and the other built-in variables' fields.
+  if (isa<PseudoObjectExpr>(E))
+    return true;
+  // warp.size(), warp.num_threads() of a cooperative group.
+  // (size() is static in some of them: a call through a member expression.)
+  if (const auto *MC = dyn_cast<CallExpr>(E)) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(MC->getDirectCallee());
+    if (!MD || !MD->getIdentifier() || MC->getNumArgs() != 0)
+      return false;
+    for (const DeclContext *DC = MD->getParent(); DC; DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+        if (NS->getName() == "cooperative_groups")
+          return MD->getName() == "size" || MD->getName() == "num_threads";
+  }
+  return false;
+}
+
+/// Whether S holds a statement that leaves the loop it is in, or the
+/// function, before its condition fails.
+bool leavesEarly(const Stmt *S, bool InNestedBreakable) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
+    return true;
+  if (isa<BreakStmt>(S))
+    return !InNestedBreakable;
+  bool Nested = InNestedBreakable || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
+                isa<DoStmt>(S) || isa<SwitchStmt>(S) || isa<CXXForRangeStmt>(S);
+  for (const Stmt *Child : S->children())
+    if (leavesEarly(Child, Nested))
+      return true;
+  return false;
+}
+
+const VarDecl *referencedVar(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// The step `++v`, `v--`, `v += s`, `v -= s` makes of v; its size is in
+/// Step (null for one), negated when it decrements.
+const VarDecl *inductionStep(const Expr *Inc, const Expr *&Step, bool &Down) {
+  Step = nullptr;
+  Down = false;
+  if (!Inc)
+    return nullptr;
+  Inc = Inc->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+    if (!UO->isIncrementDecrementOp())
+      return nullptr;
+    Down = UO->isDecrementOp();
+    return referencedVar(UO->getSubExpr());
+  }
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
+    if (CA->getOpcode() != BO_AddAssign && CA->getOpcode() != BO_SubAssign)
+      return nullptr;
+    Down = CA->getOpcode() == BO_SubAssign;
+    Step = CA->getRHS();
+    return referencedVar(CA->getLHS());
+  }
+  return nullptr;
+}
+} // namespace
+
+std::optional<std::pair<const VarDecl *, Lanes>>
+WarpInterpreter::Impl::inductionExit(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
+                                     const Stmt *Body, Mask Cut) {
+  // A loop cut at the iteration limit or the step budget leaves its
+  // variables unknown, and with them what follows it (llm.c's
+  // `for (; t2 < t3; t2 += warp.size())` whose t2 the next statement
+  // indexes with). A counted loop's own variable is known all the same:
+  // the first value of v + k * step that fails the condition. Only for a
+  // loop that leaves by its condition alone, whose bound and step do not
+  // change in it.
+  const Expr *StepExpr = nullptr;
+  bool Down = false;
+  const VarDecl *V = inductionStep(Inc, StepExpr, Down);
+  const auto *Cmp = Cond ? dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts()) : nullptr;
+  if (!Cut || !V || !Cmp || !Cmp->isComparisonOp() || leavesEarly(Body, false) ||
+      !V->getType()->isIntegerType())
+    return std::nullopt;
+  BinaryOperatorKind Op = Cmp->getOpcode();
+  const Expr *Bound = Cmp->getRHS();
+  if (referencedVar(Cmp->getRHS()) == V) {
+    Bound = Cmp->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  } else if (referencedVar(Cmp->getLHS()) != V) {
+    return std::nullopt;
+  }
+  std::set<const VarDecl *> Changed, InBody;
+  collectAssigned(Body, InBody);
+  collectAssigned(Loop, Changed);
+  if (InBody.count(V) || !isPureArithmetic(Bound) || (StepExpr && !isPureArithmetic(StepExpr)))
+    return std::nullopt;
+  auto UsesChanged = [&](const Expr *E) {
+    std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) -> bool {
+      if (!S)
+        return false;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (Changed.count(VD))
+            return true;
+      for (const Stmt *C : S->children())
+        if (Walk(C))
+          return true;
+      return false;
+    };
+    return Walk(E);
+  };
+  if (UsesChanged(Bound) || (StepExpr && UsesChanged(StepExpr)))
+    return std::nullopt;
+  auto It = frame().Vars.find(V);
+  if (It == frame().Vars.end())
+    return std::nullopt;
+  Lanes Exit = It->second.Val;
+  Mask Saved = Active;
+  Active = Cut;
+  Lanes B = eval(Bound);
+  Lanes S = StepExpr ? eval(StepExpr) : splat(LaneValue::integer(1));
+  Active = Saved;
+  QualType VT = V->getType(), BT = Bound->getType();
+  QualType ST = StepExpr ? StepExpr->getType() : VT;
+  auto Signed = [&](std::uint64_t Bits, QualType T) -> std::int64_t {
+    unsigned Width = static_cast<unsigned>(Ctx.getTypeSize(T));
+    if (Width >= 64 || !isSigned(T))
+      return static_cast<std::int64_t>(Bits);
+    std::uint64_t Sign = std::uint64_t(1) << (Width - 1);
+    return static_cast<std::int64_t>((Bits ^ Sign) - Sign);
+  };
+  // Values beyond this are not stepped to (an overflow would wrap).
+  constexpr std::int64_t Limit = std::int64_t(1) << 40;
+  for (unsigned L = 0; L < WarpSize; ++L) {
+    if (!isBitSet(Cut, L))
+      continue;
+    const LaneValue Now = Exit[L];
+    Exit[L] = LaneValue{};
+    if (Now.K != LaneValue::Int || B[L].K != LaneValue::Int || S[L].K != LaneValue::Int)
+      continue;
+    std::int64_t X = Signed(Now.Bits, VT), Bd = Signed(B[L].Bits, BT),
+                 St = Signed(S[L].Bits, ST);
+    if (Down)
+      St = -St;
+    // Compared as unsigned (an operand's type is): a negative value is huge.
+    if (!isSigned(Cmp->getLHS()->getType()) && (X < 0 || Bd < 0))
+      continue;
+    if (St == 0 || X > Limit || X < -Limit || Bd > Limit || Bd < -Limit || St > Limit ||
+        St < -Limit)
+      continue;
+    // The number of steps until the condition fails.
+    std::optional<std::int64_t> Steps;
+    auto CeilDiv = [](std::int64_t A, std::int64_t D) { return (A + D - 1) / D; };
+    if ((Op == BO_LT || Op == BO_LE) && St > 0 && X <= Bd)
+      Steps = Op == BO_LT ? CeilDiv(Bd - X, St) : (Bd - X) / St + 1;
+    else if ((Op == BO_GT || Op == BO_GE) && St < 0 && X >= Bd)
+      Steps = Op == BO_GT ? CeilDiv(X - Bd, -St) : (X - Bd) / -St + 1;
+    else if (Op == BO_NE && (Bd - X) % St == 0 && (Bd - X) / St >= 0)
+      Steps = (Bd - X) / St;
+    if (!Steps)
+      continue;
+    Exit[L] = LaneValue::integer(
+        normalize(static_cast<std::uint64_t>(X + *Steps * St), VT));
+  }
+  return std::make_pair(V, Exit);
+}
+
 void WarpInterpreter::Impl::poisonAssigned(const Stmt *S, Mask Lanes,
                                            std::uint64_t LocalWritesBefore) {
   if (!Lanes)
@@ -182,7 +371,7 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
   Fresh.Loop = Loop;
   frame().Loops.push_back(Fresh);
   Mask Running = Active;
-  Mask UncertainExit = 0;
+  Mask UncertainExit = 0, CutLanes = 0;
   unsigned Iteration = 0;
   bool First = true;
   while (Running && !Aborted) {
@@ -226,6 +415,7 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
         Truncated.push_back(Loop->getSourceRange());
       if (Iteration < Limits.MaxLoopIterations && BudgetCutSeen.insert(Loop).second)
         BudgetCut.push_back(Loop->getSourceRange());
+      CutLanes = Running & ~UncertainExit;
       UncertainExit |= Running;
       break;
     }
@@ -240,7 +430,16 @@ void WarpInterpreter::Impl::execLoop(const Stmt *Init, const Expr *Cond,
   }
   frame().Loops.pop_back();
   Active = UncertainExit;
+  // The counter's exit value, worked out before the loop's variables are
+  // made unknown.
+  auto Exit = inductionExit(Loop, Cond, Inc, Body, CutLanes);
   poisonAssigned(Loop, UncertainExit, LocalWritesBefore);
+  if (Exit) {
+    auto It = frame().Vars.find(Exit->first);
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (isBitSet(CutLanes, L) && Exit->second[L].K == LaneValue::Int)
+        It->second.Val[L] = Exit->second[L];
+  }
   Active = Entry & ~removedLanes();
 }
 

@@ -1,8 +1,9 @@
 //===- CudaBuiltins.cpp - CUDA's built-in variables and functions --------===//
 //
 // What CUDA itself provides: the thread's position (threadIdx and friends,
-// their accessors and the special registers behind them), the ranks and
-// sizes of cooperative groups, and the library functions whose effect on
+// their accessors and the special registers behind them; the ranks and
+// sizes of cooperative groups are in CooperativeGroups.cpp), and the
+// library functions whose effect on
 // index arithmetic or memory is known: hints, atomics, cache-hinted loads
 // and stores, integer helpers and warp shuffles. Special registers and
 // library functions are tables keyed by the callee's name, each entry the
@@ -13,7 +14,6 @@
 #include "InterpreterImpl.h"
 
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -251,7 +251,12 @@ std::optional<Lanes> WarpInterpreter::Impl::atomicCall(const CallExpr *CE,
   model::AtomicTraits Traits =
       uniformity().atomicTraits(CE, CE->getDirectCallee(), inlinedCalls());
   recordAccess(CE, AccessOp::Atomic, Ptr, pointeeOfFirstArgument(CE), false, 0, 0, &Traits);
-  return Lanes{};
+  // The old value one lane alone fetched (the leader of a warp-aggregated
+  // increment, `if (rank == 0) base = atomicAdd(ctr, n)`, whose value a
+  // shuffle then gives the warp): a value read from memory, swept as one.
+  Lanes Old;
+  sweepUniformRead(Old, Ptr, CE, CE->getType(), /*OneLaneOnly=*/true);
+  return Old;
 }
 
 std::optional<Lanes> WarpInterpreter::Impl::cachedAccessCall(const CallExpr *CE,
@@ -331,96 +336,6 @@ std::optional<Lanes> WarpInterpreter::Impl::shuffleCall(const CallExpr *CE,
       R[L] = V[Src];
   }
   return R;
-}
-
-// ===================================================================
-// Cooperative groups
-// ===================================================================
-
-namespace {
-bool inCooperativeGroups(const DeclContext *DC) {
-  for (; DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getName() == "cooperative_groups")
-        return true;
-  return false;
-}
-} // namespace
-
-std::optional<Lanes>
-WarpInterpreter::Impl::cooperativeGroupsCall(const FunctionDecl *FD,
-                                             const CallExpr *CE) {
-  // The ranks and sizes of cooperative groups (CUDA C++ Programming Guide,
-  // "Cooperative Groups"): functions of the thread's position, which index
-  // arithmetic uses as it uses threadIdx.
-  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  if (!MD || !MD->getIdentifier() || !inCooperativeGroups(MD->getParent()) ||
-      !CE->getType()->isIntegerType())
-    return std::nullopt;
-  // The group's type: the static type of the object the method is called
-  // on (the method itself may be a base class's).
-  const CXXRecordDecl *Group = MD->getParent();
-  if (const auto *ME = dyn_cast<MemberExpr>(CE->getCallee()->IgnoreParenImpCasts())) {
-    QualType T = ME->getBase()->IgnoreParenImpCasts()->getType();
-    if (ME->isArrow() && T->isPointerType())
-      T = T->getPointeeType();
-    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
-      Group = RD;
-  }
-  llvm::StringRef Method = MD->getName(), Kind = Group->getName();
-  std::uint64_t BlockThreads = Launch.Block.count();
-  auto ThreadInBlock = [&](unsigned L) -> std::uint64_t {
-    return Tx[L] + std::uint64_t(Ty[L]) * Launch.Block.X +
-           std::uint64_t(Tz[L]) * Launch.Block.X * Launch.Block.Y;
-  };
-  auto PerLane = [&](auto F) {
-    Lanes R;
-    for (unsigned L = 0; L < WarpSize; ++L)
-      R[L] = LaneValue::integer(normalize(static_cast<std::uint64_t>(F(L)), CE->getType()));
-    return R;
-  };
-  if (Kind == "thread_block") {
-    if (Method == "thread_rank")
-      return PerLane(ThreadInBlock);
-    if (Method == "size" || Method == "num_threads")
-      return PerLane([&](unsigned) { return BlockThreads; });
-    return std::nullopt;
-  }
-  if (Kind == "grid_group") {
-    if (GridSampled)
-      SampledRead.insert("gridDim");
-    std::uint64_t BlockRank = Where.BlockIdx.X + std::uint64_t(Where.BlockIdx.Y) * Grid.X +
-                              std::uint64_t(Where.BlockIdx.Z) * Grid.X * Grid.Y;
-    if (Method == "thread_rank")
-      return PerLane([&](unsigned L) { return BlockRank * BlockThreads + ThreadInBlock(L); });
-    if (Method == "size" || Method == "num_threads")
-      return PerLane([&](unsigned) { return Grid.count() * BlockThreads; });
-    if (Method == "block_rank")
-      return PerLane([&](unsigned) { return BlockRank; });
-    if (Method == "num_blocks")
-      return PerLane([&](unsigned) { return Grid.count(); });
-    return std::nullopt;
-  }
-  if (Kind.contains("tile")) {
-    // thread_block_tile<N> and the bases it is implemented with.
-    const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Group);
-    if (!Spec || Spec->getTemplateArgs().size() == 0 ||
-        Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
-      return std::nullopt;
-    std::uint64_t Size = Spec->getTemplateArgs()[0].getAsIntegral().getZExtValue();
-    if (Size == 0)
-      return std::nullopt;
-    if (Method == "thread_rank")
-      return PerLane([&](unsigned L) { return ThreadInBlock(L) % Size; });
-    if (Method == "size" || Method == "num_threads")
-      return PerLane([&](unsigned) { return Size; });
-    if (Method == "meta_group_rank")
-      return PerLane([&](unsigned L) { return ThreadInBlock(L) / Size; });
-    if (Method == "meta_group_size")
-      return PerLane([&](unsigned) { return (BlockThreads + Size - 1) / Size; });
-    return std::nullopt;
-  }
-  return std::nullopt;
 }
 
 } // namespace warpcheck::analysis

@@ -456,11 +456,16 @@ bool WarpInterpreter::Impl::addressIsUniform(const Expr *E) {
     return UO->getOpcode() == UO_Deref && Uniform(UO->getSubExpr());
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return ME->isArrow() ? Uniform(ME->getBase()) : addressIsUniform(ME->getBase());
+  // An atomic function's address is its first argument.
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return CE->getNumArgs() > 0 && CE->getArg(0)->getType()->isPointerType() &&
+           Uniform(CE->getArg(0));
   return false;
 }
 
 void WarpInterpreter::Impl::sweepUniformRead(Lanes &R, const Lanes &Addr,
-                                             const Expr *SiteExpr, QualType T) {
+                                             const Expr *SiteExpr, QualType T,
+                                             bool OneLaneOnly) {
   if (!Samples.SweepMemoryReads || !SiteExpr || T.isNull() ||
       !T->isIntegralOrEnumerationType())
     return;
@@ -475,7 +480,7 @@ void WarpInterpreter::Impl::sweepUniformRead(Lanes &R, const Lanes &Addr,
     At = Addr[L];
     ++Readers;
   }
-  if (!At || Regions[At->Region].Kind == RegionKind::Local)
+  if (!At || Regions[At->Region].Kind == RegionKind::Local || (OneLaneOnly && Readers != 1))
     return;
   // One lane alone reads at one address trivially (the last level of a
   // tree, `tree[ai]` with one lane left): only an address the source makes

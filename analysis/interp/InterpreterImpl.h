@@ -263,8 +263,11 @@ private:
   /// Gives R the sweep's value when every active lane read one integer at
   /// one address of global, shared or constant memory and nothing is known
   /// of it (Expressions.cpp).
+  /// OneLaneOnly: the value is an atomic's old value, the same for the
+  /// warp only when one lane alone made the atomic (a warp-aggregated
+  /// increment's leader); lanes of one atomic each get their own.
   void sweepUniformRead(Lanes &R, const Lanes &Addr, const clang::Expr *SiteExpr,
-                        clang::QualType T);
+                        clang::QualType T, bool OneLaneOnly = false);
   /// The compiler proves the lvalue E's address the same for every lane.
   bool addressIsUniform(const clang::Expr *E);
   /// A new region (a local object's: regionFor's are one per variable).
@@ -402,8 +405,23 @@ private:
   std::optional<Lanes> threadPositionCall(const clang::FunctionDecl *FD);
   /// A call of a library or compiler built-in function.
   Lanes libraryCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  /// A rank, size or shuffle of a cooperative group (CooperativeGroups.cpp);
+  /// nullopt for any other call.
   std::optional<Lanes> cooperativeGroupsCall(const clang::FunctionDecl *FD,
                                              const clang::CallExpr *CE);
+  /// What a cooperative group object is: its most derived type (a
+  /// thread_group holding a thread_block is a thread_block) and, for a
+  /// coalesced group, the lanes that made it.
+  struct GroupOrigin {
+    const clang::CXXRecordDecl *Type = nullptr;
+    std::optional<Mask> Members;
+  };
+  GroupOrigin groupOrigin(const clang::Expr *Group);
+  /// The lanes active where each cooperative group variable was declared,
+  /// by the frame that holds it (a coalesced group is made of them).
+  std::map<std::pair<std::size_t, const clang::VarDecl *>, Mask> GroupMembers;
+  /// Records Active for VD when it is a cooperative group.
+  void noteGroupDeclared(const clang::VarDecl *VD);
 
   /// A library function known by name: the handler that evaluates its
   /// call, and which of the handler's variants (min or max, the shuffle's
@@ -438,6 +456,11 @@ private:
   void splitByCondition(const Lanes &C, Mask Within, Mask &T, Mask &F, Mask &U);
   void keepUncertainExits(Mask U, Mask ExitedBefore, const LoopState &LoopBefore);
   void poisonAssigned(const clang::Stmt *S, Mask Lanes, std::uint64_t LocalWritesBefore);
+  /// A loop's counter and, for the lanes (Cut) still inside the loop when
+  /// it was cut short, the value it leaves the loop with (ControlFlow.cpp).
+  std::optional<std::pair<const clang::VarDecl *, Lanes>>
+  inductionExit(const clang::Stmt *Loop, const clang::Expr *Cond, const clang::Expr *Inc,
+                const clang::Stmt *Body, Mask Cut);
 };
 
 } // namespace warpcheck::analysis

@@ -36,6 +36,7 @@ void WarpInterpreter::Impl::declare(const VarDecl *VD) {
     S.Ref.K = LValue::Mem;
     S.Ref.Addr = newObject(VD, Frames.size(), VD->getType());
     initObject(S.Ref.Addr, VD->getType(), VD->getInit());
+    noteGroupDeclared(VD);
   } else if (VD->getInit()) {
     S.Val = eval(VD->getInit());
   }
