@@ -295,9 +295,58 @@ struct InstructionReconciler::Impl {
     return false;
   }
 
+  /// Whether some warp executes Site twice in a row with the same
+  /// addresses: invariant in its innermost loop, not in the loops around
+  /// it (`att_bth[t3]` in `for (t2 ...)` inside `for (t ...)`).
+  bool repeatsInARow(const SiteId &Site) {
+    for (const std::vector<RecordedRequest> &Warp : Warps) {
+      const model::WarpAddressSet *Last = nullptr;
+      for (const RecordedRequest &R : Warp) {
+        if (R.Site.Expr != Site.first || R.Site.Op != Site.second)
+          continue;
+        if (!R.Addresses)
+          return false;
+        if (Last && Last->sameRequest(*R.Addresses))
+          return true;
+        Last = &*R.Addresses;
+      }
+    }
+    return false;
+  }
+
+  /// The one group of unexplained loads on the line of the statement of
+  /// the innermost loop Site is written in, that could be Site's: nvcc
+  /// hoists a load invariant in that loop out of it, to the loop's line
+  /// (llm.c's softmax_autoregressive_backward_kernel2: `att_bth[t3]` of
+  /// `for (int t2 = 0; t2 <= t; t2++)`'s body, one LDG on the `for` line
+  /// per iteration of the loop around it).
+  std::optional<OrphanKey> loadOnLoopLine(const SiteId &Id, const Stmt *Loop,
+                                          const std::map<OrphanKey, std::vector<size_t>> &Orphans) {
+    const SiteInfo &S = Sites.at(Id);
+    const SourceManager &SM = Ctx.getSourceManager();
+    unsigned LoopLine = SM.getExpansionLineNumber(Loop->getBeginLoc());
+    std::optional<OrphanKey> Found;
+    for (const auto &[O, Indices] : Orphans) {
+      if (std::get<0>(O) != S.File || std::get<1>(O) != LoopLine ||
+          std::get<2>(O) != sassOpOf(S.Op) || !spaceFits(std::get<3>(O), S.Space))
+        continue;
+      bool Fits = std::any_of(Indices.begin(), Indices.end(), [&](size_t I) {
+        unsigned B = Instructions[I].Shape.BytesPerLane;
+        return S.Bytes && (B % S.Bytes == 0 || S.Bytes % B == 0);
+      });
+      if (!Fits)
+        continue;
+      if (Found)
+        return std::nullopt;
+      Found = O;
+    }
+    return Found;
+  }
+
   void planKeptInRegisters(std::map<SiteId, SitePlan> &Plans,
                            const std::map<SlotKey, std::vector<SiteId>> &SitesOfSlot,
-                           const std::map<SlotKey, std::vector<size_t>> &SlotInstructions) {
+                           const std::map<SlotKey, std::vector<size_t>> &SlotInstructions,
+                           std::map<OrphanKey, std::vector<size_t>> &Orphans) {
     for (const auto &[SK, Ids] : SitesOfSlot) {
       if (!lineInLoop(std::get<0>(SK), std::get<1>(SK)))
         continue;
@@ -314,17 +363,40 @@ struct InstructionReconciler::Impl {
       for (const auto &[Head, Set] : BasesOfLoop)
         Bases = std::max(Bases, Set.size());
       std::vector<std::pair<SiteId, std::vector<SourceRange>>> Kept;
+      // Loads invariant in their innermost loop only, with the unexplained
+      // loads on that loop's line that are theirs, and the loop.
+      std::vector<std::tuple<SiteId, OrphanKey, SourceRange>> KeptPerRun;
       size_t Varying = 0;
       for (const SiteId &Id : Ids) {
-        std::vector<SourceRange> Loops;
+        std::vector<const Stmt *> Loops;
         for (const auto &[Loop, Body] : enclosingLoops(Id.first))
-          Loops.push_back(Loop->getSourceRange());
-        if (!Loops.empty() && repeatsSameAddresses(Id))
-          Kept.emplace_back(Id, std::move(Loops));
-        else
+          Loops.push_back(Loop);
+        std::optional<OrphanKey> Hoisted;
+        if (!Loops.empty() && repeatsSameAddresses(Id)) {
+          std::vector<SourceRange> Ranges;
+          for (const Stmt *Loop : Loops)
+            Ranges.push_back(Loop->getSourceRange());
+          Kept.emplace_back(Id, std::move(Ranges));
+        } else if (!Loops.empty() && Id.second == AccessOp::Load && repeatsInARow(Id) &&
+                   (Hoisted = loadOnLoopLine(Id, Loops.front(), Orphans)) &&
+                   std::none_of(KeptPerRun.begin(), KeptPerRun.end(),
+                                [&](const auto &E) { return std::get<1>(E) == *Hoisted; })) {
+          KeptPerRun.emplace_back(Id, *Hoisted, Loops.front()->getSourceRange());
+        } else {
           ++Varying;
+        }
       }
-      if (Kept.empty() || Varying < Bases)
+      if ((Kept.empty() && KeptPerRun.empty()) || Varying < Bases)
+        continue;
+      for (const auto &[Id, O, Loop] : KeptPerRun) {
+        SitePlan &P = Plans[Id];
+        P.Slot = makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O));
+        P.Moved = true;
+        P.Hoisted = true;
+        P.HoistedOutOf = {Loop};
+        Orphans.erase(O);
+      }
+      if (Kept.empty())
         continue;
       // Each side with the opcodes of its own instructions (with
       // __restrict__, the loop's loads are LDG.E.CONSTANT, the
@@ -338,6 +410,8 @@ struct InstructionReconciler::Impl {
           Inside.empty() ? nullptr : makeSlot(Inside, std::get<0>(SK), std::get<1>(SK));
       for (const SiteId &Id : Ids) {
         SitePlan &P = Plans[Id];
+        if (P.Hoisted) // hoisted to its loop's line above
+          continue;
         auto K = std::find_if(Kept.begin(), Kept.end(), [&](const auto &E) { return E.first == Id; });
         if (K == Kept.end()) {
           if (LoopSlot)
@@ -528,15 +602,8 @@ struct InstructionReconciler::Impl {
       }
       Plans[Id] = std::move(P);
     }
-    planKeptInRegisters(Plans, SitesOfSlot, SlotInstructions);
-    planRepeatsRemoved(Plans, SitesOfSlot, SlotInstructions);
-    if (Unmatched.empty())
-      return Plans;
     // The instructions no access's line explains, by their innermost
     // position and space.
-    std::set<std::pair<std::string, unsigned>> AccessLines;
-    for (const auto &[Id, S] : Sites)
-      AccessLines.insert({S.File, S.Line});
     std::map<std::tuple<std::string, unsigned, SassOp, SassSpace>, std::vector<size_t>> Orphans;
     for (size_t I = 0; I < Instructions.size(); ++I) {
       const SassMemoryInstruction &In = Instructions[I];
@@ -552,6 +619,10 @@ struct InstructionReconciler::Impl {
         Orphans[{Positions[I][0].first, Positions[I][0].second, In.Shape.Op, In.Shape.Space}]
             .push_back(I);
     }
+    planKeptInRegisters(Plans, SitesOfSlot, SlotInstructions, Orphans);
+    planRepeatsRemoved(Plans, SitesOfSlot, SlotInstructions);
+    if (Unmatched.empty())
+      return Plans;
     // A line whose accesses have no instruction there is paired with the
     // one group of unexplained instructions that fits it, when that group
     // fits no other such line.

@@ -31,7 +31,11 @@
 //           second);
 //  hoisted  moved outside a loop the access is written in (in[i] of
 //           cuda-occupancy.cu's sharedBound, a loop-invariant load nvcc
-//           hoists to the `for` line), or kept on its line but outside the
+//           hoists to the `for` line; a load invariant in its innermost
+//           loop only, to that loop's line, once per run of the loop:
+//           llm.c's att_bth[t3] inside `for (t2 ...)`, inside `for (t ...)`,
+//           where the listing has a load on the inner `for` line no access
+//           of that line explains), or kept on its line but outside the
 //           loop the listing still has there (the accumulator tmp[i] of
 //           `tmp[i] += A[i * n + j] * x[j]` in compiler-transformations.cu:
 //           its load before the loop, and with __restrict__ its store after
