@@ -247,26 +247,37 @@ struct InstructionReconciler::Impl {
     return nullptr;
   }
 
-  /// Whether each warp's executions of Site all had the same addresses,
-  /// and some warp executed it more than once.
-  bool repeatsSameAddresses(const SiteId &Site) {
-    bool Repeated = false;
+  /// How a site's executions repeat their addresses within each warp.
+  struct AddressRepeats {
+    /// Every execution of each warp has the same addresses, and some warp
+    /// executes it more than once.
+    bool AllSame = false;
+    /// Some warp executes it twice in a row with the same addresses:
+    /// invariant in its innermost loop (`att_bth[t3]` in `for (t2 ...)`
+    /// inside `for (t ...)`), if not in the loops around it.
+    bool InARow = false;
+  };
+  AddressRepeats addressRepeats(const SiteId &Site) {
+    AddressRepeats Out;
+    bool AllSame = true;
     for (const std::vector<RecordedRequest> &Warp : Warps) {
-      const model::WarpAddressSet *First = nullptr;
+      const model::WarpAddressSet *First = nullptr, *Last = nullptr;
       for (const RecordedRequest &R : Warp) {
         if (R.Site.Expr != Site.first || R.Site.Op != Site.second)
           continue;
         if (!R.Addresses)
-          return false;
+          return {};
+        if (Last && Last->sameRequest(*R.Addresses))
+          Out.InARow = true;
         if (!First)
           First = &*R.Addresses;
-        else if (!First->sameRequest(*R.Addresses))
-          return false;
         else
-          Repeated = true;
+          AllSame &= First->sameRequest(*R.Addresses);
+        Last = &*R.Addresses;
       }
     }
-    return Repeated;
+    Out.AllSame = AllSame && Out.InARow;
+    return Out;
   }
 
   using SlotKey = std::tuple<std::string, unsigned, SassOp, MemorySpace>;
@@ -292,25 +303,6 @@ struct InstructionReconciler::Impl {
         for (const auto &[F, L] : Positions[I])
           if (F == File && L == Line)
             return true;
-    return false;
-  }
-
-  /// Whether some warp executes Site twice in a row with the same
-  /// addresses: invariant in its innermost loop, not in the loops around
-  /// it (`att_bth[t3]` in `for (t2 ...)` inside `for (t ...)`).
-  bool repeatsInARow(const SiteId &Site) {
-    for (const std::vector<RecordedRequest> &Warp : Warps) {
-      const model::WarpAddressSet *Last = nullptr;
-      for (const RecordedRequest &R : Warp) {
-        if (R.Site.Expr != Site.first || R.Site.Op != Site.second)
-          continue;
-        if (!R.Addresses)
-          return false;
-        if (Last && Last->sameRequest(*R.Addresses))
-          return true;
-        Last = &*R.Addresses;
-      }
-    }
     return false;
   }
 
@@ -372,12 +364,13 @@ struct InstructionReconciler::Impl {
         for (const auto &[Loop, Body] : enclosingLoops(Id.first))
           Loops.push_back(Loop);
         std::optional<OrphanKey> Hoisted;
-        if (!Loops.empty() && repeatsSameAddresses(Id)) {
+        AddressRepeats Repeats = Loops.empty() ? AddressRepeats{} : addressRepeats(Id);
+        if (Repeats.AllSame) {
           std::vector<SourceRange> Ranges;
           for (const Stmt *Loop : Loops)
             Ranges.push_back(Loop->getSourceRange());
           Kept.emplace_back(Id, std::move(Ranges));
-        } else if (!Loops.empty() && Id.second == AccessOp::Load && repeatsInARow(Id) &&
+        } else if (Repeats.InARow && Id.second == AccessOp::Load &&
                    (Hoisted = loadOnLoopLine(Id, Loops.front(), Orphans)) &&
                    std::none_of(KeptPerRun.begin(), KeptPerRun.end(),
                                 [&](const auto &E) { return std::get<1>(E) == *Hoisted; })) {
