@@ -203,20 +203,27 @@ TEST(EmittedInstructions, PairMergedAcrossTwoLines) {
   EXPECT_EQ(R.access("s[i0 + 1]", AccessOp::Load, 8).Cost.Requests, 0u);
 }
 
+/// A's one instruction is moved out of a loop to Line, makes Requests
+/// requests of SectorsPerRequest sectors, and serves Served executions.
+void expectHoisted(const AccessResult &A, unsigned Line, unsigned Requests, unsigned Served,
+                   double SectorsPerRequest) {
+  ASSERT_EQ(A.Instructions.size(), 1u);
+  const EmittedInstruction &I = A.Instructions[0];
+  EXPECT_EQ(I.Line, Line);
+  EXPECT_TRUE(I.Moved);
+  EXPECT_TRUE(I.Hoisted);
+  EXPECT_EQ(I.Cost.Requests, Requests);
+  EXPECT_EQ(I.ServedExecutions, Served);
+  EXPECT_DOUBLE_EQ(I.Cost.SectorsPerRequest, SectorsPerRequest);
+}
+
 TEST(EmittedInstructions, HoistedOutOfTheLoop) {
   // in[threadIdx.x] (line 13) is the same in every iteration: nvcc loads it
   // once, attributed to the `for` line (12).
   Analysed R("hoisted", listed({{12, "LDG.E"}, {14, "STG.E"}}));
   const AccessResult &In = R.access("in[threadIdx.x]", AccessOp::Load, 13);
   EXPECT_EQ(In.Status, AccessStatus::Exact) << (In.Assumptions.empty() ? "" : In.Assumptions[0].Text);
-  ASSERT_EQ(In.Instructions.size(), 1u);
-  const EmittedInstruction &I = In.Instructions[0];
-  EXPECT_EQ(I.Line, 12u);
-  EXPECT_TRUE(I.Moved);
-  EXPECT_TRUE(I.Hoisted);
-  EXPECT_EQ(I.Cost.Requests, 1u);
-  EXPECT_EQ(I.ServedExecutions, 8u);
-  EXPECT_DOUBLE_EQ(I.Cost.SectorsPerRequest, 4);
+  expectHoisted(In, 12, 1, 8, 4);
   EXPECT_EQ(In.Cost.Requests, 1u);
 }
 
@@ -484,15 +491,8 @@ TEST(EmittedInstructions, LoadInvariantInItsInnerLoopHoistedToTheLoopLine) {
                              "        /*0050*/   @P1 BRA `(.L_x_0) ;\n"),
                          "k"));
   const AccessResult &Row = R.access("att[t * 1024 + threadIdx.x * 32]", AccessOp::Load, 71);
-  ASSERT_EQ(Row.Instructions.size(), 1u);
-  const EmittedInstruction &I = Row.Instructions[0];
-  EXPECT_EQ(I.Line, 70u);
-  EXPECT_TRUE(I.Moved);
-  EXPECT_TRUE(I.Hoisted);
-  EXPECT_EQ(I.Cost.Requests, 4u);
-  EXPECT_EQ(I.ServedExecutions, 32u);
   // Lanes 128 bytes apart: a sector each.
-  EXPECT_DOUBLE_EQ(I.Cost.SectorsPerRequest, 32);
+  expectHoisted(Row, 70, 4, 32, 32);
   // The load that varies stays on its line, a request per iteration.
   const AccessResult &Step = R.access("att[t * 1024 + t2]", AccessOp::Load, 71);
   ASSERT_EQ(Step.Instructions.size(), 1u);
