@@ -379,8 +379,9 @@ struct InstructionReconciler::Impl {
           ++Varying;
         }
       }
-      if ((Kept.empty() && KeptPerRun.empty()) || Varying < Bases)
-        continue;
+      // A load with an unexplained load on its loop's line is that load:
+      // the listing shows where it went, whatever registers the loop's
+      // own instructions step (llm.c's loop, unrolled, steps two).
       for (const auto &[Id, O, Loop] : KeptPerRun) {
         SitePlan &P = Plans[Id];
         P.Slot = makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O));
@@ -389,7 +390,7 @@ struct InstructionReconciler::Impl {
         P.HoistedOutOf = {Loop};
         Orphans.erase(O);
       }
-      if (Kept.empty())
+      if (Kept.empty() || Varying < Bases)
         continue;
       // Each side with the opcodes of its own instructions (with
       // __restrict__, the loop's loads are LDG.E.CONSTANT, the
@@ -897,7 +898,7 @@ void InstructionReconciler::finish(
       }
       if (Plan.Hoisted) {
         auto [It, New] = LastOfHoisted.try_emplace(Id, &*R.Addresses);
-        if (!New && It->second->sameRequest(*R.Addresses)) {
+        if (!New && R.Addresses->servedBy(*It->second)) {
           Served(R);
           continue;
         }

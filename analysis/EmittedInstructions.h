@@ -40,8 +40,10 @@
 //           `tmp[i] += A[i * n + j] * x[j]` in compiler-transformations.cu:
 //           its load before the loop, and with __restrict__ its store after
 //           it; the loop's instructions step one register per access that
-//           varies, none is the accumulator's): an execution with the same
-//           addresses as the access's previous one makes no request;
+//           varies, none is the accumulator's): an execution whose lanes
+//           are lanes of the access's previous one, at the same addresses,
+//           makes no request (the loop's last iterations, which fewer lanes
+//           reach, included);
 //  repeats  removed after unrolling: a line none of whose instructions is
 //  removed  inside a loop of the listing executes each of them at most once
 //           per warp, so a warp that executes the line's accesses more

@@ -174,3 +174,16 @@ TEST(GlobalMemory, PerLaneAddressesAreNeverAggregated) {
     Groups.setLane(L, 0x1000 + 4 * (L / 4));
   EXPECT_EQ(computeAtomicRequestCost(Groups, T).Sectors, 4u);
 }
+
+TEST(GlobalMemory, RequestOfFewerLanesAtTheSameAddressesIsServedByTheEarlierOne) {
+  // A load hoisted out of a loop: its register serves the loop's last
+  // iterations, which fewer lanes reach, but not a lane it did not load for,
+  // another address, or another width.
+  WarpAddressSet All = WarpAddressSet::strided(0x1000, 128, 4);
+  WarpAddressSet Fewer = WarpAddressSet::strided(0x1000, 128, 4, 20);
+  EXPECT_TRUE(Fewer.servedBy(All));
+  EXPECT_TRUE(All.servedBy(All));
+  EXPECT_FALSE(All.servedBy(Fewer));
+  EXPECT_FALSE(WarpAddressSet::strided(0x1004, 128, 4, 20).servedBy(All));
+  EXPECT_FALSE(WarpAddressSet::strided(0x1000, 128, 8, 20).servedBy(All));
+}

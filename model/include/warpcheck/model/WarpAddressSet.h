@@ -60,6 +60,19 @@ public:
     return true;
   }
 
+  /// Every lane of this request is a lane of Earlier with the same
+  /// address, at the same width: what Earlier loaded into each lane's
+  /// register serves this request (a load hoisted out of a loop, which
+  /// the loop's last iterations reach with fewer lanes).
+  bool servedBy(const WarpAddressSet &Earlier) const {
+    if ((ActiveMask & ~Earlier.ActiveMask) != 0 || BytesPerLane != Earlier.BytesPerLane)
+      return false;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (isActive(L) && Addresses[L] != Earlier.Addresses[L])
+        return false;
+    return true;
+  }
+
   /// Convenience for tests and worked examples: lane L reads Base + L * Stride.
   static WarpAddressSet strided(std::uint64_t Base, std::int64_t StrideBytes,
                                 unsigned BytesPerLane,
