@@ -64,20 +64,24 @@ void collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out) {
   for (const Stmt *Child : S->children())
     collectAssigned(Child, Out);
 }
-} // namespace
 
-namespace {
 /// Whether E computes a value from variables and constants alone: no
-/// memory read, call (but a cooperative group's size) or assignment, so
-/// that evaluating it again has no effect of its own.
+/// memory read (a reference, a __shared__ or __device__ variable), call
+/// (but a cooperative group's size) or assignment, so that evaluating it
+/// again has no effect of its own.
 bool isPureArithmetic(const Expr *E) {
   if (!E)
     return false;
   E = E->IgnoreParens();
   if (isa<IntegerLiteral>(E) || isa<CharacterLiteral>(E))
     return true;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return isa<VarDecl>(DRE->getDecl()) || isa<EnumConstantDecl>(DRE->getDecl());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(DRE->getDecl()))
+      return true;
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && !VD->getType()->isReferenceType() &&
+           (VD->hasLocalStorage() || VD->isConstexpr()) && !VD->hasAttr<CUDASharedAttr>();
+  }
   if (const auto *CE = dyn_cast<CastExpr>(E))
     return isPureArithmetic(CE->getSubExpr());
   if (const auto *BO = dyn_cast<BinaryOperator>(E))

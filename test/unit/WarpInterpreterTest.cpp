@@ -334,4 +334,41 @@ __global__ void scaled(float *out, int n) {
   EXPECT_EQ(R.Interp->sampledSymbolsRead().count("n"), 1u);
 }
 
+TEST(WarpInterpreter, LoopCutByTheBudgetLeavesItsCounterAtItsExitValue) {
+  // 4096 / 32 = 128 iterations, cut at MaxLoopIterations: the counter still
+  // leaves the loop at 4096 + lane (the first value past the bound), and
+  // the store after the loop has known addresses, lanes 4 bytes apart. A
+  // loop that may leave by a break keeps its counter unknown.
+  const char *Code = R"(
+__global__ void past(float *out, int n) {
+  int i = threadIdx.x;
+  for (; i < n; i += 32)
+    out[i] = 1.0f;
+  out[i + n] = 2.0f;
+  int j = threadIdx.x;
+  for (; j < n; j += 32)
+    if (out[j] > 3.0f)
+      break;
+  out[j] = 3.0f;
+}
+)";
+  WarpRun R(Code, "past", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  R.Samples.UnboundInteger = 4096;
+  R.Limits.MaxLoopIterations = 64;
+  std::vector<RecordedRequest> All = R.run(0);
+  std::vector<RecordedRequest> After = R.of(All, "out[i + n]", AccessOp::Store);
+  ASSERT_EQ(After.size(), 1u);
+  ASSERT_TRUE(After[0].Addresses);
+  EXPECT_EQ(After[0].Addresses->activeLanes(), 32u);
+  EXPECT_EQ(fromLaneZero(*After[0].Addresses, 31), 31 * 4);
+  // out[i + n] at i = 4096 + lane: byte (8192 + lane) * 4 of out.
+  std::vector<RecordedRequest> First = R.of(All, "out[i]", AccessOp::Store);
+  ASSERT_FALSE(First.empty());
+  ASSERT_TRUE(First[0].Addresses);
+  EXPECT_EQ(After[0].Addresses->address(0) - First[0].Addresses->address(0), 8192u * 4);
+  std::vector<RecordedRequest> Broken = R.of(All, "out[j]", AccessOp::Store);
+  ASSERT_EQ(Broken.size(), 1u);
+  EXPECT_FALSE(Broken[0].Addresses);
+}
+
 } // namespace
