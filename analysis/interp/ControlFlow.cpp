@@ -101,12 +101,9 @@ bool isPureArithmetic(const Expr *E) {
   // (size() is static in some of them: a call through a member expression.)
   if (const auto *MC = dyn_cast<CallExpr>(E)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(MC->getDirectCallee());
-    if (!MD || !MD->getIdentifier() || MC->getNumArgs() != 0)
-      return false;
-    for (const DeclContext *DC = MD->getParent(); DC; DC = DC->getParent())
-      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-        if (NS->getName() == "cooperative_groups")
-          return MD->getName() == "size" || MD->getName() == "num_threads";
+    return MD && MD->getIdentifier() && MC->getNumArgs() == 0 &&
+           inCooperativeGroups(MD->getParent()) &&
+           (MD->getName() == "size" || MD->getName() == "num_threads");
   }
   return false;
 }

@@ -23,14 +23,15 @@ using namespace clang;
 
 namespace warpcheck::analysis {
 
-namespace {
-bool inCooperativeGroups(const DeclContext *DC) {
+bool interp::inCooperativeGroups(const DeclContext *DC) {
   for (; DC; DC = DC->getParent())
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
       if (NS->getName() == "cooperative_groups")
         return true;
   return false;
 }
+
+namespace {
 
 const CXXRecordDecl *groupRecord(QualType T) {
   if (T.isNull())

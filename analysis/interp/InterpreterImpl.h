@@ -41,6 +41,10 @@ enum class BuiltinVariable : std::uint8_t {
   GridDim,
   LaneId
 };
+
+/// Whether DC is inside namespace cooperative_groups (the toolkit's groups,
+/// or the bundled header's): one test for every file that recognises them.
+bool inCooperativeGroups(const clang::DeclContext *DC);
 } // namespace interp
 
 // The lane value domain, for the interpreter's files (the only includers).
