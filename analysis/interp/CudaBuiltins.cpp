@@ -13,6 +13,9 @@
 
 #include "InterpreterImpl.h"
 
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -146,6 +149,9 @@ namespace {
 enum HintVariant : unsigned { ValueHint, AlignmentHint };
 enum CachedAccessVariant : unsigned { CachedLoad, CachedStore };
 enum MinMaxVariant : unsigned { Minimum, Maximum };
+
+/// The bit intrinsics of the CUDA Math API ("Integer Intrinsics").
+enum BitVariant : unsigned { FindFirstSet, PopulationCount, LeadingZeros, ReversedBits };
 enum ShuffleVariant : unsigned { ShuffleIndex, ShuffleXor, ShuffleUp, ShuffleDown };
 
 /// Atomics are a family of names (atomicAdd, atomicCAS_block, ...).
@@ -191,6 +197,14 @@ WarpInterpreter::Impl::libraryFunction(llvm::StringRef Name) {
       {"abs", {&I::integerAbsCall, 0}},
       {"labs", {&I::integerAbsCall, 0}},
       {"llabs", {&I::integerAbsCall, 0}},
+      {"__ffs", {&I::bitCall, FindFirstSet}},
+      {"__ffsll", {&I::bitCall, FindFirstSet}},
+      {"__popc", {&I::bitCall, PopulationCount}},
+      {"__popcll", {&I::bitCall, PopulationCount}},
+      {"__clz", {&I::bitCall, LeadingZeros}},
+      {"__clzll", {&I::bitCall, LeadingZeros}},
+      {"__brev", {&I::bitCall, ReversedBits}},
+      {"__brevll", {&I::bitCall, ReversedBits}},
       {"__mul24", {&I::mul24Call, 0}},
       {"__umul24", {&I::mul24Call, 0}},
       // Warp shuffles.
@@ -299,6 +313,42 @@ std::optional<Lanes> WarpInterpreter::Impl::integerAbsCall(const CallExpr *CE,
   for (auto &L : A)
     if (L.K == LaneValue::Int && std::int64_t(L.Bits) < 0)
       L.Bits = normalize(0 - L.Bits, CE->getType());
+  return A;
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::bitCall(const CallExpr *CE, unsigned Variant) {
+  // Index arithmetic uses them for a power of two's logarithm (`n >>
+  // (__ffs(d) - 1)`, the CUDA samples' convolutionFFT2D) and a lane's rank
+  // among a ballot's (`__popc(mask & lanemask_lt)`): exact integer
+  // functions of the argument's bits, 32 or 64 of them.
+  if (CE->getNumArgs() != 1 || !CE->getType()->isIntegerType() ||
+      !CE->getArg(0)->getType()->isIntegerType())
+    return std::nullopt;
+  unsigned Width = static_cast<unsigned>(Ctx.getTypeSize(CE->getArg(0)->getType()));
+  if (Width == 0 || Width > 64)
+    return std::nullopt;
+  Lanes A = eval(CE->getArg(0));
+  for (auto &L : A) {
+    if (L.K != LaneValue::Int)
+      continue;
+    std::uint64_t X = Width == 64 ? L.Bits : L.Bits & ((std::uint64_t(1) << Width) - 1);
+    std::uint64_t R = 0;
+    switch (Variant) {
+    case FindFirstSet: // 1-based position of the lowest set bit, 0 for none
+      R = X ? llvm::countr_zero(X) + 1 : 0;
+      break;
+    case PopulationCount:
+      R = llvm::popcount(X);
+      break;
+    case LeadingZeros:
+      R = X ? llvm::countl_zero(X) - (64 - Width) : Width;
+      break;
+    default: // ReversedBits
+      R = llvm::reverseBits(X) >> (64 - Width);
+      break;
+    }
+    L.Bits = normalize(R, CE->getType());
+  }
   return A;
 }
 

@@ -302,6 +302,12 @@ private:
   void writeLValue(const LValue &LV, const Lanes &V, const clang::Expr *SiteExpr,
                    clang::QualType T);
   void assignVar(const LValue &LV, const Lanes &V);
+  /// The index of the frame an lvalue naming a variable refers to, the
+  /// current one (-1) made absolute: still right inside the calls it
+  /// makes.
+  int absoluteFrame(const LValue &LV) const {
+    return LV.Frame >= 0 ? LV.Frame : static_cast<int>(Frames.size()) - 1;
+  }
   /// The frame an lvalue naming a variable refers to.
   Frame &frameOf(const LValue &LV) {
     return LV.Frame >= 0 && static_cast<std::size_t>(LV.Frame) < Frames.size()
@@ -442,6 +448,7 @@ private:
   std::optional<Lanes> cachedAccessCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> integerMinMaxCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> integerAbsCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> bitCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> mul24Call(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> shuffleCall(const clang::CallExpr *CE, unsigned Variant);
   /// nvcuda::wmma::store_matrix_sync of an accumulator fragment (WarpMatrix.cpp).

@@ -490,12 +490,11 @@ void WarpInterpreter::Impl::bindParameters(const FunctionDecl *Def,
     if (PT->isReferenceType()) {
       S.IsReference = true;
       S.Ref = evalLValue(Args[I]);
-      if (S.Ref.K == LValue::Var) {
-        // A reference to a caller's local: pass its value; writes through
-        // it are not tracked back.
-        S.IsReference = false;
-        S.Val = readLValue(S.Ref, Args[I], PT.getNonReferenceType());
-      }
+      // A reference to a caller's local (an out-parameter, `udivmod(i, d,
+      // x)`): the variable itself, in the caller's frame, so that the
+      // callee's writes reach it.
+      if (S.Ref.K == LValue::Var)
+        S.Ref.Frame = absoluteFrame(S.Ref);
     } else if (isObjectType(PT)) {
       // A struct passed by value: the callee's own copy, in the frame it
       // is about to get.

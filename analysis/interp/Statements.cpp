@@ -25,10 +25,10 @@ void WarpInterpreter::Impl::declare(const VarDecl *VD) {
     S.IsReference = true;
     if (VD->getInit())
       S.Ref = evalLValue(VD->getInit());
-    if (S.Ref.K == LValue::Var) {
-      S.IsReference = false;
-      S.Val = readLValue(S.Ref, VD->getInit(), VD->getType().getNonReferenceType());
-    }
+    // A reference to a local (`unsigned &r = x;`): that variable, so that
+    // writes through r reach it.
+    if (S.Ref.K == LValue::Var)
+      S.Ref.Frame = absoluteFrame(S.Ref);
   } else if (isObjectType(VD->getType())) {
     // A local struct, array or lambda lives in registers or local memory:
     // an object of its own, whose contents each lane keeps (Objects.cpp).

@@ -371,4 +371,39 @@ __global__ void past(float *out, int n) {
   EXPECT_FALSE(Broken[0].Addresses);
 }
 
+TEST(WarpInterpreter, WritesThroughAReferenceReachTheVariable) {
+  // An out-parameter (the CUDA samples' `udivmod(i, d, x)`) and a local
+  // reference: what the callee writes is the caller's variable. Before,
+  // the callee got a copy, and the stores below were costed at lane-0's
+  // unchanged value (x = 0: one word for every lane) and called exact.
+  const char *Code = R"(
+__device__ void divmod(unsigned &dividend, unsigned divisor, unsigned &rem) {
+  rem = dividend % divisor;
+  dividend /= divisor;
+}
+__global__ void split(float *out) {
+  unsigned i = threadIdx.x, x;
+  divmod(i, 8, x);
+  out[x * 100 + i] = 1.0f;
+  unsigned &r = x;
+  r += 1;
+  out[x] = 2.0f;
+}
+)";
+  WarpRun R(Code, "split", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  std::vector<RecordedRequest> All = R.run(0);
+  std::vector<RecordedRequest> Split = R.of(All, "out[x * 100 + i]", AccessOp::Store);
+  ASSERT_EQ(Split.size(), 1u);
+  ASSERT_TRUE(Split[0].Addresses);
+  // Lane 9: x = 1, i = 1: element 101; lane 0: element 0.
+  EXPECT_EQ(fromLaneZero(*Split[0].Addresses, 9), 101 * 4);
+  EXPECT_EQ(fromLaneZero(*Split[0].Addresses, 31), (7 * 100 + 3) * 4);
+  std::vector<RecordedRequest> Bumped = R.of(All, "out[x]", AccessOp::Store);
+  ASSERT_EQ(Bumped.size(), 1u);
+  ASSERT_TRUE(Bumped[0].Addresses);
+  // x + 1 through r: lane 0 writes element 1, lane 7 element 8.
+  EXPECT_EQ(fromLaneZero(*Bumped[0].Addresses, 7), 7 * 4);
+  EXPECT_EQ(Bumped[0].Addresses->address(1) - Split[0].Addresses->address(0), 2u * 4);
+}
+
 } // namespace
