@@ -409,7 +409,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           T.Unmatched.empty() || T.FromListing
               ? "no listing of the compiled kernel was read"
               : "the listing of the compiled kernel does not explain this access";
-      if (T.UnknownRequests > 0 || (T.Requests == 0 && T.ServedByOthers == 0)) {
+      if (T.UnknownRequests > 0 ||
+          (T.Requests == 0 && T.ServedByOthers == 0 && T.ReusedEarlier == 0)) {
         A.Status = AccessStatus::Unknown;
         A.Assumptions.push_back({AssumptionKind::DataDependentAddress,
                                   "the address depends on values read from memory"});
@@ -525,10 +526,39 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                    std::to_string(T.Requests + T.KeptInRegister) +
                    " executions (predicted from the source; " + Predicted + ")"});
         }
+        auto LineOf = [&](const Expr *E) {
+          return std::to_string(SM.getSpellingLineNumber(SM.getFileLoc(E->getBeginLoc())));
+        };
+        if (T.ReusedEarlier > 0) {
+          A.InstructionsFrom = InstructionOrigin::Model;
+          std::string Earlier = "'" + sourceText(T.ReusedFrom, Ctx) + "' (line " +
+                                LineOf(T.ReusedFrom) + ")";
+          A.Assumptions.push_back(
+              {AssumptionKind::KeptInRegister,
+               (T.ReusedHoisted
+                    ? "nvcc loads this element once, for every lane, before the branch around " +
+                          Earlier + ", which reads it on some paths only: that load serves both"
+                    : "nvcc reuses the value of " + Earlier +
+                          " still in a register: nothing between may write the memory it "
+                          "reads or change its index") +
+                   ", " + std::to_string(T.Requests) + " requests for " +
+                   std::to_string(T.Requests + T.ReusedEarlier) +
+                   " executions (predicted from the source; " + Predicted + ")"});
+        }
+        if (T.HoistedFor) {
+          A.InstructionsFrom = InstructionOrigin::Model;
+          A.Assumptions.push_back(
+              {AssumptionKind::KeptInRegister,
+               "nvcc makes this load before its branch, for every lane that reads '" +
+                   sourceText(T.HoistedFor, Ctx) + "' (line " + LineOf(T.HoistedFor) +
+                   ") after it too: its requests hold those lanes (predicted from the "
+                   "source; " + Predicted + "; the line table may put it on the line before)"});
+        }
         if (!T.Unmatched.empty())
           A.Assumptions.push_back(
               {AssumptionKind::UnmatchedInstructions,
-               T.Unmatched + (T.PredictedMerge || T.KeptInRegister > 0
+               T.Unmatched + (T.PredictedMerge || T.KeptInRegister > 0 || T.ReusedEarlier > 0 ||
+                                      T.HoistedFor
                                   ? "; these numbers are those predicted from the source, "
                                     "as without a listing"
                                   : "; these numbers are those of the access as written")});

@@ -2,6 +2,7 @@
 
 #include "RegisterPromotion.h"
 #include "CudaBuiltinVariables.h"
+#include "SourceMemory.h"
 #include "UnrolledMerges.h"
 
 #include "clang/AST/ASTContext.h"
@@ -39,84 +40,6 @@ struct LoopAccess {
 };
 
 const Stmt *bodyOf(const Stmt *Loop);
-
-/// The pointer parameter Base names (through casts and parentheses), or
-/// null.
-const ParmVarDecl *pointerParameter(const Expr *Base) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
-  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  return P && P->getType()->isPointerType() ? P : nullptr;
-}
-
-/// An array declared in the function (local or __shared__).
-bool ownArray(const Expr *Base) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
-  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return V && !isa<ParmVarDecl>(V) && V->getType()->isArrayType();
-}
-
-bool isRestrict(const ParmVarDecl *P) { return P && P->getType().isRestrictQualified(); }
-
-/// Whether S (a function's body) touches no memory: no element, no
-/// dereference, no member through a pointer, no inline assembly, and no
-/// call but to such functions (Depth bounds the chain).
-bool touchesNoMemory(const Stmt *S, unsigned Depth);
-
-/// A call the loop's memory does not see: its arguments are values (no
-/// pointer, no reference) and its callee is a vector constructor of the
-/// CUDA headers (make_float4 ...) or a function of the program whose body
-/// touches no memory (an index helper, say). Its arguments are read as the
-/// loop's own expressions.
-bool isPureCall(const CallExpr *Call, unsigned Depth = 0) {
-  const FunctionDecl *F = Call->getDirectCallee();
-  if (!F || Depth > 4)
-    return false;
-  for (const Expr *Arg : Call->arguments()) {
-    QualType T = Arg->getType();
-    if (T->isPointerType() || T->isReferenceType() || T->isArrayType())
-      return false;
-  }
-  for (const ParmVarDecl *P : F->parameters())
-    if (P->getType()->isPointerType() || P->getType()->isReferenceType())
-      return false;
-  if (F->getName().starts_with("make_") &&
-      F->getASTContext().getSourceManager().isInSystemHeader(F->getLocation()))
-    return true;
-  const FunctionDecl *Def = F->getDefinition();
-  if (!Def || !Def->getBody() ||
-      Def->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
-    return false;
-  return touchesNoMemory(Def->getBody(), Depth + 1);
-}
-
-bool touchesNoMemory(const Stmt *S, unsigned Depth) {
-  if (!S)
-    return true;
-  // threadIdx.x and its kin: registers, read through a call of their own.
-  if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
-    return true;
-  if (isa<ArraySubscriptExpr>(S) || isa<GCCAsmStmt>(S) || isa<MSAsmStmt>(S) ||
-      isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S))
-    return false;
-  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_Deref)
-    return false;
-  if (const auto *M = dyn_cast<MemberExpr>(S); M && M->isArrow())
-    return false;
-  if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isPureCall(Call, Depth))
-    return false;
-  if (const auto *D = dyn_cast<DeclStmt>(S))
-    for (const Decl *X : D->decls())
-      if (const auto *V = dyn_cast<VarDecl>(X); V && !V->hasLocalStorage())
-        return false; // a static or __shared__ variable is memory
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-        V && !V->hasLocalStorage() && builtinVariableName(Ref).empty())
-      return false; // a global, __constant__ or __shared__ variable
-  for (const Stmt *Child : S->children())
-    if (!touchesNoMemory(Child, Depth))
-      return false;
-  return true;
-}
 
 /// The accesses of one loop body; false when the loop has something this
 /// model does not follow.

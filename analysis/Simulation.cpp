@@ -2,6 +2,7 @@
 
 #include "Simulation.h"
 #include "EmittedInstructions.h"
+#include "LoadReuse.h"
 #include "RegisterPromotion.h"
 #include "UnrolledMerges.h"
 
@@ -9,6 +10,7 @@
 #include "warpcheck/model/SharedMemory.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_set>
 
 using namespace clang;
@@ -30,6 +32,14 @@ public:
   /// warp being simulated (the last only, unless its repeats are removed).
   std::map<std::pair<const Expr *, AccessOp>, KeptAccess> Kept;
   std::map<std::pair<const Expr *, AccessOp>, std::vector<model::WarpAddressSet>> EarlierKept;
+  /// Without a listing: the loads nvcc takes from an earlier access's
+  /// register (LoadReuse.h), and the addresses each such earlier access had
+  /// when the warp being simulated last made it.
+  std::map<const Expr *, ReusedValue> Reused;
+  std::set<const Expr *> ReusedSources, HoistedSources;
+  std::map<const Expr *, model::WarpAddressSet> LastOfSource;
+  /// A hoisted access's execution waiting for the later read it serves.
+  std::map<const Expr *, RecordedRequest> Pending;
 
   void add(const RecordedRequest &R) {
     record(R);
@@ -53,6 +63,19 @@ public:
       return;
     }
     SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
+    if (servedByEarlierAccess(R, T))
+      return;
+    if (HoistedSources.count(R.Site.Expr)) {
+      flushPending(R.Site.Expr);
+      Pending.insert_or_assign(R.Site.Expr, R);
+      return;
+    }
+    costOwn(R, T);
+  }
+
+  /// Costs R as a request of its own, unless the register its loop keeps
+  /// serves it.
+  void costOwn(const RecordedRequest &R, SiteTotals &T) {
     auto K = Kept.find({R.Site.Expr, R.Site.Op});
     if (K != Kept.end()) {
       // An execution with the addresses of the access's previous one in
@@ -78,6 +101,72 @@ public:
     cost(T, R, *R.Addresses);
   }
 
+  /// Whether R is a load whose value the register of an earlier access of
+  /// its element gives (LoadReuse.h): as the warp last made that access,
+  /// with the same address for each lane of R; or, the earlier access
+  /// hoisted, its execution still waiting for R (same addresses on the
+  /// lanes both have), then made as one request of both lanes, on the
+  /// earlier access's site. Notes R's addresses when a later load may take
+  /// its value.
+  bool servedByEarlierAccess(const RecordedRequest &R, SiteTotals &T) {
+    bool Served = false;
+    if (auto It = R.Site.Op == AccessOp::Load ? Reused.find(R.Site.Expr) : Reused.end();
+        It != Reused.end()) {
+      const ReusedValue &V = It->second;
+      if (V.Hoisted) {
+        auto P = Pending.find(V.Earlier);
+        if (P != Pending.end() && agreeOnCommonLanes(*P->second.Addresses, *R.Addresses)) {
+          model::WarpAddressSet Both = *R.Addresses;
+          const model::WarpAddressSet &Earlier = *P->second.Addresses;
+          for (unsigned L = 0; L < model::WarpSize; ++L)
+            if (Earlier.isActive(L) && !Both.isActive(L))
+              Both.setLane(L, Earlier.address(L));
+          RecordedRequest Made = std::move(P->second);
+          Pending.erase(P);
+          SiteTotals &Site = Sites[{Made.Site.Expr, Made.Site.Op}];
+          cost(Site, Made, Both);
+          Site.HoistedFor = R.Site.Expr;
+          Served = true;
+        }
+      } else if (auto Last = LastOfSource.find(V.Earlier); Last != LastOfSource.end()) {
+        Served = R.Addresses->servedBy(Last->second);
+      }
+      if (Served) {
+        ++T.ReusedEarlier;
+        T.ReusedFrom = V.Earlier;
+        T.ReusedHoisted = V.Hoisted;
+      }
+    }
+    if (ReusedSources.count(R.Site.Expr))
+      LastOfSource.insert_or_assign(R.Site.Expr, *R.Addresses);
+    return Served;
+  }
+
+  static bool agreeOnCommonLanes(const model::WarpAddressSet &A, const model::WarpAddressSet &B) {
+    if (A.bytesPerLane() != B.bytesPerLane())
+      return false;
+    for (unsigned L = 0; L < model::WarpSize; ++L)
+      if (A.isActive(L) && B.isActive(L) && A.address(L) != B.address(L))
+        return false;
+    return true;
+  }
+
+  /// Costs the waiting execution of the hoisted access E as it was made
+  /// (no later read of its element came).
+  void flushPending(const Expr *E) {
+    auto P = Pending.find(E);
+    if (P == Pending.end())
+      return;
+    RecordedRequest Made = std::move(P->second);
+    Pending.erase(P);
+    costOwn(Made, Sites[{Made.Site.Expr, Made.Site.Op}]);
+  }
+
+  void flushAllPending() {
+    while (!Pending.empty())
+      flushPending(Pending.begin()->first);
+  }
+
   /// A shared load or store with unknown offsets into a variable too small
   /// to hold two words in one bank.
   bool conflictFree(const RecordedRequest &R) const {
@@ -86,7 +175,11 @@ public:
   }
 
   /// A new warp: nothing is in its registers.
-  void startWarp() { EarlierKept.clear(); }
+  void startWarp() {
+    flushAllPending();
+    EarlierKept.clear();
+    LastOfSource.clear();
+  }
 
   /// What every request says of its site, whichever instruction serves it:
   /// its shape, flags and addresses (the digest the value sweep compares).
@@ -451,6 +544,9 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
   if (Options.Instructions)
     Reconciler.emplace(*Options.Instructions, Kernel);
   Agg.Kept = accessesKeptInRegisters(Kernel);
+  Agg.Reused = loadsReusingEarlierValues(Kernel);
+  for (const auto &[Load, Value] : Agg.Reused)
+    (Value.Hoisted ? Agg.HoistedSources : Agg.ReusedSources).insert(Value.Earlier);
   WarpInterpreter Interp(Kernel->getASTContext(), Launch, Samples, Limits, Layouts,
                          [&](const RecordedRequest &Req) {
                            if (!Reconciler)
@@ -532,6 +628,7 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
       }
     }
   }
+  Agg.flushAllPending();
   Agg.finishReuse();
   if (Reconciler) {
     // The requests the listing does not explain, warp by warp as the
@@ -551,6 +648,7 @@ Simulation simulateLaunch(const FunctionDecl *Kernel, const LaunchConfig &Launch
               [](const RecordedRequest &) {});
         });
     Merges.finishWarp();
+    Agg.flushAllPending();
     for (auto &[Key, T] : Agg.Sites) {
       auto Plan = Reconciler->plans().find({Key.E, Key.Op});
       if (Plan == Reconciler->plans().end() || Plan->second.Unlisted)

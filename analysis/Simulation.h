@@ -102,6 +102,16 @@ struct SiteTotals {
   /// which make no request; and that loop.
   unsigned KeptInRegister = 0;
   const clang::Stmt *KeptAcross = nullptr;
+  /// Without a listing: executions predicted to take the value an earlier
+  /// access of the same element left in a register (LoadReuse.h), which
+  /// make no request; and that access.
+  unsigned ReusedEarlier = 0;
+  const clang::Expr *ReusedFrom = nullptr;
+  /// That access is made for the lanes of both, hoisted before its branch.
+  bool ReusedHoisted = false;
+  /// Without a listing: this access is hoisted before its branch for the
+  /// lanes of this later read of its element too (LoadReuse.h).
+  const clang::Expr *HoistedFor = nullptr;
   /// Served by any earlier execution in a nest unrolled completely
   /// (RegisterPromotion.h).
   bool RepeatsRemoved = false;

@@ -1,0 +1,97 @@
+//===- SourceMemory.cpp - the memory an access of the source goes through -===//
+
+#include "SourceMemory.h"
+#include "CudaBuiltinVariables.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace warpcheck::analysis {
+
+const ParmVarDecl *pointerParameter(const Expr *Base) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  return P && P->getType()->isPointerType() ? P : nullptr;
+}
+
+bool ownArray(const Expr *Base) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return V && !isa<ParmVarDecl>(V) && V->getType()->isArrayType();
+}
+
+bool isRestrict(const ParmVarDecl *P) { return P && P->getType().isRestrictQualified(); }
+
+bool isPureCall(const CallExpr *Call, unsigned Depth) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F || Depth > 4)
+    return false;
+  for (const Expr *Arg : Call->arguments()) {
+    QualType T = Arg->getType();
+    if (T->isPointerType() || T->isReferenceType() || T->isArrayType())
+      return false;
+  }
+  for (const ParmVarDecl *P : F->parameters())
+    if (P->getType()->isPointerType() || P->getType()->isReferenceType())
+      return false;
+  if (F->getName().starts_with("make_") &&
+      F->getASTContext().getSourceManager().isInSystemHeader(F->getLocation()))
+    return true;
+  const FunctionDecl *Def = F->getDefinition();
+  if (!Def || !Def->getBody() ||
+      Def->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
+    return false;
+  return touchesNoMemory(Def->getBody(), Depth + 1);
+}
+
+bool touchesNoMemory(const Stmt *S, unsigned Depth) {
+  if (!S)
+    return true;
+  // threadIdx.x and its kin: registers, read through a call of their own.
+  if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
+    return true;
+  if (isa<ArraySubscriptExpr>(S) || isa<GCCAsmStmt>(S) || isa<MSAsmStmt>(S) ||
+      isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S))
+    return false;
+  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_Deref)
+    return false;
+  if (const auto *M = dyn_cast<MemberExpr>(S); M && M->isArrow())
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isPureCall(Call, Depth))
+    return false;
+  if (const auto *D = dyn_cast<DeclStmt>(S))
+    for (const Decl *X : D->decls())
+      if (const auto *V = dyn_cast<VarDecl>(X); V && !V->hasLocalStorage())
+        return false; // a static or __shared__ variable is memory
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+        V && !V->hasLocalStorage() && builtinVariableName(Ref).empty())
+      return false; // a global, __constant__ or __shared__ variable
+  for (const Stmt *Child : S->children())
+    if (!touchesNoMemory(Child, Depth))
+      return false;
+  return true;
+}
+
+bool mayAlias(const MemoryRoot &A, const MemoryRoot &B) {
+  if (A.K == MemoryRoot::Unknown || B.K == MemoryRoot::Unknown)
+    return true;
+  if (A.K == MemoryRoot::DynamicShared || B.K == MemoryRoot::DynamicShared)
+    return A.K == B.K;
+  if (A.Decl == B.Decl)
+    return true;
+  // A variable (an array of the function's own, a __shared__ or __device__
+  // variable) is memory no other declaration names; a kernel's pointer
+  // parameters point to global memory, which two of them may share unless
+  // one is __restrict__ (LLVM's noalias).
+  if (A.K == MemoryRoot::Variable || B.K == MemoryRoot::Variable)
+    return false;
+  return !isRestrict(cast<ParmVarDecl>(A.Decl)) && !isRestrict(cast<ParmVarDecl>(B.Decl));
+}
+
+} // namespace warpcheck::analysis

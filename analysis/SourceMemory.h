@@ -1,0 +1,109 @@
+//===- SourceMemory.h - the memory an access of the source goes through ---===//
+//
+// Private to analysis/. What the source alone says about memory, for the
+// models of what nvcc's optimizer does with it without a listing
+// (RegisterPromotion.h, LoadReuse.h): which pointer parameter or array an
+// access goes through, whether two of them may be the same memory, and
+// which calls touch no memory at all. The rules are those LLVM's alias
+// analysis can prove from the kernel's declarations: distinct arrays of the
+// function's own (local, __shared__) never overlap each other nor a pointer
+// parameter; two pointer parameters may overlap unless one is __restrict__.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPCHECK_ANALYSIS_SOURCEMEMORY_H
+#define WARPCHECK_ANALYSIS_SOURCEMEMORY_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+namespace warpcheck::analysis {
+
+/// The pointer parameter Base names (through casts and parentheses), or
+/// null.
+const clang::ParmVarDecl *pointerParameter(const clang::Expr *Base);
+
+/// An array declared in the function (local or __shared__).
+bool ownArray(const clang::Expr *Base);
+
+bool isRestrict(const clang::ParmVarDecl *P);
+
+/// A call the memory around it does not see: its arguments are values (no
+/// pointer, no reference) and its callee is a vector constructor of the
+/// CUDA headers (make_float4 ...) or a function of the program whose body
+/// touches no memory (an index helper, say).
+bool isPureCall(const clang::CallExpr *Call, unsigned Depth = 0);
+
+/// Whether S (a function's body) touches no memory: no element, no
+/// dereference, no member through a pointer, no inline assembly, and no
+/// call but to such functions (Depth bounds the chain).
+bool touchesNoMemory(const clang::Stmt *S, unsigned Depth);
+
+/// The memory an lvalue's address starts from, as far as declarations
+/// tell: a pointer parameter, a variable (an array of the function's own,
+/// a __shared__ or __device__ variable), or nothing known.
+struct MemoryRoot {
+  enum Kind { Unknown, Parameter, Variable, DynamicShared } K = Unknown;
+  const clang::VarDecl *Decl = nullptr;
+  bool operator==(const MemoryRoot &O) const { return K == O.K && Decl == O.Decl; }
+};
+
+/// The root of the lvalue E (`a[i]`, `p->f`, `*p`, `s.f`): a local pointer
+/// that Unassigned says is never assigned after its declaration is read
+/// through to its initializer (`const float *row = in + r * n`, root `in`).
+template <typename Pred>
+MemoryRoot memoryRootOf(const clang::Expr *E, Pred Unassigned, unsigned Depth = 0);
+
+/// Whether a store through one root may write memory read through the
+/// other.
+bool mayAlias(const MemoryRoot &A, const MemoryRoot &B);
+
+// ---------------------------------------------------------------------------
+
+template <typename Pred>
+MemoryRoot memoryRootOf(const clang::Expr *E, Pred Unassigned, unsigned Depth) {
+  using namespace clang;
+  MemoryRoot None;
+  if (!E || Depth > 8)
+    return None;
+  E = E->IgnoreParenCasts();
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return memoryRootOf(A->getBase(), Unassigned, Depth + 1);
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return memoryRootOf(M->getBase(), Unassigned, Depth + 1);
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf)
+      return memoryRootOf(U->getSubExpr(), Unassigned, Depth + 1);
+    return None;
+  }
+  // Pointer arithmetic: the pointer's side.
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
+    if (B->getLHS()->getType()->isPointerType())
+      return memoryRootOf(B->getLHS(), Unassigned, Depth + 1);
+    if (B->getRHS()->getType()->isPointerType())
+      return memoryRootOf(B->getRHS(), Unassigned, Depth + 1);
+    return None;
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V)
+    return None;
+  if (const auto *P = dyn_cast<ParmVarDecl>(V))
+    return P->getType()->isPointerType() ? MemoryRoot{MemoryRoot::Parameter, P} : None;
+  if (V->getType()->isPointerType() || V->getType()->isReferenceType()) {
+    if (V->hasLocalStorage() && V->getType()->isPointerType() && V->getInit() &&
+        Unassigned(V))
+      return memoryRootOf(V->getInit(), Unassigned, Depth + 1);
+    return None;
+  }
+  // Every `extern __shared__` array starts at the block's dynamic shared
+  // memory: they are one memory.
+  if (V->hasExternalStorage() && V->getType()->isIncompleteArrayType())
+    return {MemoryRoot::DynamicShared, nullptr};
+  // An array or object of the function's own, or a __shared__ or
+  // __device__ variable.
+  return {MemoryRoot::Variable, V};
+}
+
+} // namespace warpcheck::analysis
+
+#endif
