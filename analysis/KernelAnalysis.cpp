@@ -412,10 +412,19 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       if (T.UnknownRequests > 0 ||
           (T.Requests == 0 && T.ServedByOthers == 0 && T.ReusedEarlier == 0)) {
         A.Status = AccessStatus::Unknown;
-        A.Assumptions.push_back({AssumptionKind::DataDependentAddress,
-                                  "the address depends on values read from memory"});
-        if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
+        if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel)) {
+          A.Assumptions.push_back({AssumptionKind::DataDependentAddress,
+                                   "the address depends on values read from memory"});
           A.DataSource = sourceText(Read, Ctx);
+        } else {
+          // Said as what it is: no read of memory is in the address's
+          // computation, so its values are not the data's.
+          A.Assumptions.push_back(
+              {AssumptionKind::UnfollowedValue,
+               "the address depends on a value the simulation could not follow (no read "
+               "from memory is in its computation: a call it does not run, inline "
+               "assembly, a loop it cut short)"});
+        }
         if (OnlyBounded)
           A.Assumptions.push_back({AssumptionKind::UnboundValue, BoundedValues(*OnlyBounded)});
       } else {

@@ -423,6 +423,37 @@ __global__ void gather(const float *in, const int *idx, float *out) {
   EXPECT_NE(G.Work.DramNotCounted.find("in[idx[i]]"), std::string::npos);
 }
 
+TEST(LaunchWork, AnUnknownAddressSaysWhetherItIsTheData) {
+  // in[idx[i]] is a gather (data-dependent, its source named); out[slot(i)]
+  // goes through a function declared without a body: unknown, but no read
+  // of memory is in it, and it is not called data-dependent.
+  std::string Code = R"(
+__device__ int slot(int i);
+__global__ void both(const float *in, const int *idx, float *out) {
+  int i = threadIdx.x;
+  out[slot(i)] = in[idx[i]];
+}
+)";
+  Worked R(Code, "both", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  ASSERT_EQ(R.Analyses.size(), 1u);
+  std::map<std::string, const AccessResult *> ByExpression;
+  for (const AccessResult &A : R.Analyses.front().Accesses)
+    ByExpression[sourceText(A.Site.Expr, R.AST->getASTContext())] = &A;
+  ASSERT_TRUE(ByExpression.count("in[idx[i]]"));
+  ASSERT_TRUE(ByExpression.count("out[slot(i)]"));
+  const AccessResult &Gather = *ByExpression["in[idx[i]]"];
+  EXPECT_EQ(Gather.Status, AccessStatus::Unknown);
+  ASSERT_FALSE(Gather.Assumptions.empty());
+  EXPECT_EQ(Gather.Assumptions.front().Kind, AssumptionKind::DataDependentAddress);
+  EXPECT_EQ(Gather.DataSource, "idx[i]");
+  const AccessResult &Opaque = *ByExpression["out[slot(i)]"];
+  EXPECT_EQ(Opaque.Status, AccessStatus::Unknown);
+  ASSERT_FALSE(Opaque.Assumptions.empty());
+  EXPECT_EQ(Opaque.Assumptions.front().Kind, AssumptionKind::UnfollowedValue);
+  EXPECT_NE(Opaque.Assumptions.front().Text.find("could not follow"), std::string::npos);
+  EXPECT_TRUE(Opaque.DataSource.empty());
+}
+
 const char *TripCounts = R"(
 __global__ void nested(float *out, int m, int n, float x) {
   float acc = 0.0f, p = 1.0f;

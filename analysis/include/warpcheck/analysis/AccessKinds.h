@@ -22,7 +22,8 @@ enum class AccessOp { Load, Store, Atomic };
 /// is never exact; assumed: the numbers rest on an assumption listed with
 /// them (a parameter no launch binds, swept over a range of values, a
 /// default launch shape, a data-dependent branch, a truncated loop);
-/// unknown: an address depends on data read from memory.
+/// unknown: an address depends on data read from memory, or on a value the
+/// simulation could not follow.
 enum class AccessStatus { Exact, Assumed, Unknown };
 
 /// What an access's numbers rest on, one kind per place in the analysis
@@ -88,6 +89,10 @@ enum class AssumptionKind {
   /// such a sector from DRAM before writing it back, which the DRAM reads
   /// leave out.
   PartialSectorWrite,
+  /// An address depends on a value the simulation could not follow, and no
+  /// read from memory was found in its computation (an opaque call, inline
+  /// assembly): the access is unknown, but not data-dependent.
+  UnfollowedValue,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -120,7 +125,7 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::UncountedOperation,   AssumptionKind::IrregularBlocks,
     AssumptionKind::IncompleteSimulation, AssumptionKind::UnmatchedInstructions,
     AssumptionKind::KeptInRegister,       AssumptionKind::SplitCopy,
-    AssumptionKind::PartialSectorWrite};
+    AssumptionKind::PartialSectorWrite,   AssumptionKind::UnfollowedValue};
 
 } // namespace warpcheck::analysis
 
