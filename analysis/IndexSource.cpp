@@ -34,6 +34,13 @@ bool isLoadCall(const CallExpr *C) {
          N == "__ldcv";
 }
 
+/// An atomic returns the word's old value: a read of memory (a ring
+/// buffer's slot from `atomicAdd(&head, 1)`).
+bool isAtomicCall(const CallExpr *C) {
+  const FunctionDecl *F = C->getDirectCallee();
+  return F && F->getIdentifier() && F->getName().starts_with("atomic");
+}
+
 /// What a variable may be given in a function: the right-hand sides of its
 /// assignments, and the conditions that decide whether each is made (a
 /// binary search's `if (data[m] < v) pos = m`: pos depends on data[m]).
@@ -63,6 +70,12 @@ public:
       Conditions.pop_back();
       return;
     }
+    if (const auto *D = dyn_cast<DoStmt>(S)) {
+      Conditions.push_back(D->getCond());
+      visit(D->getBody());
+      Conditions.pop_back();
+      return;
+    }
     if (const auto *F = dyn_cast<ForStmt>(S)) {
       visit(F->getInit());
       Conditions.push_back(F->getCond());
@@ -82,10 +95,13 @@ public:
     if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
       if (assigns(B->getLHS())) {
         Out.Values.push_back(B->getRHS());
-        for (const Expr *C : Conditions)
-          if (C)
-            Out.Conditions.push_back(C);
+        noteConditions();
       }
+    // `lptr++` under `while (lval < pivot)`: the count of steps is the
+    // data's (a quicksort's partition).
+    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
+      if (assigns(U->getSubExpr()))
+        noteConditions();
     for (const Stmt *Child : S->children())
       visit(Child);
   }
@@ -93,6 +109,12 @@ public:
 private:
   const VarDecl *V;
   std::vector<const Expr *> Conditions;
+
+  void noteConditions() {
+    for (const Expr *C : Conditions)
+      if (C)
+        Out.Conditions.push_back(C);
+  }
 
   /// V, or a field of V (`rank.x = ...` gives rank a value too).
   bool assigns(const Expr *LHS) const {
@@ -123,7 +145,7 @@ public:
       return E;
     if (const auto *M = dyn_cast<MemberExpr>(E); M && M->isArrow())
       return E;
-    if (const auto *C = dyn_cast<CallExpr>(E); C && isLoadCall(C))
+    if (const auto *C = dyn_cast<CallExpr>(E); C && (isLoadCall(C) || isAtomicCall(C)))
       return E;
     // A device function's result (a sort's `rank4(...)`): what it returns.
     if (const auto *C = dyn_cast<CallExpr>(E))
@@ -143,8 +165,13 @@ public:
         return E;
       if (!V || !V->hasLocalStorage() || Depth >= MaxVariableDepth || !Seen.insert(V).second)
         return nullptr;
-      if (const auto *P = dyn_cast<ParmVarDecl>(V))
-        return fromCallers(P, Depth + 1);
+      // A parameter: what its callers pass, or what the function assigns
+      // it (a kernel's pointer parameter given a ring buffer's slot).
+      if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+        if (const Expr *R = fromCallers(P, Depth + 1))
+          return R;
+        return fromAssignments(P, Depth + 1);
+      }
       if (const Expr *R = find(V->getInit(), Depth + 1))
         return R;
       return fromAssignments(V, Depth + 1);

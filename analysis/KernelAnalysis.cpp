@@ -441,6 +441,16 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
             A.DataSource = sourceText(Read, Ctx);
         }
+        if (T.OneLaneRequests > 0) {
+          A.Assumptions.push_back(
+              {AssumptionKind::DataDependentAddress,
+               "the address is not known, but one lane makes each of " +
+                   std::to_string(T.OneLaneRequests) + " requests: " +
+                   (T.Site.Space == MemorySpace::Shared ? "1 wavefront" : "1 sector") +
+                   " per request whatever the address (its element naturally aligned)"});
+          if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
+            A.DataSource = sourceText(Read, Ctx);
+        }
         if (OnlyBounded)
           A.Assumptions.push_back({AssumptionKind::UnboundValue,
                                    BoundedValues(*OnlyBounded) + "; simulated on " +

@@ -50,12 +50,17 @@ public:
   /// or a request of its own); R was recorded already.
   void costAsExecuted(const RecordedRequest &R) {
     if (!R.Addresses) {
-      if (conflictFree(R)) {
+      if (conflictFree(R) || R.OneLane) {
         // Whatever the offsets, the ideal: costed as one lane's request
-        // (1 wavefront, ideal 1, with passes of a whole warp).
+        // (1 wavefront, ideal 1, with passes of a whole warp; one lane's
+        // element, naturally aligned, is in one 32-byte sector).
         SiteTotals &T = Sites[{R.Site.Expr, R.Site.Op}];
-        ++T.FootprintRequests;
-        T.FootprintBytes = std::max(T.FootprintBytes, R.FootprintBytes);
+        if (R.OneLane) {
+          ++T.OneLaneRequests;
+        } else {
+          ++T.FootprintRequests;
+          T.FootprintBytes = std::max(T.FootprintBytes, R.FootprintBytes);
+        }
         model::WarpAddressSet OneLane(R.Site.BytesPerLane);
         OneLane.setLane(0, 0);
         cost(T, R, OneLane);
@@ -197,7 +202,7 @@ public:
     T.PartialStructCopy |= R.StructCopy && !R.MemoryToMemory;
     if (!R.Addresses) {
       fold(T.AddressDigest, ~std::uint64_t(0));
-      if (!conflictFree(R))
+      if (!conflictFree(R) && !R.OneLane)
         ++T.UnknownRequests;
       return;
     }

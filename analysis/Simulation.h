@@ -62,6 +62,9 @@ struct SiteTotals {
   unsigned FootprintRequests = 0;
   /// The largest such variable, for the report.
   std::uint64_t FootprintBytes = 0;
+  /// Of Requests: addresses unknown, one lane's each (RecordedRequest::
+  /// OneLane), costed as one lane's request.
+  unsigned OneLaneRequests = 0;
   /// Global atomics the compiler aggregates (one lane's request), of Requests.
   unsigned AggregatedRequests = 0;
   double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;

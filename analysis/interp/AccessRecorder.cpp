@@ -8,6 +8,8 @@
 
 #include "InterpreterImpl.h"
 
+#include "llvm/ADT/bit.h"
+
 #include "warpcheck/analysis/AosAccesses.h"
 
 #include <algorithm>
@@ -142,6 +144,10 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
     if (OneVariable)
       R.FootprintBytes = sharedVariableBytes(R.Site.SharedVar);
   }
+  // One lane alone (thread 0 writing its block's result through an index
+  // read from memory): its address does not change what the request costs.
+  if (!R.Addresses && !R.UnderUncertainMask && llvm::popcount(Active) == 1)
+    R.OneLane = true;
   Sink(R);
 }
 

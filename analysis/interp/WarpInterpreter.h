@@ -74,6 +74,9 @@ struct RecordedRequest {
   /// in bytes (0 otherwise). It bounds what the request can cost
   /// (model::isConflictFreeFootprint).
   std::uint64_t FootprintBytes = 0;
+  /// Addresses unknown, but one lane makes the request (not under a
+  /// data-dependent branch): whatever its address, one lane's request.
+  bool OneLane = false;
   /// Executed under a data-dependent branch or loop exit.
   bool UnderUncertainMask = false;
   /// A whole-struct copy split into field-sized requests (the compiler may

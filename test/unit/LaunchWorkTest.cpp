@@ -426,12 +426,17 @@ __global__ void gather(const float *in, const int *idx, float *out) {
 TEST(LaunchWork, AnUnknownAddressSaysWhetherItIsTheData) {
   // in[idx[i]] is a gather (data-dependent, its source named); out[slot(i)]
   // goes through a function declared without a body: unknown, but no read
-  // of memory is in it, and it is not called data-dependent.
+  // of memory is in it, and it is not called data-dependent; row[7] is one
+  // lane's.
   std::string Code = R"(
 __device__ int slot(int i);
-__global__ void both(const float *in, const int *idx, float *out) {
+__global__ void both(const float *in, const int *idx, float *out, float **rows) {
   int i = threadIdx.x;
   out[slot(i)] = in[idx[i]];
+  if (i == 3) {
+    float *row = rows[blockIdx.x];
+    row[7] = 1.0f;
+  }
 }
 )";
   Worked R(Code, "both", Dim3{32, 1, 1}, Dim3{1, 1, 1});
@@ -452,6 +457,13 @@ __global__ void both(const float *in, const int *idx, float *out) {
   EXPECT_EQ(Opaque.Assumptions.front().Kind, AssumptionKind::UnfollowedValue);
   EXPECT_NE(Opaque.Assumptions.front().Text.find("could not follow"), std::string::npos);
   EXPECT_TRUE(Opaque.DataSource.empty());
+  // One lane's store through a pointer read from memory: whatever the
+  // pointer, one lane's 4 bytes are one sector.
+  ASSERT_TRUE(ByExpression.count("row[7]"));
+  const AccessResult &OneLane = *ByExpression["row[7]"];
+  EXPECT_EQ(OneLane.Status, AccessStatus::Assumed);
+  EXPECT_DOUBLE_EQ(OneLane.Cost.SectorsPerRequest, 1.0);
+  EXPECT_EQ(OneLane.DataSource, "rows[blockIdx.x]");
 }
 
 const char *TripCounts = R"(
