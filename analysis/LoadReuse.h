@@ -13,9 +13,8 @@
 // The earlier access may also be made on some paths only (behind `&&`,
 // `||` or `?:`, in one arm of an `if`) when the later one is made on every
 // path after the construct around it: nvcc then loads the element once, for
-// every lane, before that construct, and neither read makes a request of
-// its own. Where the loaded value is an address nvcc reads through, the
-// load is made on the earlier access's line.
+// every lane, before that construct: one request, of both reads' lanes,
+// which the model counts on the earlier read (Simulation.cpp).
 //
 // Measured (H100, test/inputs/load-reuse.cu and shared-small-tables.cu,
 // records in test/hw/inputs/): a running maximum's `if (row[k] > m) m =

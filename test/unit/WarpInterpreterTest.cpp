@@ -61,6 +61,16 @@ struct WarpRun {
         Out.push_back(R);
     return Out;
   }
+
+  /// The addresses of the one request of Text's Op in All; nullopt when
+  /// there is not exactly one, or its addresses are not known.
+  std::optional<WarpAddressSet> onlyAddresses(const std::vector<RecordedRequest> &All,
+                                              llvm::StringRef Text, AccessOp Op) const {
+    std::vector<RecordedRequest> Matching = of(All, Text, Op);
+    if (Matching.size() != 1)
+      return std::nullopt;
+    return Matching.front().Addresses;
+  }
 };
 
 /// Lane L's address minus lane 0's (both must be active).
@@ -392,18 +402,16 @@ __global__ void split(float *out) {
 )";
   WarpRun R(Code, "split", Dim3{32, 1, 1}, Dim3{1, 1, 1});
   std::vector<RecordedRequest> All = R.run(0);
-  std::vector<RecordedRequest> Split = R.of(All, "out[x * 100 + i]", AccessOp::Store);
-  ASSERT_EQ(Split.size(), 1u);
-  ASSERT_TRUE(Split[0].Addresses);
+  std::optional<WarpAddressSet> Split = R.onlyAddresses(All, "out[x * 100 + i]", AccessOp::Store);
+  ASSERT_TRUE(Split);
   // Lane 9: x = 1, i = 1: element 101; lane 0: element 0.
-  EXPECT_EQ(fromLaneZero(*Split[0].Addresses, 9), 101 * 4);
-  EXPECT_EQ(fromLaneZero(*Split[0].Addresses, 31), (7 * 100 + 3) * 4);
-  std::vector<RecordedRequest> Bumped = R.of(All, "out[x]", AccessOp::Store);
-  ASSERT_EQ(Bumped.size(), 1u);
-  ASSERT_TRUE(Bumped[0].Addresses);
+  EXPECT_EQ(fromLaneZero(*Split, 9), 101 * 4);
+  EXPECT_EQ(fromLaneZero(*Split, 31), (7 * 100 + 3) * 4);
+  std::optional<WarpAddressSet> Bumped = R.onlyAddresses(All, "out[x]", AccessOp::Store);
+  ASSERT_TRUE(Bumped);
   // x + 1 through r: lane 0 writes element 1, lane 7 element 8.
-  EXPECT_EQ(fromLaneZero(*Bumped[0].Addresses, 7), 7 * 4);
-  EXPECT_EQ(Bumped[0].Addresses->address(1) - Split[0].Addresses->address(0), 2u * 4);
+  EXPECT_EQ(fromLaneZero(*Bumped, 7), 7 * 4);
+  EXPECT_EQ(Bumped->address(1) - Split->address(0), 2u * 4);
 }
 
 } // namespace
