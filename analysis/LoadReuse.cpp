@@ -12,7 +12,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/FoldingSet.h"
 
+#include <algorithm>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 using namespace clang;
@@ -374,12 +376,17 @@ std::map<const Expr *, ReusedValue> loadsReusingEarlierValues(const FunctionDecl
   BodyWalk W(Def->getASTContext());
   W.findAssigned(Def->getBody());
   W.visit(Def->getBody());
+  // The accesses of each element, in order: a kernel of thousands of
+  // statements compares each read with its own element's only.
+  std::unordered_map<unsigned, std::vector<size_t>> OfElement;
   for (size_t IB = 0; IB < W.Accesses.size(); ++IB) {
     const ElementAccess &B = W.Accesses[IB];
+    std::vector<size_t> &Same = OfElement[B.Key.ComputeHash()];
+    Same.push_back(IB);
     if (!B.Load || B.Store)
       continue; // a read-modify-write's load stays with its store
-    for (size_t IA = IB; IA-- > 0;) {
-      const ElementAccess &A = W.Accesses[IA];
+    for (size_t Earlier = Same.size() - 1; Earlier-- > 0;) {
+      const ElementAccess &A = W.Accesses[Same[Earlier]];
       if (A.Key != B.Key)
         continue;
       // The lowest common ancestor of the two, and the children below it.
@@ -414,9 +421,12 @@ std::map<const Expr *, ReusedValue> loadsReusingEarlierValues(const FunctionDecl
       if (Parts.Escapes)
         break;
       bool Clobbered = false;
-      for (const Effect &E : W.Effects) {
-        if (E.Position <= A.Position || E.Position >= End)
-          continue;
+      // Effects are noted in the walk's order, their positions increasing.
+      auto First = std::upper_bound(
+          W.Effects.begin(), W.Effects.end(), A.Position,
+          [](unsigned P, const Effect &E) { return P < E.Position; });
+      for (auto It = First; It != W.Effects.end() && It->Position < End; ++It) {
+        const Effect &E = *It;
         if (E.K == Effect::Clobber)
           Clobbered = true;
         else if (E.K == Effect::Assign)
