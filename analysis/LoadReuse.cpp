@@ -29,6 +29,10 @@ struct ElementAccess {
   /// Pre-order position: an access is evaluated after every access of a
   /// lower position that precedes it (LoadReuse checks the paths).
   unsigned Position = 0;
+  /// Where its value is in a register: a load's at its position, a store's
+  /// once it is made (after its right-hand side: `a[i] = a[i] + 1` leaves
+  /// the stored value, not the loaded one).
+  unsigned Ready = 0;
   /// The statements and expressions from the body down to E's parent.
   std::vector<const Stmt *> Chain;
   bool Load = false, Store = false;
@@ -192,7 +196,7 @@ private:
     }
     ElementAccess X;
     X.E = A;
-    X.Position = Position;
+    X.Position = X.Ready = Position;
     X.Chain = Chain;
     if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent))
       X.Load = Cast->getCastKind() == CK_LValueToRValue;
@@ -225,6 +229,11 @@ private:
     E.Root = rootOf(Target);
     E.Owner = dyn_cast<ArraySubscriptExpr>(skipParens(Target));
     Effects.push_back(E);
+    for (size_t I = Accesses.size(); E.Owner && I-- > 0;)
+      if (Accesses[I].E == E.Owner) {
+        Accesses[I].Ready = Position;
+        break;
+      }
   }
 
   void noteEffects(const Stmt *S, unsigned Position) {
@@ -385,10 +394,16 @@ std::map<const Expr *, ReusedValue> loadsReusingEarlierValues(const FunctionDecl
     Same.push_back(IB);
     if (!B.Load || B.Store)
       continue; // a read-modify-write's load stays with its store
-    for (size_t Earlier = Same.size() - 1; Earlier-- > 0;) {
-      const ElementAccess &A = W.Accesses[Same[Earlier]];
-      if (A.Key != B.Key)
-        continue;
+    // The earlier accesses of the element, the latest value first.
+    std::vector<size_t> Candidates;
+    for (size_t I : Same)
+      if (I != IB && W.Accesses[I].Ready < B.Position && W.Accesses[I].Key == B.Key)
+        Candidates.push_back(I);
+    std::stable_sort(Candidates.begin(), Candidates.end(), [&](size_t X, size_t Y) {
+      return W.Accesses[X].Ready > W.Accesses[Y].Ready;
+    });
+    for (size_t IA : Candidates) {
+      const ElementAccess &A = W.Accesses[IA];
       // The lowest common ancestor of the two, and the children below it.
       size_t K = 0;
       std::vector<const Stmt *> CA = A.Chain, CB = B.Chain;
@@ -423,7 +438,7 @@ std::map<const Expr *, ReusedValue> loadsReusingEarlierValues(const FunctionDecl
       bool Clobbered = false;
       // Effects are noted in the walk's order, their positions increasing.
       auto First = std::upper_bound(
-          W.Effects.begin(), W.Effects.end(), A.Position,
+          W.Effects.begin(), W.Effects.end(), A.Ready,
           [](unsigned P, const Effect &E) { return P < E.Position; });
       for (auto It = First; It != W.Effects.end() && It->Position < End; ++It) {
         const Effect &E = *It;

@@ -113,6 +113,11 @@ __global__ void chained(int *out) {
     v = d[t];
   out[t] = v + d[t];
 }
+__global__ void storedThenRead(float *__restrict__ p, float *__restrict__ out) {
+  int t = threadIdx.x;
+  p[t] = p[t] * 2.0f;
+  out[t] = p[t];
+}
 )";
 
 /// "line 9 <- line 7", with " (hoisted)": the reads of Kernel that take an
@@ -148,6 +153,13 @@ TEST(LoadReuse, AStoreBetweenBreaksTheReuseOnlyWhereItMayWriteTheElement) {
   EXPECT_TRUE(reused("storeThroughOwnFunction").empty());
   // A volatile element is read each time.
   EXPECT_TRUE(reused("volatileRead").empty());
+}
+
+TEST(LoadReuse, AReadAfterAStoreOfTheElementTakesTheStoredValue) {
+  // The store of line 92 is made after its right-hand side's read of the
+  // element: the read of line 93 takes what was stored (as sharedAcrossBarrier
+  // measured a store's value read back), not the read before it.
+  EXPECT_EQ(reused("storedThenRead"), (std::set<std::string>{"line 93 <- line 92"}));
 }
 
 TEST(LoadReuse, TheIndexMustNotChangeBetween) {
