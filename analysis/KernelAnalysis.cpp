@@ -444,8 +444,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         if (T.OneLaneRequests > 0) {
           A.Assumptions.push_back(
               {AssumptionKind::DataDependentAddress,
-               "the address is not known, but one lane makes each of " +
-                   std::to_string(T.OneLaneRequests) + " requests: " +
+               "the address is not known, but one lane alone makes each such request (" +
+                   std::to_string(T.OneLaneRequests) + " in all): " +
                    (T.Site.Space == MemorySpace::Shared ? "1 wavefront" : "1 sector") +
                    " per request whatever the address (its element naturally aligned)"});
           if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
