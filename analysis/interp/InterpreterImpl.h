@@ -451,6 +451,7 @@ private:
   std::optional<Lanes> bitCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> mul24Call(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> shuffleCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> voteCall(const clang::CallExpr *CE, unsigned Variant);
   /// nvcuda::wmma::store_matrix_sync of an accumulator fragment (WarpMatrix.cpp).
   std::optional<Lanes> warpMatrixStoreCall(const clang::CallExpr *CE, unsigned Variant);
 

@@ -86,10 +86,12 @@ int main() {
 // of this input (test/hw/inputs/) are keyed by the line numbers above.
 // RUN: %check_warpcheck %s cuda-uncoalesced-global-access,cuda-shared-bank-conflict %t
 
-// The transposed store, and the strided element stored and read back (one
-// load: line 53 reads the stored value). ballotRank stays unknown: the
-// simulation does not evaluate __ballot_sync.
+// The transposed store, the ballot's ranks (11 words from 44 bytes times the
+// warp: 2 or 3 sectors, 2.25 per request over the block's warps, as
+// measured), and the strided element stored and read back (one load: line
+// 53 reads the stored value).
 // CHECK-MESSAGES: :22:3: warning: global store 'transposed[r * 64 + i]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (256, 1, 1) from the launch at out-parameters.cu:71 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :32:5: warning: global store 'out[(blockIdx.x * blockDim.x + threadIdx.x) / 32 * 11 + __popc(mask & ((1u << lane) - 1))]' is misaligned: it touches 2.25 sectors per warp request (ideal 2, 88.9% efficiency) with block (256, 1, 1) from the launch at out-parameters.cu:72 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :52:3: warning: global store 'data[i]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (256, 1, 1) from the launch at out-parameters.cu:74 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :52:13: warning: global load 'data[i]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (256, 1, 1) from the launch at out-parameters.cu:74 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :53:3: warning: global store 'copy[i]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (256, 1, 1) from the launch at out-parameters.cu:74 [cuda-uncoalesced-global-access]

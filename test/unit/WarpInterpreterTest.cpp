@@ -414,4 +414,44 @@ __global__ void split(float *out) {
   EXPECT_EQ(Bumped->address(1) - Split->address(0), 2u * 4);
 }
 
+TEST(WarpInterpreter, WarpVotesAreEvaluated) {
+  // A lane's rank among the voters packs the writes of every third lane
+  // (out-parameters.cu's ballotRank); __any_sync, __all_sync and
+  // __activemask; and a ballot under a branch on data is not known.
+  const char *Code = R"(
+__global__ void votes(int *out, const int *flags) {
+  unsigned lane = threadIdx.x % 32;
+  bool writes = lane % 3 == 0;
+  unsigned mask = __ballot_sync(0xffffffffu, writes);
+  if (writes)
+    out[__popc(mask & ((1u << lane) - 1))] = 1;
+  if (lane < 8) {
+    unsigned active = __activemask();
+    int any = __any_sync(active, lane == 5), all = __all_sync(active, lane < 7);
+    out[__popc(active) * 10 + any * 100 + all * 1000 + lane] = 2;
+  }
+  if (flags[threadIdx.x] > 0) {
+    unsigned guessed = __ballot_sync(__activemask(), 1);
+    out[__popc(guessed) + lane] = 3;
+  }
+}
+)";
+  WarpRun R(Code, "votes", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  std::vector<RecordedRequest> All = R.run(0);
+  std::optional<WarpAddressSet> Ranked =
+      R.onlyAddresses(All, "out[__popc(mask & ((1u << lane) - 1))]", AccessOp::Store);
+  ASSERT_TRUE(Ranked);
+  // Lanes 0, 3, ..., 30 (11 of them) write elements 0 to 10.
+  EXPECT_EQ(Ranked->activeLanes(), 11u);
+  EXPECT_EQ(fromLaneZero(*Ranked, 3), 1 * 4);
+  EXPECT_EQ(fromLaneZero(*Ranked, 30), 10 * 4);
+  std::optional<WarpAddressSet> Voted = R.onlyAddresses(
+      All, "out[__popc(active) * 10 + any * 100 + all * 1000 + lane]", AccessOp::Store);
+  ASSERT_TRUE(Voted);
+  // 8 lanes active, one says lane == 5, not all say lane < 7: 80 + 100 + lane.
+  EXPECT_EQ(Voted->activeLanes(), 8u);
+  EXPECT_EQ(Voted->address(0) - Ranked->address(0), 180u * 4);
+  EXPECT_FALSE(R.onlyAddresses(All, "out[__popc(guessed) + lane]", AccessOp::Store));
+}
+
 } // namespace
