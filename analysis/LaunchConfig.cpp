@@ -430,6 +430,9 @@ std::optional<LaunchConfig> configOf(const host::LaunchSite &S, const host::Laun
   C.DynamicSharedBytes = SharedBytes;
   C.Location = S.Location;
   C.Description = "the launch at " + C.Location;
+  // One way of a branch: the message says which.
+  for (size_t I = 0; I < R.Ways.size(); ++I)
+    C.Description += (I == 0 ? " (" : ", ") + R.Ways[I] + (I + 1 == R.Ways.size() ? ")" : "");
   C.Context = R.Context;
   C.Arguments = boundArguments(S, R, Kernel);
   return C;
@@ -457,6 +460,57 @@ commonArguments(const std::vector<std::map<const ParmVarDecl *, BoundArgument>> 
         ++It;
     }
   return Common;
+}
+
+/// A launch whose shape holds choices made by branches of the host code
+/// (`if (n <= 1024) threads = n / 2; else threads = 512;` with n read at
+/// run time): one launch per way the branches may go, each with the ways in
+/// its context and description ("the branch at main.cu:30 taken") and its
+/// arguments as that way computes them. A branch that chooses arguments
+/// only (`count = argc > 1 ? atoi(argv[1]) : 1 << 16`, the usual default of
+/// a command-line size) is no launch of its own: such an argument stays
+/// unknown and is swept, so that four such options are one launch, not
+/// sixteen. Branches are taken as independent of each other: two that test
+/// one condition give combinations the program never makes as well. Past
+/// MaxChoiceLaunches, the record as it is (the choices unknown).
+std::vector<host::LaunchRecord> launchesPerWay(const host::LaunchRecord &R) {
+  constexpr unsigned MaxChoiceLaunches = 16;
+  // The outermost branch first: one nested in a way of it is split only
+  // where that way is taken.
+  auto NextBranch = [](const host::LaunchRecord &L) {
+    for (const host::HostValue *V : {&L.Grid, &L.Block, &L.SharedBytes})
+      if (const host::HostValue *C = host::outermostChoice(*V))
+        return C;
+    return static_cast<const host::HostValue *>(nullptr);
+  };
+  std::vector<host::LaunchRecord> Done, Work{R};
+  while (!Work.empty()) {
+    host::LaunchRecord L = std::move(Work.back());
+    Work.pop_back();
+    const host::HostValue *C = NextBranch(L);
+    if (!C) {
+      Done.push_back(std::move(L));
+      continue;
+    }
+    unsigned Decision = C->Decision;
+    std::string Where = C->Branch;
+    for (unsigned Way : {1u, 0u}) { // the way where the condition holds first
+      host::LaunchRecord W = L;
+      for (host::HostValue *V : {&W.Grid, &W.Block, &W.SharedBytes})
+        *V = host::restrictChoice(*V, Decision, Way);
+      for (host::HostValue &A : W.Args)
+        A = host::restrictChoice(A, Decision, Way);
+      // "the branch at main.cu:30 taken", "the condition at main.cu:31 false".
+      bool If = llvm::StringRef(Where).starts_with("the branch at ");
+      W.Ways.push_back(Where + (Way == 0 ? (If ? " taken" : " true")
+                                         : (If ? " not taken" : " false")));
+      W.Context.push_back(W.Ways.back());
+      Work.push_back(std::move(W));
+    }
+    if (Done.size() + Work.size() > MaxChoiceLaunches)
+      return {R};
+  }
+  return Done;
 }
 
 } // namespace
@@ -503,7 +557,11 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
       return LaunchesThis(R) && !R.InWidenedIteration;
     });
     bool SaidWidened = false;
-    for (const host::LaunchRecord &R : Records->second) {
+    std::vector<host::LaunchRecord> Launches;
+    for (const host::LaunchRecord &R : Records->second)
+      for (host::LaunchRecord &W : launchesPerWay(R))
+        Launches.push_back(std::move(W));
+    for (const host::LaunchRecord &R : Launches) {
       if (!LaunchesThis(R))
         continue;
       if (R.InWidenedIteration && FollowedIterations) {

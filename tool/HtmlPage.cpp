@@ -153,7 +153,7 @@ std::vector<LaunchView> launchViews(const RunResult &R, llvm::StringRef WorkingD
     auto Applies = [&](const LaunchView &V, bool ByLaunch) {
       const KernelEntry &K = *V.Kernel;
       return K.Name == Name && K.Status == KernelStatus::Analysed &&
-             (!ByLaunch || (K.Launch && Named.count(K.Launch->Description)));
+             (!ByLaunch || (K.Launch && Named.count(launchNamed(K.Launch->Description))));
     };
     bool AnyNamed = !Named.empty() && llvm::any_of(Views, [&](const LaunchView &V) {
       return Applies(V, true);

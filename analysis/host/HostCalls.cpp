@@ -174,17 +174,20 @@ std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
   QualType T = CE->getType().getNonReferenceType();
   if ((Name == "min" || Name == "max") && CE->getNumArgs() == 2 &&
       T->isIntegralOrEnumerationType()) {
-    HostValue A = toType(eval(CE->getArg(0)), T), B = toType(eval(CE->getArg(1)), T);
-    if (!A.known())
-      return A;
-    if (!B.known())
-      return B;
-    if (A.K != HostValue::Int || B.K != HostValue::Int)
-      return HostValue::unknown("");
-    values::IntegerType IT = values::integerTypeOf(T, Ctx);
-    bool Less = values::binary(BO_LT, A.Bits, B.Bits, IT, values::IntegerType::boolean())
-                    .Bits.value_or(0);
-    return (Less == (Name == "min")) ? A : B;
+    return liftChoice(toType(eval(CE->getArg(0)), T), toType(eval(CE->getArg(1)), T),
+                      [&](const HostValue &A, const HostValue &B) {
+                        if (!A.known())
+                          return A;
+                        if (!B.known())
+                          return B;
+                        if (A.K != HostValue::Int || B.K != HostValue::Int)
+                          return HostValue::unknown("");
+                        values::IntegerType IT = values::integerTypeOf(T, Ctx);
+                        bool Less = values::binary(BO_LT, A.Bits, B.Bits, IT,
+                                                   values::IntegerType::boolean())
+                                        .Bits.value_or(0);
+                        return (Less == (Name == "min")) ? A : B;
+                      });
   }
   if ((Name == "cudaGetDeviceProperties" || Name == "cudaGetDeviceProperties_v2") &&
       CE->getNumArgs() >= 1) {
@@ -263,8 +266,17 @@ void HostEvaluator::bindParameters(const FunctionDecl *FD, const CallExpr *CE,
       }
     }
     HostValue V = eval(A);
-    if (!V.known())
-      V = HostValue::unknown("a parameter of '" + Name + "' whose callers pass " + V.describe());
+    if (!V.known()) {
+      // A choice stays one (each way is the caller's value on that way).
+      HostValue Said =
+          HostValue::unknown("a parameter of '" + Name + "' whose callers pass " + V.describe());
+      if (V.isChoice()) {
+        V.Why = Said.Why;
+        V.Var.clear();
+      } else {
+        V = std::move(Said);
+      }
+    }
     Cur.Vars[VarKey{Callee.Id, P}] = toType(V, P->getType().getNonReferenceType());
   }
   for (unsigned I = FirstArg + FD->getNumParams(); I < CE->getNumArgs(); ++I)

@@ -8,7 +8,9 @@
 // host code from main (and from every other function that launches and is
 // not reached from it) over abstract values (HostValue.h): each path keeps
 // its own variables, an `if` or `?:` whose condition is unknown runs both
-// ways and joins them, a loop whose condition stays known is unrolled (each
+// ways and joins them (values that differ between the two ways are a choice
+// between them, HostValue.h, which a launch expands into one launch per
+// way), a loop whose condition stays known is unrolled (each
 // iteration's launch is one record), a call of a host function with a body
 // runs it with its arguments bound, globals hold their initial values in
 // a run from main until a call not followed may change them, the
@@ -73,6 +75,11 @@ struct LaunchRecord {
   /// the same site also launched the kernel in followed iterations, those
   /// are its launches and this one stands for the rest of the loop.
   bool InWidenedIteration = false;
+  /// The ways of host branches this launch is one of (LaunchConfig.cpp
+  /// splits a launch whose shape differs between them): "the branch at
+  /// main.cu:30 not taken", "the condition at main.cu:31 true" (of a `?:`).
+  /// Also at the end of Context.
+  std::vector<std::string> Ways;
 };
 
 /// A call of a host function this unit declares but does not define (its
@@ -181,6 +188,8 @@ private:
   HostState Cur;
   std::vector<Frame> Frames;
   unsigned NextFrameId = 1;
+  /// The number of the next branch whose ways join into choices (HostValue.h).
+  unsigned NextDecision = 1;
   std::uint64_t Steps = 0;
   bool Aborted = false, Exhausted = false;
   /// The step count at which the innermost launch-free call is abandoned
@@ -213,6 +222,7 @@ private:
   HostValue eval(const clang::Expr *E);
   HostValue evalCast(const clang::CastExpr *CE);
   HostValue evalUnary(const clang::UnaryOperator *UO);
+  HostValue unary(const clang::UnaryOperator *UO, const HostValue &V);
   HostValue evalBinary(const clang::BinaryOperator *BO);
   HostValue evalCompoundAssign(const clang::CompoundAssignOperator *CA);
   HostValue evalLogical(const clang::BinaryOperator *BO);

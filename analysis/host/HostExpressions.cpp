@@ -60,6 +60,14 @@ std::optional<std::uint64_t> HostEvaluator::constantInt(const Expr *E) {
 }
 
 std::optional<bool> HostEvaluator::truth(const HostValue &V) {
+  if (V.isChoice()) {
+    // Known when every way of the branch gives the same truth.
+    std::optional<bool> First = truth(V.Arms[0]);
+    for (const HostValue &A : V.Arms)
+      if (!First || truth(A) != First)
+        return std::nullopt;
+    return First;
+  }
   switch (V.K) {
   case HostValue::Int:
   case HostValue::Pointer:
@@ -73,6 +81,8 @@ std::optional<bool> HostEvaluator::truth(const HostValue &V) {
 }
 
 HostValue HostEvaluator::toType(const HostValue &V, QualType T) {
+  if (V.isChoice())
+    return liftChoice(V, [&](const HostValue &Way) { return toType(Way, T); });
   if (V.K != HostValue::Int)
     return V;
   values::IntegerType IT = values::integerTypeOf(T, Ctx);
@@ -173,12 +183,12 @@ HostValue HostEvaluator::evalCast(const CastExpr *CE) {
     HostValue V = eval(Sub);
     return toType(V, CE->getType());
   }
-  case CK_BooleanToSignedIntegral: {
-    HostValue V = eval(Sub);
-    if (V.K == HostValue::Int)
-      V.Bits = values::convert(V.Bits, values::integerTypeOf(CE->getType(), Ctx), true);
-    return V;
-  }
+  case CK_BooleanToSignedIntegral:
+    return liftChoice(eval(Sub), [&](HostValue V) {
+      if (V.K == HostValue::Int)
+        V.Bits = values::convert(V.Bits, values::integerTypeOf(CE->getType(), Ctx), true);
+      return V;
+    });
   case CK_PointerToBoolean:
   case CK_MemberPointerToBoolean: {
     HostValue V = eval(Sub);
@@ -228,19 +238,19 @@ HostValue HostEvaluator::evalUnary(const UnaryOperator *UO) {
   case UO_PostDec: {
     Place P = place(Sub);
     HostValue Old = P.Valid ? read(P, Sub->getType()) : eval(Sub);
-    HostValue New = HostValue::unknown("");
     bool Inc = UO->isIncrementOp();
-    if (Old.K == HostValue::Int) {
-      values::IntegerResult R =
-          values::increment(Old.Bits, values::integerTypeOf(Sub->getType(), Ctx), Inc);
-      New = R.defined() ? HostValue::integer(*R.Bits)
-                        : HostValue::unknown(std::string("a value whose computation has ") +
-                                             values::describe(R.UB) + " (" + where(UO) + ")");
-    } else if (Old.K == HostValue::Pointer) {
-      New = pointerArithmetic(Old, HostValue::integer(1), Sub->getType(), !Inc);
-    } else {
-      New = Old;
-    }
+    HostValue New = liftChoice(Old, [&](const HostValue &Way) {
+      if (Way.K == HostValue::Int) {
+        values::IntegerResult R =
+            values::increment(Way.Bits, values::integerTypeOf(Sub->getType(), Ctx), Inc);
+        return R.defined() ? HostValue::integer(*R.Bits)
+                           : HostValue::unknown(std::string("a value whose computation has ") +
+                                                values::describe(R.UB) + " (" + where(UO) + ")");
+      }
+      if (Way.K == HostValue::Pointer)
+        return pointerArithmetic(Way, HostValue::integer(1), Sub->getType(), !Inc);
+      return Way;
+    });
     if (P.Valid)
       write(P, New);
     return UO->isPrefix() ? New : Old;
@@ -270,22 +280,8 @@ HostValue HostEvaluator::evalUnary(const UnaryOperator *UO) {
   case UO_Plus:
   case UO_Minus:
   case UO_Not:
-  case UO_LNot: {
-    HostValue V = eval(Sub);
-    if (V.K != HostValue::Int) {
-      if (UO->getOpcode() == UO_LNot)
-        if (auto T = truth(V))
-          return HostValue::integer(!*T);
-      return V;
-    }
-    values::IntegerResult R =
-        values::unary(UO->getOpcode(), V.Bits, values::integerTypeOf(Sub->getType(), Ctx),
-                      values::integerTypeOf(UO->getType(), Ctx));
-    if (auto B = R.defined())
-      return HostValue::integer(*B);
-    return HostValue::unknown(std::string("a value whose computation has ") +
-                              values::describe(R.UB) + " (" + where(UO) + ")");
-  }
+  case UO_LNot:
+    return liftChoice(eval(Sub), [&](const HostValue &V) { return unary(UO, V); });
   case UO_Extension:
     return eval(Sub);
   default:
@@ -294,9 +290,31 @@ HostValue HostEvaluator::evalUnary(const UnaryOperator *UO) {
   }
 }
 
+/// +, -, ~ or ! of one value (not a choice).
+HostValue HostEvaluator::unary(const UnaryOperator *UO, const HostValue &V) {
+  const Expr *Sub = UO->getSubExpr();
+  if (V.K != HostValue::Int) {
+    if (UO->getOpcode() == UO_LNot)
+      if (auto T = truth(V))
+        return HostValue::integer(!*T);
+    return V;
+  }
+  values::IntegerResult R =
+      values::unary(UO->getOpcode(), V.Bits, values::integerTypeOf(Sub->getType(), Ctx),
+                    values::integerTypeOf(UO->getType(), Ctx));
+  if (auto B = R.defined())
+    return HostValue::integer(*B);
+  return HostValue::unknown(std::string("a value whose computation has ") +
+                            values::describe(R.UB) + " (" + where(UO) + ")");
+}
+
 HostValue HostEvaluator::arithmetic(BinaryOperatorKind Op, const HostValue &L,
                                     const HostValue &R, QualType Operand, QualType Result,
                                     const Expr *At) {
+  if (L.isChoice() || R.isChoice())
+    return liftChoice(L, R, [&](const HostValue &A, const HostValue &B) {
+      return arithmetic(Op, A, B, Operand, Result, At);
+    });
   // An unknown multiple of M (a pitch) times or divided by a constant that
   // divides M is a multiple still: `pitch / sizeof(float)` of 512 is one
   // of 128. Anything else about it is unknown.
@@ -369,10 +387,11 @@ HostValue HostEvaluator::evalLogical(const BinaryOperator *BO) {
   if (L && *L != And)
     return HostValue::integer(!And); // short circuit
   if (L) {
-    HostValue R = eval(BO->getRHS());
-    if (auto T = truth(R))
-      return HostValue::integer(*T);
-    return R.known() ? HostValue::unknown("") : R;
+    return liftChoice(eval(BO->getRHS()), [&](const HostValue &R) {
+      if (auto T = truth(R))
+        return HostValue::integer(*T);
+      return R.known() ? HostValue::unknown("") : R;
+    });
   }
   // The right side runs on one path only.
   HostState Before = Cur;
@@ -395,8 +414,9 @@ HostValue HostEvaluator::evalConditional(const AbstractConditionalOperator *CO) 
   Cur = Before;
   HostValue B = eval(CO->getFalseExpr());
   std::string Where = "the condition at " + where(CO);
-  Cur = join(AfterTrue, Cur, Where);
-  return join(A, B, Where);
+  unsigned Decision = NextDecision++;
+  Cur = join(AfterTrue, Cur, Where, Decision);
+  return join(A, B, Where, Decision);
 }
 
 HostValue HostEvaluator::evalCompoundAssign(const CompoundAssignOperator *CA) {

@@ -2,7 +2,8 @@
 //
 // Declarations, branches, switches, loops, returns, breaks and continues
 // over the path's variables (HostState). A branch whose condition is
-// unknown runs both ways from the same state and joins them, the branch
+// unknown runs both ways from the same state and joins them (what the
+// ways set differently is a choice of that branch, HostValue.h), the branch
 // where `v == C` holds knowing v; a switch on an unknown value runs every
 // case with the switched variable set to the case's value; a loop whose
 // condition stays known is unrolled, and one whose condition is unknown
@@ -216,7 +217,7 @@ void HostEvaluator::execIf(const IfStmt *If) {
   Cur = std::move(Before);
   refine(If->getCond(), false);
   exec(If->getElse());
-  Cur = join(AfterThen, Cur, "the branch at " + where(If));
+  Cur = join(AfterThen, Cur, "the branch at " + where(If), NextDecision++);
 }
 
 void HostEvaluator::execSwitchBody(const Stmt *S, const SwitchCase *Target, bool &Found) {

@@ -41,7 +41,8 @@ bool HostValue::operator==(const HostValue &O) const {
     return false;
   switch (K) {
   case Unknown:
-    return Why == O.Why && Var == O.Var && Multiple == O.Multiple;
+    return Why == O.Why && Var == O.Var && Multiple == O.Multiple &&
+           Decision == O.Decision && Arms == O.Arms;
   case Int:
   case Pointer:
     return Bits == O.Bits;
@@ -81,9 +82,123 @@ static std::uint64_t commonMultiple(const HostValue &A, const HostValue &B) {
   return X;
 }
 
-HostValue join(const HostValue &A, const HostValue &B, const std::string &Where) {
+namespace {
+
+/// How many values V stands for: 1, or its ways' in all.
+unsigned valueCount(const HostValue &V) {
+  if (!V.isChoice())
+    return 1;
+  unsigned N = 0;
+  for (const HostValue &A : V.Arms)
+    N += valueCount(A);
+  return N;
+}
+
+bool holdsInteger(const HostValue &V) {
+  if (V.K == HostValue::Int)
+    return true;
+  return std::any_of(V.Arms.begin(), V.Arms.end(), holdsInteger);
+}
+
+std::string differs(const std::string &Where) {
+  return "a value that differs between the paths that meet after " + Where;
+}
+
+/// The choice of Decision between Arms; one value where they agree.
+HostValue choice(unsigned Decision, const std::string &Where, std::vector<HostValue> Arms) {
+  if (std::all_of(Arms.begin(), Arms.end(), [&](const HostValue &A) { return A == Arms[0]; }))
+    return Arms[0];
+  HostValue R = HostValue::unknown(differs(Where));
+  R.Decision = Decision;
+  R.Branch = Where;
+  R.Arms = std::move(Arms);
+  if (valueCount(R) > MaxChoiceValues)
+    return HostValue::unknown(differs(Where));
+  return R;
+}
+
+/// An unknown that is no choice: what a choice becomes where it cannot
+/// stay one.
+HostValue withoutChoice(const HostValue &V) {
+  if (!V.isChoice())
+    return V;
+  return HostValue::unknown(V.Why, V.Var);
+}
+
+} // namespace
+
+HostValue restrictChoice(const HostValue &V, unsigned Decision, unsigned Arm) {
+  if (V.isChoice()) {
+    if (V.Decision == Decision)
+      return restrictChoice(V.Arms[Arm], Decision, Arm);
+    std::vector<HostValue> Arms;
+    for (const HostValue &A : V.Arms)
+      Arms.push_back(restrictChoice(A, Decision, Arm));
+    return choice(V.Decision, V.Branch, std::move(Arms));
+  }
+  if (V.K == HostValue::Record) {
+    HostValue R = V;
+    for (HostField &F : R.Fields)
+      F.Value = restrictChoice(F.Value, Decision, Arm);
+    return R;
+  }
+  if (V.K == HostValue::Array) {
+    HostValue R = V;
+    for (HostValue &E : R.Elements)
+      E = restrictChoice(E, Decision, Arm);
+    return R;
+  }
+  return V;
+}
+
+const HostValue *outermostChoice(const HostValue &V) {
+  if (V.isChoice())
+    return &V;
+  for (const HostField &F : V.Fields)
+    if (const HostValue *C = outermostChoice(F.Value))
+      return C;
+  for (const HostValue &E : V.Elements)
+    if (const HostValue *C = outermostChoice(E))
+      return C;
+  return nullptr;
+}
+
+HostValue liftChoice(const HostValue &V, const std::function<HostValue(const HostValue &)> &F) {
+  if (!V.isChoice())
+    return F(V);
+  std::vector<HostValue> Arms;
+  for (const HostValue &A : V.Arms)
+    Arms.push_back(liftChoice(A, F));
+  return choice(V.Decision, V.Branch, std::move(Arms));
+}
+
+HostValue liftChoice(const HostValue &L, const HostValue &R,
+                     const std::function<HostValue(const HostValue &, const HostValue &)> &F) {
+  if (!L.isChoice() && !R.isChoice())
+    return F(L, R);
+  if (valueCount(L) * valueCount(R) > MaxChoiceValues)
+    return F(withoutChoice(L), withoutChoice(R));
+  const HostValue &C = L.isChoice() ? L : R;
+  std::vector<HostValue> Arms;
+  for (unsigned I = 0; I < C.Arms.size(); ++I)
+    Arms.push_back(liftChoice(restrictChoice(L, C.Decision, I),
+                              restrictChoice(R, C.Decision, I), F));
+  return choice(C.Decision, C.Branch, std::move(Arms));
+}
+
+HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
+               unsigned Decision) {
   if (A == B)
     return A;
+  // The two ways of one branch: a choice between them, when an integer is
+  // among them (two unknowns say no more as a choice).
+  auto Chooseable = [](const HostValue &V) {
+    return V.K == HostValue::Int || V.K == HostValue::Unknown;
+  };
+  if (Decision && Chooseable(A) && Chooseable(B) && (holdsInteger(A) || holdsInteger(B)))
+    return choice(Decision, Where, {A, B});
+  if (A.isChoice() || B.isChoice())
+    return HostValue::unknown(differs(Where));
   if (!A.known() || !B.known()) {
     HostValue R = !A.known() ? A : B;
     R.Multiple = commonMultiple(A, B);
@@ -103,21 +218,21 @@ HostValue join(const HostValue &A, const HostValue &B, const std::string &Where)
     R.DeviceProperties = A.DeviceProperties;
     for (const HostField &F : A.Fields)
       if (const HostValue *Other = B.field(F.Decl))
-        R.setField(F.Decl, join(F.Value, *Other, Where));
+        R.setField(F.Decl, join(F.Value, *Other, Where, Decision));
     return R; // a field set on one path only is not known after both
   }
   if (A.K == HostValue::Array && B.K == HostValue::Array &&
       A.Elements.size() == B.Elements.size()) {
     HostValue R = A;
     for (size_t I = 0; I < R.Elements.size(); ++I)
-      R.Elements[I] = join(A.Elements[I], B.Elements[I], Where);
+      R.Elements[I] = join(A.Elements[I], B.Elements[I], Where, Decision);
     return R;
   }
-  return HostValue::unknown("a value that differs between the paths that meet after " +
-                            Where);
+  return HostValue::unknown(differs(Where));
 }
 
-HostState join(const HostState &A, const HostState &B, const std::string &Where) {
+HostState join(const HostState &A, const HostState &B, const std::string &Where,
+               unsigned Decision) {
   if (!A.Live)
     return B;
   if (!B.Live)
@@ -125,7 +240,7 @@ HostState join(const HostState &A, const HostState &B, const std::string &Where)
   HostState R;
   for (const auto &[Key, V] : A.Vars) {
     auto It = B.Vars.find(Key);
-    R.Vars[Key] = It == B.Vars.end() ? V : join(V, It->second, Where);
+    R.Vars[Key] = It == B.Vars.end() ? V : join(V, It->second, Where, Decision);
   }
   for (const auto &[Key, V] : B.Vars)
     R.Vars.emplace(Key, V);

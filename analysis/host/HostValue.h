@@ -6,7 +6,12 @@
 // set of functions a function pointer may hold, the address of a variable,
 // a pointer's byte offset from its allocation, or nothing known, with why.
 // Where two paths meet, values are joined: equal values stay, function
-// sets unite, anything else becomes unknown. Private to analysis/host/.
+// sets unite, and where an `if` or `?:` whose condition is not known joins
+// its two ways, two different integers (or an integer and an unknown) stay
+// as a choice between them, made by that condition: arithmetic on a choice
+// is done on each of its ways, and a launch whose shape holds one is a
+// launch per way (LaunchConfig.cpp). Anything else becomes unknown.
+// Private to analysis/host/.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_HOST_HOSTVALUE_H
@@ -15,6 +20,7 @@
 #include "clang/AST/Decl.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -52,6 +58,14 @@ struct HostValue {
   std::vector<const clang::FunctionDecl *> Callees;
   /// Address: the variable pointed to.
   VarKey Target{0, nullptr};
+  /// Unknown: a choice made where the two ways of a branch met (Branch says
+  /// which, "the branch at main.cu:30"): Arms[0] is the value where its
+  /// condition holds, Arms[1] where it does not, each an integer, an
+  /// unknown, or another branch's choice. Decision numbers the meeting: two
+  /// choices of one number are made together.
+  unsigned Decision = 0;
+  std::vector<HostValue> Arms;
+  std::string Branch;
 
   static HostValue integer(std::uint64_t Bits) {
     HostValue V;
@@ -85,6 +99,7 @@ struct HostValue {
   }
 
   bool known() const { return K != Unknown; }
+  bool isChoice() const { return K == Unknown && !Arms.empty(); }
   /// The field's value, or null.
   const HostValue *field(const clang::FieldDecl *F) const;
   /// The field of that name (dim3's x, y, z), or null.
@@ -105,9 +120,33 @@ struct HostField {
 };
 
 /// The value of two paths that meet: equal values stay, function sets
-/// unite, records and arrays join field by field; anything else is
-/// unknown, with Where ("the branch at main.cu:30") in its reason.
-HostValue join(const HostValue &A, const HostValue &B, const std::string &Where);
+/// unite, records and arrays join field by field; with a Decision (an `if`
+/// or `?:` joining its ways, A where its condition holds), integers and
+/// unknowns that differ are a choice between them (at most
+/// MaxChoiceValues ways in all); anything else is unknown, with Where ("the
+/// branch at main.cu:30") in its reason.
+HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
+               unsigned Decision = 0);
+
+/// The most values one choice may hold (its nested choices' included):
+/// past it, arithmetic on choices and joins give an unknown.
+constexpr unsigned MaxChoiceValues = 16;
+
+/// V where the branch Decision went its way Arm (0: the condition holds);
+/// records, arrays and other branches' choices in V are kept, resolved
+/// within.
+HostValue restrictChoice(const HostValue &V, unsigned Decision, unsigned Arm);
+
+/// The first choice in V (its own, or its fields' and elements' in order),
+/// or null.
+const HostValue *outermostChoice(const HostValue &V);
+
+/// F applied on each way of V; the ways that agree become one value.
+HostValue liftChoice(const HostValue &V, const std::function<HostValue(const HostValue &)> &F);
+/// F applied on each combination of the ways of L and R (made together
+/// where they are one branch's); past MaxChoiceValues, an unknown.
+HostValue liftChoice(const HostValue &L, const HostValue &R,
+                     const std::function<HostValue(const HostValue &, const HostValue &)> &F);
 
 /// The variables of one path through the host code.
 struct HostState {
@@ -116,8 +155,9 @@ struct HostState {
   bool Live = true;
 };
 
-/// Two paths that meet (a dead path adds nothing).
-HostState join(const HostState &A, const HostState &B, const std::string &Where);
+/// Two paths that meet (a dead path adds nothing); Decision as for values.
+HostState join(const HostState &A, const HostState &B, const std::string &Where,
+               unsigned Decision = 0);
 
 } // namespace warpcheck::analysis::host
 

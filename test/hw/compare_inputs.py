@@ -261,6 +261,15 @@ def compare(args, warpcheck, results, scratch, assumed):
                 return i
             return None
 
+        def match_shape(fn, kernel, km):
+            """Whether ncu's launch km of fn has kernel's block and grid."""
+            if base_name(km["function"]) != fn:
+                return False
+            block, grid = shapes.get((fn, km["launch"]), (None, None))
+            return block == count(kernel["launch"]["block"]) and not (
+                kernel["launch"].get("grid") and grid is not None and
+                count(kernel["launch"]["grid"]) != grid)
+
         measured_blocks = {(base_name(km["function"]), km.get("launch", 0)): km.get("block")
                            for km in doc.get("kernels", [])}
 
@@ -379,6 +388,15 @@ def compare(args, warpcheck, results, scratch, assumed):
                         result(True, "%s:%d %s %s %s (launch %d): predicted %s, measured %s by a "
                                "launch of its shape" % (stem, a["line"], fn, a["space"], a["op"], launch,
                                                         a[metric], a[metric]))
+                        continue
+                    # One way of a host branch on a run-time value (the
+                    # launch's context says which) that the measured run did
+                    # not take: no launch of its shape was measured.
+                    way = [c for c in k["launch"].get("context", [])
+                           if re.fullmatch(r"the (branch at .* (not )?taken|condition at .* (true|false))", c)]
+                    if way and not any(match_shape(fn, k, km) for km in doc.get("kernels", [])):
+                        print("SKIP %s:%d %s %s %s (launch %d): %s, a way the measured run did "
+                              "not take" % (stem, a["line"], fn, a["space"], a["op"], launch, way[-1]))
                         continue
                     key = (fn, a["line"], a["space"], a["op"])
                     result(key in excused, "%s:%d %s %s %s (launch %d): exact prediction with no measurement%s"

@@ -107,9 +107,9 @@ int main(int argc, char **argv) {
   int perSM = prop.multiProcessorCount;
   perMultiprocessor<<<1, perSM>>>(in, out);
 
-  int requested = argc > 2 ? std::atoi(argv[2]) : 64;
+  int requested = std::atoi(argc > 2 ? argv[2] : "64");
   runRequested(in, out, requested);
-  dispatch(in, out, argc > 3 ? std::atoi(argv[3]) : 256);
+  dispatch(in, out, std::atoi(argc > 3 ? argv[3] : "256"));
   dispatch(in, out, 64);
 
   cudaDeviceSynchronize();
@@ -122,3 +122,9 @@ int main(int argc, char **argv) {
 // lines are last, not first as in clang-tidy's own tests: the H200 records
 // of this input (test/hw/inputs/) are keyed by the line numbers above.
 // RUN: %check_warpcheck %s 'cuda-*' %t
+
+// The sizes from the command line are read as `atoi(argc > 1 ? argv[1] :
+// "16")`, the same values as `argc > 1 ? atoi(argv[1]) : 16`, written so
+// that the host evaluation cannot tell them: it would analyse that form's
+// default as a launch of its own (the condition false), and this input is
+// about launches whose shape is not known.

@@ -68,9 +68,9 @@ __global__ void stagedSum(const float *in, float *out) {
 int main(int argc, char **argv) {
   // Every block size is read from the command line; these defaults are
   // what the H200 run uses.
-  int tile = argc > 1 ? atoi(argv[1]) : 16;
-  int threads = argc > 2 ? atoi(argv[2]) : 128;
-  int rows = argc > 3 ? atoi(argv[3]) : 16;
+  int tile = atoi(argc > 1 ? argv[1] : "16");
+  int threads = atoi(argc > 2 ? argv[2] : "128");
+  int rows = atoi(argc > 3 ? argv[3] : "16");
   float *in, *out;
   cudaMalloc(&in, sizeof(float) * WIDTH * WIDTH * 4);
   cudaMalloc(&out, sizeof(float) * WIDTH * WIDTH * 4);
@@ -104,3 +104,9 @@ int main(int argc, char **argv) {
 // lines are last, not first as in clang-tidy's own tests: the H200 records
 // of this input (test/hw/inputs/) are keyed by the line numbers above.
 // RUN: %check_warpcheck %s 'cuda-*' %t
+
+// The sizes from the command line are read as `atoi(argc > 1 ? argv[1] :
+// "16")`, the same values as `argc > 1 ? atoi(argv[1]) : 16`, written so
+// that the host evaluation cannot tell them: it would analyse that form's
+// default as a launch of its own (the condition false), and this input is
+// about launches whose shape is not known.

@@ -50,6 +50,14 @@ std::vector<std::string> blocks(const std::vector<LaunchConfig> &Cs) {
   return Out;
 }
 
+/// The integer a launch binds to the kernel's parameter Name, if any.
+std::optional<std::int64_t> integerArgument(const LaunchConfig &C, llvm::StringRef Name) {
+  for (const auto &[P, A] : C.Arguments)
+    if (P->getName() == Name)
+      return A.Integer;
+  return std::nullopt;
+}
+
 const char *Kernels = "__global__ void k(float *p, int n) {}\n";
 
 TEST(HostEvaluator, FieldStoresAndLaterAssignments) {
@@ -91,17 +99,106 @@ int main(int argc, char **argv) {
   if (argc > 1) same = 96; else same = 96;
   if (argc > 2) differ = 512;
   k<<<1, same>>>(p, 0);
+  switch (argc) { case 1: differ = 64; break; case 2: differ = 32; break; }
   other<<<1, differ>>>(p, 0);
   return 0;
 })");
   EXPECT_EQ(blocks(U.configs("k")), std::vector<std::string>{"(96, 1, 1)"});
+  // The ways of a switch on a value read at run time are not kept apart.
   auto Other = U.configs("other");
   ASSERT_EQ(Other.size(), 1u);
   EXPECT_EQ(Other[0].Source, LaunchSource::Default);
   ASSERT_EQ(Other[0].Unevaluated.size(), 1u);
   EXPECT_EQ(Other[0].Unevaluated[0],
-            "the launch at unit.cu:10 uses 'differ', a value that differs between the "
-            "paths that meet after the branch at unit.cu:8");
+            "the launch at unit.cu:11 uses 'differ', a value that differs between the "
+            "paths that meet after the switch at unit.cu:10");
+}
+
+TEST(HostEvaluator, BranchesThatDisagreeLaunchOncePerWay) {
+  Unit U(std::string(Kernels) + R"(
+#include <cstdlib>
+__global__ void chained(float *p, int n) {}
+__global__ void levels(float *p, int n) {}
+void pick(int n, int &threads, int &blocks) {
+  if (n == 1) { threads = 1; blocks = 1; }
+  else { threads = 1024; blocks = (n + 1023) / 1024; }
+}
+int main(int argc, char **argv) {
+  float *p;
+  int n = std::atoi(argv[1]);
+  int threads, blocks;
+  pick(n, threads, blocks);
+  k<<<blocks, threads, threads * sizeof(float)>>>(p, threads / 2);
+  int bs;
+  if (n > 4096) bs = 512; else if (n > 1024) bs = 256; else bs = 128;
+  chained<<<1, bs>>>(p, n < 64 ? 64 : bs);
+  dim3 block;
+  unsigned lv = std::atoi(argv[2]), step = lv;
+  if (lv <= 10) block.x = n / 2; else { block.x = 512; step = 10; }
+  levels<<<1, block>>>(p, step);
+  return 0;
+})");
+  // A value set on each way of a branch (through a reference parameter),
+  // and what is computed from it, go together: 1 thread with 4 bytes and
+  // n = 0, or 1024 threads with 4096 bytes and n = 512.
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 2u);
+  EXPECT_EQ(Cs[0].Block.str(), "(1, 1, 1)");
+  EXPECT_TRUE(Cs[0].GridKnown);
+  EXPECT_EQ(Cs[0].Grid.str(), "(1, 1, 1)");
+  EXPECT_EQ(Cs[0].DynamicSharedBytes, 4u);
+  EXPECT_EQ(Cs[1].Block.str(), "(1024, 1, 1)");
+  EXPECT_FALSE(Cs[1].GridKnown);
+  EXPECT_EQ(Cs[1].DynamicSharedBytes, 4096u);
+  EXPECT_EQ(integerArgument(Cs[1], "n"), 512);
+  EXPECT_EQ(integerArgument(Cs[0], "n"), 0);
+  EXPECT_EQ(Cs[1].Context,
+            (std::vector<std::string>{"the branch at unit.cu:7 not taken"}));
+  // An else-if chain is three ways. A `?:` that chooses an argument only
+  // is no launch of its own: the argument is not bound.
+  auto Chained = U.configs("chained");
+  EXPECT_EQ(blocks(Chained),
+            (std::vector<std::string>{"(512, 1, 1)", "(256, 1, 1)", "(128, 1, 1)"}));
+  ASSERT_EQ(Chained.size(), 3u);
+  EXPECT_EQ(integerArgument(Chained[1], "n"), std::nullopt);
+  // The outer branch first; the inner one is no choice where the outer
+  // condition holds.
+  EXPECT_EQ(Chained[0].Context,
+            (std::vector<std::string>{"the branch at unit.cu:17 taken"}));
+  EXPECT_EQ(Chained[1].Context,
+            (std::vector<std::string>{"the branch at unit.cu:17 not taken",
+                                      "the branch at unit.cu:17 taken"}));
+  // A way whose block is known only at run time is said; the other is
+  // analysed with the values of its own way (step = 10).
+  auto Levels = U.configs("levels");
+  ASSERT_EQ(Levels.size(), 1u);
+  EXPECT_EQ(Levels[0].Block.str(), "(512, 1, 1)");
+  EXPECT_EQ(integerArgument(Levels[0], "n"), 10);
+  ASSERT_EQ(Levels[0].Unevaluated.size(), 1u);
+  EXPECT_EQ(Levels[0].Unevaluated[0],
+            "the launch at unit.cu:22 uses 'n', a value 'atoi' returns at run time "
+            "(unit.cu:12)");
+}
+
+TEST(HostEvaluator, ChoicesPastTheirLimitAreUnknown) {
+  // Each iteration's branch doubles the ways bs may have come: past 16
+  // values (HostValue.h's MaxChoiceValues) it is unknown, and said so.
+  Unit U(std::string(Kernels) + R"(
+int main(int argc, char **argv) {
+  float *p;
+  int bs = 1;
+  for (int i = 0; i < 10; ++i)
+    if (argc > i) bs *= 2;
+  k<<<1, bs>>>(p, 0);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_NE(Cs[0].Source, LaunchSource::LaunchSite);
+  ASSERT_EQ(Cs[0].Unevaluated.size(), 1u);
+  EXPECT_EQ(Cs[0].Unevaluated[0],
+            "the launch at unit.cu:8 uses 'bs', a value that differs between the paths that "
+            "meet after the branch at unit.cu:7");
 }
 
 TEST(HostEvaluator, ParametersBoundAtEveryCall) {
