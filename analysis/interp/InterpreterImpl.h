@@ -156,6 +156,8 @@ private:
   /// The Local region of each object, by its declaration (or temporary)
   /// and the depth of its frame: a function run twice nested gets two.
   std::map<std::pair<const void *, std::size_t>, int> ObjectRegions;
+  /// Per function, its local variables whose address it takes.
+  std::map<const clang::FunctionDecl *, std::set<const clang::VarDecl *>> AddressTakenIn;
   /// The call whose struct result initialises an object, and where.
   const clang::CallExpr *ReturnSlotCall = nullptr;
   Lanes ReturnSlotAddr;
@@ -458,6 +460,8 @@ private:
   // ---- statements and declarations (Statements.cpp) ----
   void exec(const clang::Stmt *S);
   void declare(const clang::VarDecl *VD);
+  /// Whether the function that declares VD takes its address (`&w`).
+  bool addressTaken(const clang::VarDecl *VD);
 
   // ---- control flow and lane masks (ControlFlow.cpp) ----
   void execIf(const clang::IfStmt *If);

@@ -1,7 +1,8 @@
 //===- Objects.cpp - local objects: structs, arrays, lambdas, temporaries -===//
 //
 // A struct, array, lambda or temporary declared in device code lives in the
-// lane's registers or local memory: each lane has its own copy. Such an
+// lane's registers or local memory: each lane has its own copy; so does a
+// scalar whose address the function takes (Statements.cpp). Such an
 // object is a Local region, and what the lanes store in it (a helper
 // object's pointer member, a functor's stride, a lambda's by-copy capture)
 // is kept per lane and byte offset, so that a method run on the object

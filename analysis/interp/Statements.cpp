@@ -29,9 +29,13 @@ void WarpInterpreter::Impl::declare(const VarDecl *VD) {
     // writes through r reach it.
     if (S.Ref.K == LValue::Var)
       S.Ref.Frame = absoluteFrame(S.Ref);
-  } else if (isObjectType(VD->getType())) {
+  } else if (isObjectType(VD->getType()) || addressTaken(VD)) {
     // A local struct, array or lambda lives in registers or local memory:
     // an object of its own, whose contents each lane keeps (Objects.cpp).
+    // So does a scalar whose address is taken (dxtc's `ushort start;
+    // evalPermutation4(..., &start, ...)`, which writes `*w = ...`): what is
+    // stored through the pointer is the variable's, in the lane, and no
+    // access of global memory (nvcc keeps it in registers once inlined).
     S.IsReference = true;
     S.Ref.K = LValue::Mem;
     S.Ref.Addr = newObject(VD, Frames.size(), VD->getType());
@@ -51,6 +55,28 @@ void WarpInterpreter::Impl::declare(const VarDecl *VD) {
   for (unsigned L = 0; L < WarpSize; ++L)
     if (isBitSet(Active, L))
       It->second.Val[L] = S.Val[L];
+}
+
+bool WarpInterpreter::Impl::addressTaken(const VarDecl *VD) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody() || VD->getType()->isReferenceType())
+    return false;
+  auto [It, New] = AddressTakenIn.try_emplace(FD);
+  if (New) {
+    llvm::SmallVector<const Stmt *, 64> Work{FD->getBody()};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens()))
+          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->isLocalVarDecl())
+            It->second.insert(V);
+      for (const Stmt *Child : S->children())
+        Work.push_back(Child);
+    }
+  }
+  return It->second.count(VD) != 0;
 }
 
 void WarpInterpreter::Impl::exec(const Stmt *S) {

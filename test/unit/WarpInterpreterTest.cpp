@@ -454,4 +454,26 @@ __global__ void votes(int *out, const int *flags) {
   EXPECT_FALSE(R.onlyAddresses(All, "out[__popc(guessed) + lane]", AccessOp::Store));
 }
 
+TEST(WarpInterpreter, AVariableWrittenThroughItsAddressIsTheLanes) {
+  // dxtc's `ushort start; evalPermutation4(..., &start, ...)` writing
+  // `*w = ...`: the store is to the lane's own variable, not to global
+  // memory, and the variable then holds what was stored.
+  const char *Code = R"(
+__device__ void setTo(unsigned *w, unsigned v) { *w = v; }
+__global__ void viaPointer(float *out) {
+  unsigned x;
+  setTo(&x, threadIdx.x * 2);
+  out[x] = 1.0f;
+}
+)";
+  WarpRun R(Code, "viaPointer", Dim3{32, 1, 1}, Dim3{1, 1, 1});
+  std::vector<RecordedRequest> All = R.run(0);
+  // One request: the store to out, lane L at element 2L.
+  ASSERT_EQ(All.size(), 1u);
+  std::optional<WarpAddressSet> Out = R.onlyAddresses(All, "out[x]", AccessOp::Store);
+  ASSERT_TRUE(Out);
+  EXPECT_EQ(fromLaneZero(*Out, 5), 10 * 4);
+  EXPECT_EQ(fromLaneZero(*Out, 31), 62 * 4);
+}
+
 } // namespace
