@@ -117,8 +117,21 @@ public:
     return within(MD, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(MD); });
   }
   bool TraverseLambdaExpr(LambdaExpr *LE) {
-    return within(LE->getCallOperator(),
-                  [&] { return RecursiveASTVisitor::TraverseLambdaExpr(LE); });
+    if (!within(LE->getCallOperator(),
+                [&] { return RecursiveASTVisitor::TraverseLambdaExpr(LE); }))
+      return false;
+    // A generic lambda's body above is its pattern, dependent on the
+    // parameters' types; its launches are made by the call operators the
+    // calls instantiate (llm.c's `auto launch = [&](auto int_const) {
+    // kernel<int_const.value><<<grid, int_const.value>>>(...); }` called
+    // once per block size by a switch), which the walk does not otherwise
+    // visit: each is a caller of its own.
+    if (const FunctionTemplateDecl *Pattern = LE->getDependentCallOperator())
+      for (FunctionDecl *Instance : Pattern->specializations())
+        if (Instance->doesThisDeclarationHaveABody() &&
+            !within(Instance, [&] { return TraverseStmt(Instance->getBody()); }))
+          return false;
+    return true;
   }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *KC) {
@@ -475,42 +488,26 @@ commonArguments(const std::vector<std::map<const ParmVarDecl *, BoundArgument>> 
 /// MaxChoiceLaunches, the record as it is (the choices unknown).
 std::vector<host::LaunchRecord> launchesPerWay(const host::LaunchRecord &R) {
   constexpr unsigned MaxChoiceLaunches = 16;
-  // The outermost branch first: one nested in a way of it is split only
-  // where that way is taken.
-  auto NextBranch = [](const host::LaunchRecord &L) {
-    for (const host::HostValue *V : {&L.Grid, &L.Block, &L.SharedBytes})
-      if (const host::HostValue *C = host::outermostChoice(*V))
-        return C;
-    return static_cast<const host::HostValue *>(nullptr);
-  };
-  std::vector<host::LaunchRecord> Done, Work{R};
-  while (!Work.empty()) {
-    host::LaunchRecord L = std::move(Work.back());
-    Work.pop_back();
-    const host::HostValue *C = NextBranch(L);
-    if (!C) {
-      Done.push_back(std::move(L));
-      continue;
-    }
-    unsigned Decision = C->Decision;
-    std::string Where = C->Branch;
-    for (unsigned Way : {1u, 0u}) { // the way where the condition holds first
-      host::LaunchRecord W = L;
-      for (host::HostValue *V : {&W.Grid, &W.Block, &W.SharedBytes})
-        *V = host::restrictChoice(*V, Decision, Way);
-      for (host::HostValue &A : W.Args)
-        A = host::restrictChoice(A, Decision, Way);
-      // "the branch at main.cu:30 taken", "the condition at main.cu:31 false".
-      bool If = llvm::StringRef(Where).starts_with("the branch at ");
-      W.Ways.push_back(Where + (Way == 0 ? (If ? " taken" : " true")
-                                         : (If ? " not taken" : " false")));
-      W.Context.push_back(W.Ways.back());
-      Work.push_back(std::move(W));
-    }
-    if (Done.size() + Work.size() > MaxChoiceLaunches)
-      return {R};
+  // Split on the shape's choices only; the arguments go along each way (a
+  // branch that chooses only an argument, such as a command-line option's
+  // default, stays one launch with the argument swept).
+  std::vector<host::HostValue> Values{R.Grid, R.Block, R.SharedBytes};
+  Values.insert(Values.end(), R.Args.begin(), R.Args.end());
+  std::vector<host::ValueWay> Ways = host::waysOf(std::move(Values), 3, MaxChoiceLaunches);
+  if (Ways.empty())
+    return {R};
+  std::vector<host::LaunchRecord> Out;
+  for (host::ValueWay &W : Ways) {
+    host::LaunchRecord L = R;
+    L.Grid = std::move(W.Values[0]);
+    L.Block = std::move(W.Values[1]);
+    L.SharedBytes = std::move(W.Values[2]);
+    std::move(W.Values.begin() + 3, W.Values.end(), L.Args.begin());
+    L.Ways.insert(L.Ways.end(), W.Chosen.begin(), W.Chosen.end());
+    L.Context.insert(L.Context.end(), W.Chosen.begin(), W.Chosen.end());
+    Out.push_back(std::move(L));
   }
-  return Done;
+  return Out;
 }
 
 } // namespace
@@ -541,8 +538,9 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
         Unevaluated.push_back(
             "the launch at " + S->Location + " is never executed: " +
             (Run->exhausted() ? "the host code before it was too long to follow"
-                              : "no path through '" + S->Caller->getNameAsString() +
-                                    "' reaches it"));
+                              : "no path through " +
+                                    host::functionName(Ctx.getSourceManager(), S->Caller) +
+                                    " reaches it"));
       continue;
     }
     auto LaunchesThis = [&](const host::LaunchRecord &R) {

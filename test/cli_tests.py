@@ -798,6 +798,48 @@ def main():
                                   (128, 16, "exact", "'runGather' called at host.cpp:5")] and
               "cross_unit_calls" not in out and "functions_without_caller" not in out,
               repr(got) + out[-3000:] + err)
+        # A block size the calling unit chooses on a branch (a default or a
+        # run-time override) is passed along each way: the kernel's unit
+        # runs its host function once per way, the way in the context. The
+        # way of 64 threads (2 warps) is 8 sectors per request for stride
+        # 2; that of the run-time value is swept.
+        choice_dir = os.path.join(xtu, "choice")
+        os.makedirs(choice_dir, exist_ok=True)
+        with open(os.path.join(choice_dir, "wrapper.cu"), "w") as f:
+            f.write("__global__ void pick(float *out, const float *in, int stride) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  out[i] = in[i * stride];\n"
+                    "}\n"
+                    "extern \"C\" void runPick(float *out, const float *in, int block) {\n"
+                    "  pick<<<64, block>>>(out, in, 2);\n"
+                    "}\n")
+        with open(os.path.join(choice_dir, "host.cpp"), "w") as f:
+            f.write("#include <cstdlib>\n"
+                    "extern \"C\" void runPick(float *out, const float *in, int block);\n"
+                    "int main(int argc, char **argv) {\n"
+                    "  float *a = nullptr, *b = nullptr;\n"
+                    "  int block = 64;\n"
+                    "  if (argc > 1)\n"
+                    "    block = std::atoi(argv[1]);\n"
+                    "  runPick(a, b, block);\n"
+                    "  return 0;\n"
+                    "}\n")
+        rc, out, err = run([wc, "--format=json", "wrapper.cu", "host.cpp"], cwd=choice_dir)
+        try:
+            doc = json.loads(out)
+            ks = [k for k in doc["kernels"] if k["name"] == "pick"]
+            got = sorted((k["launch"]["block"][0], a["sectors_per_request"], a["status"],
+                          tuple(k["launch"]["context"]))
+                         for k in ks for a in k["accesses"] if a["op"] == "load")
+            unevaluated = [u for k in ks for u in k["launch"]["unevaluated_launches"]]
+        except (ValueError, KeyError, IndexError):
+            got, unevaluated = [], []
+        check("a value another unit chooses on a branch is passed along the way that knows it",
+              rc == 0 and got == [(64, 8, "exact", ("the branch at host.cpp:6 not taken",
+                                                    "'runPick' called at host.cpp:8"))] and
+              unevaluated == ["the launch at wrapper.cu:6 uses 'block', a parameter of 'runPick' "
+                              "whose caller at host.cpp:8 passes a value not known"],
+              repr(got) + out[-3000:] + err)
         # --launches-from=database: only the kernels' units are inputs; the
         # database's other units (main.cu's launch, host.cpp's calls) are
         # parsed for their host code only and bind them, and are no inputs.

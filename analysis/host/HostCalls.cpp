@@ -41,12 +41,24 @@ bool HostEvaluator::runnable(const FunctionDecl *FD) const {
   return !SM.isInSystemHeader(SM.getFileLoc(Def->getLocation()));
 }
 
+const Expr *forwardedArgument(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (FD && CE->getNumArgs() == 1 && FD->getIdentifier() && FD->isInStdNamespace() &&
+      (FD->getName() == "forward" || FD->getName() == "move"))
+    return CE->getArg(0);
+  return nullptr;
+}
+
 HostValue HostEvaluator::evalCall(const CallExpr *CE) {
   auto Site = Sites.find(CE);
   if (Site != Sites.end()) {
     recordLaunch(*Site->second, CE);
     return HostValue::unknown("the error code of the launch at " + where(CE));
   }
+  // std::forward and std::move are casts: a benchmark wrapper's
+  // `kernel(std::forward<Args>(args)...)` passes the values it was given.
+  if (const Expr *Arg = forwardedArgument(CE))
+    return eval(Arg);
   const FunctionDecl *FD = CE->getDirectCallee();
   unsigned FirstArg = 0;
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
@@ -85,9 +97,7 @@ HostValue HostEvaluator::evalCall(const CallExpr *CE) {
 
 HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
                                     unsigned FirstArg) {
-  std::string Name = FD && FD->getIdentifier() ? "'" + FD->getNameAsString() + "'"
-                     : FD                      ? "'" + FD->getNameAsString() + "'"
-                                               : "a function called through a pointer";
+  std::string Name = FD ? functionName(FD) : "a function called through a pointer";
   std::string At = " at run time (" + where(CE) + ")";
   HostValue Written = HostValue::unknown("a value " + Name + " writes" + At);
   // A function of the program's own code that is not followed may change
@@ -144,24 +154,42 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
   if (FD->hasBody() || isa<CXXMethodDecl>(FD) || !FD->getIdentifier() ||
       FD->getBuiltinID() || SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
     return;
-  ExternalCall Call;
-  Call.Callee = FD->getCanonicalDecl();
-  for (unsigned I = 0; I < Args.size() && I < FD->getNumParams(); ++I)
-    if (Args[I].K == HostValue::Int && FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
-      Call.Integers[I] = toType(Args[I], FD->getParamDecl(I)->getType()).Bits;
-  // One record per distinct binding: a loop that calls with the same
-  // values every iteration is one call; a few dozen bindings are enough to
-  // stand for a loop over sizes (each is a run of the callee elsewhere).
-  unsigned Same = 0;
-  for (const ExternalCall &Prev : ExternalCalls) {
-    if (Prev.Callee != Call.Callee)
+  // A value chosen by a branch here is passed along each of its ways, as a
+  // launch here would be split (reduction.cpp's `reduce<T>(size, threads,
+  // ...)` with `threads` from `n < maxThreads * 2 ? nextPow2(...) :
+  // maxThreads`): one call per way, the way in its context; past 16 ways,
+  // one call with the integers alone.
+  std::vector<ValueWay> Ways = waysOf(Args, Args.size(), 16);
+  if (Ways.empty())
+    Ways.push_back(ValueWay{Args, {}});
+  for (const ValueWay &W : Ways) {
+    ExternalCall Call;
+    Call.Callee = FD->getCanonicalDecl();
+    for (unsigned I = 0; I < W.Values.size() && I < FD->getNumParams(); ++I)
+      if (W.Values[I].K == HostValue::Int &&
+          FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
+        Call.Integers[I] = toType(W.Values[I], FD->getParamDecl(I)->getType()).Bits;
+    // One record per distinct binding: a loop that calls with the same
+    // values every iteration is one call; a few dozen bindings are enough
+    // to stand for a loop over sizes (each is a run of the callee
+    // elsewhere).
+    unsigned Same = 0;
+    bool Recorded = false;
+    for (const ExternalCall &Prev : ExternalCalls) {
+      if (Prev.Callee != Call.Callee)
+        continue;
+      if (Prev.Integers == Call.Integers || ++Same >= 32) {
+        Recorded = true;
+        break;
+      }
+    }
+    if (Recorded)
       continue;
-    if (Prev.Integers == Call.Integers || ++Same >= 32)
-      return;
+    Call.Location = where(CE);
+    Call.Context = Context;
+    Call.Context.insert(Call.Context.end(), W.Chosen.begin(), W.Chosen.end());
+    ExternalCalls.push_back(std::move(Call));
   }
-  Call.Location = where(CE);
-  Call.Context = Context;
-  ExternalCalls.push_back(std::move(Call));
 }
 
 std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
@@ -347,8 +375,8 @@ HostValue HostEvaluator::callFunction(const FunctionDecl *FD, const CallExpr *CE
       Cur = std::move(Before);
       Context = std::move(ContextBefore);
       HostValue Opaque = opaqueCall(FD, CE, FirstArg);
-      forgetAssignedIn(Def->getBody(), "a value '" + Def->getNameAsString() +
-                                           "' may change (" + where(CE) +
+      forgetAssignedIn(Def->getBody(), "a value " + functionName(Def) +
+                                           " may change (" + where(CE) +
                                            "), too long to follow");
       return Opaque;
     }
@@ -365,7 +393,7 @@ HostValue HostEvaluator::runCall(const FunctionDecl *Def, const CallExpr *CE,
     eval(CE->getArg(0));
   Frame F{Def, NextFrameId++, {}, {}, std::nullopt, {}};
   bindParameters(Def, CE, FirstArg, F);
-  Context.push_back("'" + Def->getNameAsString() + "' called at " + where(CE));
+  Context.push_back(functionName(Def) + " called at " + where(CE));
   Frames.push_back(std::move(F));
   runFunction(Def);
   std::optional<HostValue> Returned = std::move(frame().Returned);

@@ -119,6 +119,14 @@ struct HostLimits {
 /// "main.cu:40" for a location (its file's name and line).
 std::string shortLocation(const clang::SourceManager &SM, clang::SourceLocation Loc);
 
+/// The argument of a call of std::forward or std::move (a cast to a
+/// reference, written as a call), else null.
+const clang::Expr *forwardedArgument(const clang::CallExpr *CE);
+
+/// A function as messages name it: 'run', or "the lambda at main.cu:12"
+/// (every lambda's call operator is an 'operator()').
+std::string functionName(const clang::SourceManager &SM, const clang::FunctionDecl *FD);
+
 class HostEvaluator {
 public:
   HostEvaluator(clang::ASTContext &Ctx, const model::ArchSpec &Arch,
@@ -216,6 +224,9 @@ private:
   bool step();
   std::string where(const clang::Stmt *S) const;
   std::string where(const clang::Decl *D) const;
+  std::string functionName(const clang::FunctionDecl *FD) const {
+    return host::functionName(SM, FD);
+  }
   Frame &frame() { return Frames.back(); }
 
   // ---- expressions (HostExpressions.cpp) ----

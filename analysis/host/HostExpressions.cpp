@@ -28,6 +28,12 @@ std::string shortLocation(const SourceManager &SM, SourceLocation Loc) {
   return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine());
 }
 
+std::string functionName(const SourceManager &SM, const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
+    return "the lambda at " + shortLocation(SM, MD->getParent()->getLocation());
+  return "'" + FD->getNameAsString() + "'";
+}
+
 HostEvaluator::HostEvaluator(ASTContext &Ctx, const model::ArchSpec &Arch,
                              const std::map<const Expr *, const LaunchSite *> &Sites,
                              HostLimits Limits)
@@ -48,6 +54,7 @@ std::string HostEvaluator::where(const Stmt *S) const {
 std::string HostEvaluator::where(const Decl *D) const {
   return shortLocation(SM, D->getLocation());
 }
+
 
 std::optional<std::uint64_t> HostEvaluator::constantInt(const Expr *E) {
   if (E->isValueDependent() || E->isTypeDependent() ||

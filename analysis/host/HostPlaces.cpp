@@ -79,7 +79,13 @@ std::optional<VarKey> HostEvaluator::trackedGlobal(const VarDecl *VD) {
 }
 
 std::optional<VarKey> HostEvaluator::keyOf(const ValueDecl *D) {
+  // The function whose frame a lambda's body sees: the one the lambda is
+  // written in, which need not be its caller (a lambda handed to a
+  // function template that calls it, as dispatchers over block sizes do).
+  const FunctionDecl *Enclosing = nullptr;
   for (auto F = Frames.rbegin(); F != Frames.rend(); ++F) {
+    if (Enclosing && F->Function->getCanonicalDecl() != Enclosing)
+      continue;
     auto R = F->Refs.find(D);
     if (R != F->Refs.end())
       return R->second;
@@ -87,9 +93,13 @@ std::optional<VarKey> HostEvaluator::keyOf(const ValueDecl *D) {
     if (Cur.Vars.count(K))
       return K;
     // Only a lambda's body sees the variables of the frames below it.
-    if (!isa<CXXMethodDecl>(F->Function) ||
-        !cast<CXXMethodDecl>(F->Function)->getParent()->isLambda())
+    const auto *MD = dyn_cast<CXXMethodDecl>(F->Function);
+    if (!MD || !MD->getParent()->isLambda())
       break;
+    const auto *Outer = dyn_cast<FunctionDecl>(MD->getParent()->getDeclContext());
+    if (!Outer)
+      break;
+    Enclosing = Outer->getCanonicalDecl();
   }
   return std::nullopt;
 }
@@ -170,6 +180,9 @@ HostEvaluator::Place HostEvaluator::place(const Expr *E) {
     Base.Path.push_back(Place::Step{nullptr, I.Bits});
     return Base;
   }
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const Expr *Arg = forwardedArgument(CE))
+      return place(Arg);
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref) {
     HostValue V = eval(UO->getSubExpr());
     if (V.K == HostValue::Address) {

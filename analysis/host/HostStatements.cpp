@@ -49,7 +49,7 @@ void HostEvaluator::run(const FunctionDecl *Root, const std::string &ParamsWhy) 
     return;
   for (const ParmVarDecl *P : Def->parameters())
     Cur.Vars[VarKey{frame().Id, P}] =
-        HostValue::unknown("a parameter of '" + Def->getNameAsString() + "'" + ParamsWhy);
+        HostValue::unknown("a parameter of " + functionName(Def) + ParamsWhy);
   runFunction(Def);
   Frames.clear();
 }
@@ -80,7 +80,7 @@ void HostEvaluator::runFunction(const FunctionDecl *FD) {
   exec(FD->getBody());
   HostState End = Cur;
   for (const HostState &R : frame().Returns)
-    End = join(End, R, "the returns of '" + FD->getNameAsString() + "'");
+    End = join(End, R, "the returns of " + functionName(FD));
   End.Live = true;
   Cur = std::move(End);
 }
@@ -144,7 +144,7 @@ void HostEvaluator::exec(const Stmt *S) {
     HostValue V = RS->getRetValue() ? eval(RS->getRetValue()) : HostValue::unknown("");
     Frame &F = frame();
     F.Returned = F.Returned ? join(*F.Returned, V,
-                                   "the returns of '" + F.Function->getNameAsString() + "'")
+                                   "the returns of " + functionName(F.Function))
                             : V;
     F.Returns.push_back(Cur);
     Cur.Live = false;

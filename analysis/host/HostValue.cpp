@@ -163,6 +163,42 @@ const HostValue *outermostChoice(const HostValue &V) {
   return nullptr;
 }
 
+std::vector<ValueWay> waysOf(std::vector<HostValue> Values, size_t Deciding, unsigned MaxWays) {
+  Deciding = std::min(Deciding, Values.size());
+  auto NextBranch = [&](const ValueWay &W) -> const HostValue * {
+    for (size_t I = 0; I < Deciding; ++I)
+      if (const HostValue *C = outermostChoice(W.Values[I]))
+        return C;
+    return nullptr;
+  };
+  std::vector<ValueWay> Done, Work{ValueWay{std::move(Values), {}}};
+  while (!Work.empty()) {
+    ValueWay W = std::move(Work.back());
+    Work.pop_back();
+    const HostValue *C = NextBranch(W);
+    if (!C) {
+      Done.push_back(std::move(W));
+      continue;
+    }
+    unsigned Decision = C->Decision;
+    std::string Where = C->Branch;
+    // An `if` is "the branch at ...", a `?:` "the condition at ..." (join's
+    // Where, as the host evaluator words it).
+    bool If = llvm::StringRef(Where).starts_with("the branch at ");
+    for (unsigned Arm : {1u, 0u}) { // the way where the condition holds first
+      ValueWay Next = W;
+      for (HostValue &V : Next.Values)
+        V = restrictChoice(V, Decision, Arm);
+      Next.Chosen.push_back(Where + (Arm == 0 ? (If ? " taken" : " true")
+                                              : (If ? " not taken" : " false")));
+      Work.push_back(std::move(Next));
+    }
+    if (Done.size() + Work.size() > MaxWays)
+      return {};
+  }
+  return Done;
+}
+
 HostValue liftChoice(const HostValue &V, const std::function<HostValue(const HostValue &)> &F) {
   if (!V.isChoice())
     return F(V);

@@ -141,6 +141,21 @@ HostValue restrictChoice(const HostValue &V, unsigned Decision, unsigned Arm);
 /// or null.
 const HostValue *outermostChoice(const HostValue &V);
 
+/// One way through the branches whose choices a set of values holds: the
+/// values on it, and the branches' ways ("the branch at main.cu:30
+/// taken", "the condition at main.cu:31 false"), outermost first.
+struct ValueWay {
+  std::vector<HostValue> Values;
+  std::vector<std::string> Chosen;
+};
+
+/// The ways Values can go, split on the choices held by its first Deciding
+/// values (outermost branch first: one nested in a way of another is split
+/// only where that way is taken); every value, deciding or not, is
+/// restricted to each way. No choice: one way, Values as they are. Past
+/// MaxWays ways: none.
+std::vector<ValueWay> waysOf(std::vector<HostValue> Values, size_t Deciding, unsigned MaxWays);
+
 /// F applied on each way of V; the ways that agree become one value.
 HostValue liftChoice(const HostValue &V, const std::function<HostValue(const HostValue &)> &F);
 /// F applied on each combination of the ways of L and R (made together

@@ -267,6 +267,75 @@ int main(int argc, char **argv) {
   EXPECT_EQ(blocks(U.configs("reduce<32>")), std::vector<std::string>{"(32, 1, 1)"});
 }
 
+TEST(HostEvaluator, GenericLambdasLaunchOncePerInstance) {
+  // A dispatcher template calls a generic lambda with the block size as a
+  // type; each call operator it instantiates launches its own kernel, and
+  // the lambda's body sees the variables of the function it is written in,
+  // two frames below its call.
+  Unit U(R"(
+#include <type_traits>
+template <int B> __global__ void rows(float *p, int t) {}
+template <class L> void dispatch(L &&launch, int block) {
+  switch (block) {
+  case 64: return launch(std::integral_constant<int, 64>{});
+  case 256: return launch(std::integral_constant<int, 256>{});
+  }
+}
+void launchRows(float *p, int t, int block) {
+  auto launch = [&](auto b) { rows<b.value><<<t, b.value>>>(p, t); };
+  dispatch(launch, block);
+}
+int main() {
+  float *p;
+  launchRows(p, 1024, 256);
+  return 0;
+})");
+  auto Cs = U.configs("rows<256>");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Source, LaunchSource::LaunchSite);
+  EXPECT_EQ(Cs[0].Block.str(), "(256, 1, 1)");
+  EXPECT_TRUE(Cs[0].GridKnown);
+  EXPECT_EQ(Cs[0].Grid.str(), "(1024, 1, 1)");
+  EXPECT_EQ(integerArgument(Cs[0], "t"), 1024);
+  EXPECT_EQ(Cs[0].Context.back(), "the lambda at unit.cu:11 called at unit.cu:7");
+  // The case main does not take is still a launch, of the lambda run on
+  // its own: its block is the instance's, what it captures is not known.
+  auto Other = U.configs("rows<64>");
+  ASSERT_EQ(Other.size(), 1u);
+  EXPECT_EQ(Other[0].Block.str(), "(64, 1, 1)");
+  EXPECT_FALSE(Other[0].GridKnown);
+}
+
+TEST(HostEvaluator, ForwardedArgumentsKeepTheirValues) {
+  // A benchmark wrapper (llm.c's benchmark_kernel) calls the function it is
+  // given with std::forward of its arguments, in a loop over block sizes;
+  // std::move of a dim3 is the dim3.
+  Unit U(R"(
+#include <utility>
+__global__ void k(float *p, int n) {}
+void run(float *p, int n, int block) {
+  dim3 b(block);
+  k<<<n / block, std::move(b)>>>(p, n);
+}
+template <class Kernel, class... Args> void bench(Kernel kernel, Args &&...args) {
+  for (int r = 0; r < 2; ++r)
+    kernel(std::forward<Args>(args)...);
+}
+int main() {
+  float *p;
+  int sizes[] = {64, 512};
+  for (int s : sizes)
+    bench(run, p, 4096, s);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  EXPECT_EQ(blocks(Cs), (std::vector<std::string>{"(64, 1, 1)", "(512, 1, 1)"}));
+  ASSERT_EQ(Cs.size(), 2u);
+  EXPECT_TRUE(Cs[1].GridKnown);
+  EXPECT_EQ(Cs[1].Grid.str(), "(8, 1, 1)");
+  EXPECT_EQ(integerArgument(Cs[1], "n"), 4096);
+}
+
 TEST(HostEvaluator, FunctionPointersLaunchEveryKernelTheyMayHold) {
   Unit U(R"(
 __global__ void kA(float *p) {}
