@@ -846,7 +846,8 @@ def predicted(accesses, space):
 
 
 def hw_stats():
-    return {"kernels_measured": 0, "kernels_matched": 0, "shape_differs": 0, "lines": 0,
+    return {"kernels_measured": 0, "kernels_matched": 0, "shape_differs": 0,
+            "shape_not_recorded": 0, "lines": 0,
             "lines_guarded": 0, "lines_not_seen": 0, "lines_unknown": 0, "claimed": 0,
             "match": 0, "exact": 0, "wrong_exact": 0, "hw_positive": 0, "findings": 0,
             "true_positive": 0, "false_positive": 0, "false_negative": 0,
@@ -917,7 +918,11 @@ def compare_hardware(prog, docs, wc):
                              (k.get("launch") or {}).get("grid") == mk["grid"]]
                 chosen = (same_grid or same or cands)[0]
                 shape = (chosen.get("launch") or {}).get("block")
-                if not same:
+                # A record made before blocks were recorded says nothing of
+                # the shape: counted apart, not as another shape.
+                if not mk.get("block"):
+                    st["shape_not_recorded"] += 1
+                elif not same:
                     st["shape_differs"] += 1
             st["kernels_detail"].append({"id": doc["id"], "kernel": mk["kernel"],
                                          "warpcheck": chosen.get("name") if chosen else None,
@@ -1009,10 +1014,12 @@ def frac(a, b):
 
 
 def hw_line(st):
-    return ("    hw: %d kernels measured (%d matched, %d with another launch shape), %d lines "
+    return ("    hw: %d kernels measured (%d matched, %d with another launch shape, %d whose "
+            "record has no shape), %d lines "
             "(%d guarded): %d claimed, %d match the H200 (%s), %d exact claims, %d wrong; "
             "%d not seen, %d unknown; findings %d: recall %s, precision %s" % (
-                st["kernels_measured"], st["kernels_matched"], st["shape_differs"], st["lines"],
+                st["kernels_measured"], st["kernels_matched"], st["shape_differs"],
+                st.get("shape_not_recorded", 0), st["lines"],
                 st["lines_guarded"], st["claimed"], st["match"], pct(st["match"], st["claimed"]),
                 st["exact"], st["wrong_exact"], st["lines_not_seen"], st["lines_unknown"],
                 st["findings"], frac(st["true_positive"], st["hw_positive"]),

@@ -11,8 +11,12 @@
 // ways and joins them (values that differ between the two ways are a choice
 // between them, HostValue.h, which a launch expands into one launch per
 // way), a loop whose condition stays known is unrolled (each
-// iteration's launch is one record), a call of a host function with a body
-// runs it with its arguments bound, globals hold their initial values in
+// iteration's launch is one record; a loop that writes only memory through
+// pointers and its own variables, a benchmark's buffer fill or check, is
+// evaluated once), a call of a host function with a body runs it with its
+// arguments bound (a lambda's body sees the function it is written in; a
+// generic lambda's instances each launch; std::forward and std::move pass
+// their argument), globals hold their initial values in
 // a run from main until a call not followed may change them, the
 // runtime's occupancy functions answer with the occupancy model, and
 // everything else (the rest of the CUDA runtime, the C library, reads of
@@ -208,6 +212,9 @@ private:
   /// a pointer, or calls a function with a body that can (memoised).
   bool mayLaunch(const clang::Stmt *S) const;
   bool mayLaunchFunction(const clang::FunctionDecl *FD) const;
+  /// Whether no iteration of Loop can change a value the evaluation
+  /// follows but the loop's own variables (HostStatements.cpp).
+  bool changesOnlyMemory(const clang::Stmt *Loop) const;
   mutable std::map<const clang::FunctionDecl *, bool> MayLaunch;
   std::vector<std::string> Context;
   /// How many loops' widened iterations the evaluation is inside.

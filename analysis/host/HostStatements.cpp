@@ -22,6 +22,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <algorithm>
 #include <functional>
 
 using namespace clang;
@@ -320,6 +321,22 @@ std::vector<const VarDecl *> loopVariables(const Stmt *Init) {
   }
   return Vars;
 }
+/// Whether Body reads or writes none of Vars (the loop's counters): then
+/// its iterations differ only by the values the others carry.
+bool counterUnused(const Stmt *Body, const std::vector<const VarDecl *> &Vars) {
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (std::find(Vars.begin(), Vars.end(), DRE->getDecl()) != Vars.end())
+        return false;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return true;
+}
 } // namespace
 
 std::string HostEvaluator::loopContext(const Stmt *Loop, const std::vector<const VarDecl *> &Vars) {
@@ -347,6 +364,62 @@ void HostEvaluator::iterate(const Stmt *Body, const Expr *Inc) {
     eval(Inc);
 }
 
+bool HostEvaluator::changesOnlyMemory(const Stmt *Loop) const {
+  // Variables declared in the loop (its counter, its body's locals) that
+  // are not references to others.
+  std::set<const VarDecl *> Own;
+  llvm::SmallVector<const Stmt *, 64> Work{Loop};
+  std::vector<const Stmt *> All;
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    All.push_back(S);
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && !VD->getType()->isReferenceType())
+          Own.insert(VD);
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  auto WritesOnlyOwnOrMemory = [&](const Expr *Target) {
+    Target = Target->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Target))
+      return Own.count(dyn_cast<VarDecl>(DRE->getDecl())) > 0;
+    // An element through a pointer: memory, which the evaluation does not
+    // follow (place() reads it as "a value in memory").
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Target))
+      return !AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType();
+    return false;
+  };
+  for (const Stmt *S : All) {
+    // Leaving the function or the program from inside the loop: which
+    // iteration does it matters.
+    if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<CXXThrowExpr>(S) || isa<LambdaExpr>(S))
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() &&
+                                                      !WritesOnlyOwnOrMemory(BO->getLHS()))
+      return false;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp() &&
+                                                     !WritesOnlyOwnOrMemory(UO->getSubExpr()))
+      return false;
+    // A library function changes what it is given the address of the same
+    // way (to a value not known) however often it is called; the program's
+    // own functions may set values, and one defined in another unit may
+    // launch there with the arguments of each iteration.
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      if (!Callee || runnable(Callee) || Callee->isNoReturn() ||
+          !SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation())))
+        return false;
+    }
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(S))
+      if (runnable(CC->getConstructor()))
+        return false;
+  }
+  return true;
+}
+
 void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *CondVar,
                              const Expr *Inc, const Stmt *Body, bool TestFirst,
                              const Stmt *Loop) {
@@ -354,12 +427,34 @@ void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *
   std::vector<const VarDecl *> Vars = loopVariables(Init);
   // A loop that cannot launch is unrolled only as far as a value it
   // computes is worth (a power of two grown to a size).
-  unsigned Cap = mayLaunch(Loop) ? Limits.MaxLoopIterations : 64;
+  bool Launches = mayLaunch(Loop);
+  unsigned Cap = Launches ? Limits.MaxLoopIterations : 64;
   frame().Breakables.push_back(Breakable{true, {}, {}});
   std::string Widen;
+  // A loop that fills or checks host buffers (a benchmark's initialisation
+  // and verification, before and after each launch) leaves every value
+  // followed as it was: its iterations are not followed one by one, which
+  // would spend the step budget the launches after it need (SHOC's
+  // MaxFlops: 64 iterations of such loops around each of 36 launches per
+  // pass). Its body is still evaluated once, as for a loop widened.
+  if (!Launches && changesOnlyMemory(Loop))
+    Widen = ", whose iterations change only memory and its own variables";
+  // A loop that repeats the same work (a benchmark's timed repetitions:
+  // threadFenceReduction's 100 iterations of the same launches, llm.c's
+  // benchmark_kernel) whose body does not read its counter: once an
+  // iteration leaves every other value as it found it, so would every
+  // iteration after it, with the same launches; the loop is left there.
+  bool MayRepeat = Launches && isa_and_nonnull<DeclStmt>(Init) && !Vars.empty() &&
+                   counterUnused(Body, Vars);
+  auto WithoutCounters = [&] {
+    std::map<VarKey, HostValue> Rest = Cur.Vars;
+    for (const VarDecl *VD : Vars)
+      Rest.erase(VarKey{frame().Id, VD});
+    return Rest;
+  };
   unsigned UnknownBoundIters = 0;
   const unsigned MaxUnknownBoundIters = mayLaunch(Loop) ? Limits.UnknownBoundIterations : 0;
-  for (unsigned Iter = 0;; ++Iter) {
+  for (unsigned Iter = 0; Widen.empty(); ++Iter) {
     if (!Cur.Live || Aborted)
       break;
     if (CondVar)
@@ -384,9 +479,14 @@ void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *
       Widen = ", which runs more than " + std::to_string(Cap) + " times";
       break;
     }
+    std::optional<std::map<VarKey, HostValue>> Before;
+    if (MayRepeat && Iter > 0)
+      Before = WithoutCounters();
     Context.push_back(loopContext(Loop, Vars));
     iterate(Body, Inc);
     Context.pop_back();
+    if (Before && Cur.Live && !Aborted && WithoutCounters() == *Before)
+      break;
   }
   if (!Widen.empty() && Cur.Live && !Aborted) {
     // The iterations not followed: what the loop changes is unknown in

@@ -596,12 +596,14 @@ TEST(HostEvaluator, LongCallsThatCannotLaunchAreNotFollowedInFull) {
   Unit U(std::string(Kernels) + R"(
 #include <cstdlib>
 int calls = 0;
-void reference(float *out, const float *in, int n) {
+float reference(float *out, const float *in, int n) {
   ++calls;
+  float sum = 0;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       for (int k = 0; k < n; k++)
-        out[i * n + j] += in[i * n + k] * in[k * n + j];
+        sum += in[i * n + k] * in[k * n + j];
+  return sum;
 }
 int threadsFor(int n) { return n < 64 ? 32 : 64; }
 void run(float *p, int block_size) { k<<<8, block_size>>>(p, calls); }
@@ -621,6 +623,82 @@ int main(int argc, char **argv) {
   const clang::ParmVarDecl *N = U.kernel("k")->getParamDecl(1);
   auto Bound = Cs[0].Arguments.find(N);
   EXPECT_TRUE(Bound == Cs[0].Arguments.end() || !Bound->second.Integer.has_value());
+}
+
+// A loop that only fills or reads host buffers (its writes go through
+// pointers, to memory the evaluation does not follow) leaves every value
+// followed as it was: it is evaluated once, not iteration by iteration, so
+// a reference computation of 1024^3 steps costs a few, and what the call
+// sets is known after it.
+TEST(HostEvaluator, LoopsThatChangeOnlyMemoryAreNotIterated) {
+  Unit U(std::string(Kernels) + R"(
+#include <cstdlib>
+int calls = 0;
+void reference(float *out, const float *in, int n) {
+  ++calls;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float acc = 0;
+      for (int k = 0; k < n; k++)
+        acc += in[i * n + k] * in[k * n + j];
+      out[i * n + j] = acc;
+    }
+}
+int main(int argc, char **argv) {
+  float *p, *h = (float *)malloc(4096 * sizeof(float));
+  for (int i = 0; i < 4096; i++)
+    h[i] = rand() / (float)RAND_MAX;
+  reference(h, h, 1024);
+  int sizes[4];
+  for (int i = 0; i < 4; i++)
+    sizes[i] = 64 << i;
+  k<<<8, sizes[2]>>>(p, calls);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  // The loop that sets an array the launch reads is followed.
+  EXPECT_EQ(blocks(Cs), (std::vector<std::string>{"(256, 1, 1)"}));
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(integerArgument(Cs[0], "n"), 1);
+}
+
+// A benchmark's timed repetitions do the same work each time: once an
+// iteration leaves every value (its counter aside) as it found it, the
+// loop is left, with the launches of the iterations followed. 250
+// repetitions of a call of about 10,000 steps would spend the whole budget
+// (400,000) before the launch after the loop.
+TEST(HostEvaluator, RepetitionsThatChangeNothingAreFollowedOnce) {
+  Unit U(std::string(Kernels) + R"(
+__global__ void after(float *p, int n) {}
+int work(int n) {
+  int s = 0;
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 16; j++)
+      s += (i ^ j) * n;
+  return s;
+}
+int main() {
+  float *p;
+  int n = 7, last = 0;
+  bool timed = false;
+  for (int r = 0; r < 250; ++r) {
+    last = work(n);
+    k<<<1, 64>>>(p, n);
+    timed = true;
+  }
+  // A loop that reads its counter is followed iteration by iteration.
+  for (int r = 0; r < 3; ++r)
+    k<<<1, 32 << r>>>(p, r);
+  after<<<2, timed ? 128 : 32>>>(p, last);
+  return 0;
+})");
+  auto Cs = U.configs("after");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Block.str(), "(128, 1, 1)");
+  // sum over i < 64, j < 16 of (i ^ j) = 32,256; times 7.
+  EXPECT_EQ(integerArgument(Cs[0], "n"), 225792);
+  EXPECT_EQ(blocks(U.configs("k")),
+            (std::vector<std::string>{"(64, 1, 1)", "(32, 1, 1)", "(64, 1, 1)", "(128, 1, 1)"}));
 }
 
 // From main's first statement a global holds its initial value until code
