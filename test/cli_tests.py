@@ -63,6 +63,19 @@ int main() {
 """
 
 
+def loads_of(out, kernel):
+    """(block x, sectors per request, status, context) of each load of the
+    kernel's launches in a JSON report; empty when the report is not one."""
+    try:
+        doc = json.loads(out)
+        return sorted((k["launch"]["block"][0], a["sectors_per_request"], a["status"],
+                       tuple(k["launch"]["context"]))
+                      for k in doc["kernels"] if k["name"] == kernel
+                      for a in k["accesses"] if a["op"] == "load")
+    except (ValueError, KeyError, IndexError, TypeError):
+        return []
+
+
 def occupancy_sweep_cases(wc):
     """warpcheck occupancy --sweep: every block size, and the one
     cudaOccupancyMaxPotentialBlockSize suggests (the model's choice is
@@ -785,14 +798,7 @@ def main():
                     "  return 0;\n"
                     "}\n")
         rc, out, err = run([wc, "--format=json", "wrapper.cu", "host.cpp"], cwd=xtu)
-        try:
-            doc = json.loads(out)
-            ks = [k for k in doc["kernels"] if k["name"] == "gather"]
-            got = sorted((k["launch"]["block"][0], a["sectors_per_request"], a["status"],
-                          k["launch"]["context"][-1])
-                         for k in ks for a in k["accesses"] if a["op"] == "load")
-        except (ValueError, KeyError, IndexError):
-            got = []
+        got = [(b, s, st, c[-1] if c else None) for b, s, st, c in loads_of(out, "gather")]
         check("a host function called from another unit runs with the arguments passed",
               rc == 0 and got == [(128, 8, "exact", "'runGather' called at host.cpp:5"),
                                   (128, 16, "exact", "'runGather' called at host.cpp:5")] and
@@ -825,15 +831,12 @@ def main():
                     "  return 0;\n"
                     "}\n")
         rc, out, err = run([wc, "--format=json", "wrapper.cu", "host.cpp"], cwd=choice_dir)
+        got = loads_of(out, "pick")
         try:
-            doc = json.loads(out)
-            ks = [k for k in doc["kernels"] if k["name"] == "pick"]
-            got = sorted((k["launch"]["block"][0], a["sectors_per_request"], a["status"],
-                          tuple(k["launch"]["context"]))
-                         for k in ks for a in k["accesses"] if a["op"] == "load")
-            unevaluated = [u for k in ks for u in k["launch"]["unevaluated_launches"]]
-        except (ValueError, KeyError, IndexError):
-            got, unevaluated = [], []
+            unevaluated = [u for k in json.loads(out)["kernels"] if k["name"] == "pick"
+                           for u in k["launch"]["unevaluated_launches"]]
+        except (ValueError, KeyError):
+            unevaluated = []
         check("a value another unit chooses on a branch is passed along the way that knows it",
               rc == 0 and got == [(64, 8, "exact", ("the branch at host.cpp:6 not taken",
                                                     "'runPick' called at host.cpp:8"))] and

@@ -312,11 +312,7 @@ void HostEvaluator::bindParameters(const FunctionDecl *FD, const CallExpr *CE,
 }
 
 bool HostEvaluator::mayLaunch(const Stmt *Root) const {
-  llvm::SmallVector<const Stmt *, 32> Work{Root};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
+  return anyStatement(Root, [&](const Stmt *S) {
     if (isa<CUDAKernelCallExpr>(S))
       return true;
     if (const auto *CE = dyn_cast<CallExpr>(S)) {
@@ -334,10 +330,8 @@ bool HostEvaluator::mayLaunch(const Stmt *Root) const {
       if (const CXXConstructorDecl *Ctor = CC->getConstructor())
         if (runnable(Ctor) && mayLaunchFunction(Ctor))
           return true;
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
-  }
-  return false;
+    return false;
+  });
 }
 
 bool HostEvaluator::mayLaunchFunction(const FunctionDecl *FD) const {

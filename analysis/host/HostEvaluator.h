@@ -39,6 +39,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
 #include <optional>
@@ -122,6 +123,9 @@ struct HostLimits {
 
 /// "main.cu:40" for a location (its file's name and line).
 std::string shortLocation(const clang::SourceManager &SM, clang::SourceLocation Loc);
+
+/// Whether Pred holds for Root or a statement or expression below it.
+bool anyStatement(const clang::Stmt *Root, llvm::function_ref<bool(const clang::Stmt *)> Pred);
 
 /// The argument of a call of std::forward or std::move (a cast to a
 /// reference, written as a call), else null.

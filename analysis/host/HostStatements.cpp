@@ -324,20 +324,26 @@ std::vector<const VarDecl *> loopVariables(const Stmt *Init) {
 /// Whether Body reads or writes none of Vars (the loop's counters): then
 /// its iterations differ only by the values the others carry.
 bool counterUnused(const Stmt *Body, const std::vector<const VarDecl *> &Vars) {
-  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  return !anyStatement(Body, [&](const Stmt *S) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    return DRE && std::find(Vars.begin(), Vars.end(), DRE->getDecl()) != Vars.end();
+  });
+}
+} // namespace
+
+bool anyStatement(const Stmt *Root, llvm::function_ref<bool(const Stmt *)> Pred) {
+  llvm::SmallVector<const Stmt *, 64> Work{Root};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
     if (!S)
       continue;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (std::find(Vars.begin(), Vars.end(), DRE->getDecl()) != Vars.end())
-        return false;
+    if (Pred(S))
+      return true;
     for (const Stmt *Child : S->children())
       Work.push_back(Child);
   }
-  return true;
+  return false;
 }
-} // namespace
 
 std::string HostEvaluator::loopContext(const Stmt *Loop, const std::vector<const VarDecl *> &Vars) {
   std::string Values;
@@ -368,20 +374,13 @@ bool HostEvaluator::changesOnlyMemory(const Stmt *Loop) const {
   // Variables declared in the loop (its counter, its body's locals) that
   // are not references to others.
   std::set<const VarDecl *> Own;
-  llvm::SmallVector<const Stmt *, 64> Work{Loop};
-  std::vector<const Stmt *> All;
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    All.push_back(S);
+  anyStatement(Loop, [&](const Stmt *S) {
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D); VD && !VD->getType()->isReferenceType())
           Own.insert(VD);
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
-  }
+    return false;
+  });
   auto WritesOnlyOwnOrMemory = [&](const Expr *Target) {
     Target = Target->IgnoreParenImpCasts();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Target))
@@ -392,32 +391,29 @@ bool HostEvaluator::changesOnlyMemory(const Stmt *Loop) const {
       return !AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType();
     return false;
   };
-  for (const Stmt *S : All) {
+  bool ChangesMore = anyStatement(Loop, [&](const Stmt *S) {
     // Leaving the function or the program from inside the loop: which
     // iteration does it matters.
     if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<CXXThrowExpr>(S) || isa<LambdaExpr>(S))
-      return false;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() &&
-                                                      !WritesOnlyOwnOrMemory(BO->getLHS()))
-      return false;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp() &&
-                                                     !WritesOnlyOwnOrMemory(UO->getSubExpr()))
-      return false;
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      return BO->isAssignmentOp() && !WritesOnlyOwnOrMemory(BO->getLHS());
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      return UO->isIncrementDecrementOp() && !WritesOnlyOwnOrMemory(UO->getSubExpr());
     // A library function changes what it is given the address of the same
     // way (to a value not known) however often it is called; the program's
     // own functions may set values, and one defined in another unit may
     // launch there with the arguments of each iteration.
     if (const auto *CE = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = CE->getDirectCallee();
-      if (!Callee || runnable(Callee) || Callee->isNoReturn() ||
-          !SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation())))
-        return false;
+      return !Callee || runnable(Callee) || Callee->isNoReturn() ||
+             !SM.isInSystemHeader(SM.getFileLoc(Callee->getLocation()));
     }
     if (const auto *CC = dyn_cast<CXXConstructExpr>(S))
-      if (runnable(CC->getConstructor()))
-        return false;
-  }
-  return true;
+      return runnable(CC->getConstructor());
+    return false;
+  });
+  return !ChangesMore;
 }
 
 void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *CondVar,
