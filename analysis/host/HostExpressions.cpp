@@ -422,8 +422,8 @@ HostValue HostEvaluator::evalConditional(const AbstractConditionalOperator *CO) 
   HostValue B = eval(CO->getFalseExpr());
   std::string Where = "the condition at " + where(CO);
   unsigned Decision = NextDecision++;
-  Cur = join(AfterTrue, Cur, Where, Decision);
-  return join(A, B, Where, Decision);
+  Cur = join(AfterTrue, Cur, Where, Decision, &ConditionWays);
+  return join(A, B, Where, Decision, &ConditionWays);
 }
 
 HostValue HostEvaluator::evalCompoundAssign(const CompoundAssignOperator *CA) {

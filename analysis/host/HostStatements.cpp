@@ -218,7 +218,7 @@ void HostEvaluator::execIf(const IfStmt *If) {
   Cur = std::move(Before);
   refine(If->getCond(), false);
   exec(If->getElse());
-  Cur = join(AfterThen, Cur, "the branch at " + where(If), NextDecision++);
+  Cur = join(AfterThen, Cur, "the branch at " + where(If), NextDecision++, &IfWays);
 }
 
 void HostEvaluator::execSwitchBody(const Stmt *S, const SwitchCase *Target, bool &Found) {

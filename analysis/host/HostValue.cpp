@@ -105,12 +105,14 @@ std::string differs(const std::string &Where) {
 }
 
 /// The choice of Decision between Arms; one value where they agree.
-HostValue choice(unsigned Decision, const std::string &Where, std::vector<HostValue> Arms) {
+HostValue choice(unsigned Decision, const std::string &Where, const BranchWays *Ways,
+                 std::vector<HostValue> Arms) {
   if (std::all_of(Arms.begin(), Arms.end(), [&](const HostValue &A) { return A == Arms[0]; }))
     return Arms[0];
   HostValue R = HostValue::unknown(differs(Where));
   R.Decision = Decision;
   R.Branch = Where;
+  R.Ways = Ways;
   R.Arms = std::move(Arms);
   if (valueCount(R) > MaxChoiceValues)
     return HostValue::unknown(differs(Where));
@@ -134,7 +136,7 @@ HostValue restrictChoice(const HostValue &V, unsigned Decision, unsigned Arm) {
     std::vector<HostValue> Arms;
     for (const HostValue &A : V.Arms)
       Arms.push_back(restrictChoice(A, Decision, Arm));
-    return choice(V.Decision, V.Branch, std::move(Arms));
+    return choice(V.Decision, V.Branch, V.Ways, std::move(Arms));
   }
   if (V.K == HostValue::Record) {
     HostValue R = V;
@@ -182,15 +184,12 @@ std::vector<ValueWay> waysOf(std::vector<HostValue> Values, size_t Deciding, uns
     }
     unsigned Decision = C->Decision;
     std::string Where = C->Branch;
-    // An `if` is "the branch at ...", a `?:` "the condition at ..." (join's
-    // Where, as the host evaluator words it).
-    bool If = llvm::StringRef(Where).starts_with("the branch at ");
+    const BranchWays &Words = C->Ways ? *C->Ways : IfWays;
     for (unsigned Arm : {1u, 0u}) { // the way where the condition holds first
       ValueWay Next = W;
       for (HostValue &V : Next.Values)
         V = restrictChoice(V, Decision, Arm);
-      Next.Chosen.push_back(Where + (Arm == 0 ? (If ? " taken" : " true")
-                                              : (If ? " not taken" : " false")));
+      Next.Chosen.push_back(Where + " " + (Arm == 0 ? Words.Holds : Words.Fails));
       Work.push_back(std::move(Next));
     }
     if (Done.size() + Work.size() > MaxWays)
@@ -205,7 +204,7 @@ HostValue liftChoice(const HostValue &V, const std::function<HostValue(const Hos
   std::vector<HostValue> Arms;
   for (const HostValue &A : V.Arms)
     Arms.push_back(liftChoice(A, F));
-  return choice(V.Decision, V.Branch, std::move(Arms));
+  return choice(V.Decision, V.Branch, V.Ways, std::move(Arms));
 }
 
 HostValue liftChoice(const HostValue &L, const HostValue &R,
@@ -219,11 +218,11 @@ HostValue liftChoice(const HostValue &L, const HostValue &R,
   for (unsigned I = 0; I < C.Arms.size(); ++I)
     Arms.push_back(liftChoice(restrictChoice(L, C.Decision, I),
                               restrictChoice(R, C.Decision, I), F));
-  return choice(C.Decision, C.Branch, std::move(Arms));
+  return choice(C.Decision, C.Branch, C.Ways, std::move(Arms));
 }
 
 HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
-               unsigned Decision) {
+               unsigned Decision, const BranchWays *Ways) {
   if (A == B)
     return A;
   // The two ways of one branch: a choice between them, when an integer is
@@ -232,7 +231,7 @@ HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
     return V.K == HostValue::Int || V.K == HostValue::Unknown;
   };
   if (Decision && Chooseable(A) && Chooseable(B) && (holdsInteger(A) || holdsInteger(B)))
-    return choice(Decision, Where, {A, B});
+    return choice(Decision, Where, Ways, {A, B});
   if (A.isChoice() || B.isChoice())
     return HostValue::unknown(differs(Where));
   if (!A.known() || !B.known()) {
@@ -254,21 +253,21 @@ HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
     R.DeviceProperties = A.DeviceProperties;
     for (const HostField &F : A.Fields)
       if (const HostValue *Other = B.field(F.Decl))
-        R.setField(F.Decl, join(F.Value, *Other, Where, Decision));
+        R.setField(F.Decl, join(F.Value, *Other, Where, Decision, Ways));
     return R; // a field set on one path only is not known after both
   }
   if (A.K == HostValue::Array && B.K == HostValue::Array &&
       A.Elements.size() == B.Elements.size()) {
     HostValue R = A;
     for (size_t I = 0; I < R.Elements.size(); ++I)
-      R.Elements[I] = join(A.Elements[I], B.Elements[I], Where, Decision);
+      R.Elements[I] = join(A.Elements[I], B.Elements[I], Where, Decision, Ways);
     return R;
   }
   return HostValue::unknown(differs(Where));
 }
 
 HostState join(const HostState &A, const HostState &B, const std::string &Where,
-               unsigned Decision) {
+               unsigned Decision, const BranchWays *Ways) {
   if (!A.Live)
     return B;
   if (!B.Live)
@@ -276,7 +275,7 @@ HostState join(const HostState &A, const HostState &B, const std::string &Where,
   HostState R;
   for (const auto &[Key, V] : A.Vars) {
     auto It = B.Vars.find(Key);
-    R.Vars[Key] = It == B.Vars.end() ? V : join(V, It->second, Where, Decision);
+    R.Vars[Key] = It == B.Vars.end() ? V : join(V, It->second, Where, Decision, Ways);
   }
   for (const auto &[Key, V] : B.Vars)
     R.Vars.emplace(Key, V);

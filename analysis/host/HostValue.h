@@ -34,6 +34,15 @@ using VarKey = std::pair<unsigned, const clang::ValueDecl *>;
 
 struct HostField;
 
+/// The words for the two ways of a branch whose values become choices:
+/// an `if` is "taken" or "not taken", a `?:`'s condition "true" or "false".
+struct BranchWays {
+  const char *Holds;
+  const char *Fails;
+};
+inline constexpr BranchWays IfWays{"taken", "not taken"};
+inline constexpr BranchWays ConditionWays{"true", "false"};
+
 struct HostValue {
   enum Kind : std::uint8_t { Unknown, Int, Record, Array, Functions, Address, Pointer };
   Kind K = Unknown;
@@ -66,6 +75,8 @@ struct HostValue {
   unsigned Decision = 0;
   std::vector<HostValue> Arms;
   std::string Branch;
+  /// How the branch's two ways are called (IfWays or ConditionWays).
+  const BranchWays *Ways = nullptr;
 
   static HostValue integer(std::uint64_t Bits) {
     HostValue V;
@@ -123,10 +134,10 @@ struct HostField {
 /// unite, records and arrays join field by field; with a Decision (an `if`
 /// or `?:` joining its ways, A where its condition holds), integers and
 /// unknowns that differ are a choice between them (at most
-/// MaxChoiceValues ways in all); anything else is unknown, with Where ("the
-/// branch at main.cu:30") in its reason.
+/// MaxChoiceValues ways in all), its ways called by Ways; anything else is
+/// unknown, with Where ("the branch at main.cu:30") in its reason.
 HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
-               unsigned Decision = 0);
+               unsigned Decision = 0, const BranchWays *Ways = &IfWays);
 
 /// The most values one choice may hold (its nested choices' included):
 /// past it, arithmetic on choices and joins give an unknown.
@@ -172,7 +183,7 @@ struct HostState {
 
 /// Two paths that meet (a dead path adds nothing); Decision as for values.
 HostState join(const HostState &A, const HostState &B, const std::string &Where,
-               unsigned Decision = 0);
+               unsigned Decision = 0, const BranchWays *Ways = &IfWays);
 
 } // namespace warpcheck::analysis::host
 
