@@ -360,6 +360,27 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     const std::map<SiteKey, std::uint64_t> &GridDigests = Runs.GridDigests;
     const bool GridRun = Runs.GridRun;
     const std::set<SiteKey> &Keys = Runs.Keys;
+    // A sweep run covers the sweep's few warps (the first and the last
+    // block's edges, or four of one block's warps): a site's worst value is
+    // simulated again on the primary's plan, so that its numbers average
+    // the same warps as every other site's (a scan tree's levels leave
+    // whole warps idle, and four warps of eight weigh them unevenly). At
+    // most MaxFullWorstRuns values per launch; past them, the sweep's
+    // numbers, said so by their warp count.
+    constexpr std::size_t MaxFullWorstRuns = 3;
+    std::map<std::size_t, Simulation> FullWorst;
+    auto FullPlanRun = [&](std::size_t Run) -> const Simulation * {
+      const SweepRun &Swept = Values.Runs[Run];
+      if (Swept.Sim.SimulatedWarps >= Primary.SimulatedWarps || !Swept.OnlyFor.empty())
+        return nullptr;
+      if (auto It = FullWorst.find(Run); It != FullWorst.end())
+        return &It->second;
+      if (FullWorst.size() == MaxFullWorstRuns)
+        return nullptr;
+      SampleValues Try = PrimarySamples;
+      Try.UnboundInteger = Swept.Value;
+      return &FullWorst.emplace(Run, Simulate(Try, nullptr)).first->second;
+    };
     for (const SiteKey &Key : Keys) {
       // A site that depends on the swept values reports the sweep's worst
       // run (on the sweep's plan); any other the full primary.
@@ -372,6 +393,15 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       bool FromSweep = Dependence && (!Dependence->RepresentativeValue ||
                                       !Primary.Sites.count(Key));
       const Simulation *SimOf = FromSweep ? &Values.Runs[From].Sim : &Primary;
+      if (FromSweep)
+        if (const Simulation *Full = FullPlanRun(From); Full && !Full->infeasible()) {
+          auto It = Full->Sites.find(Key);
+          if (It != Full->Sites.end() && It->second.Requests && !It->second.UnknownRequests) {
+            SimOf = Full;
+            replaceSample(*Dependence, Values.Runs[From].Value, costOf(It->second),
+                          It->second.Site.Space);
+          }
+        }
       // A site no swept value reaches (the arm of `if (tid < offset)` that
       // offset = 4096 never takes) is reported as the data leaves it: from
       // the simulation that kept the reads unknown, both arms taken.

@@ -12,6 +12,7 @@
 #include "clang/AST/Decl.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace clang;
 
@@ -33,6 +34,28 @@ std::set<SiteKey> sitesReached(const Simulation &Primary, const std::vector<Swee
     for (const auto &[Key, T] : Run.Sim.Sites)
       Out.insert(Key);
   return Out;
+}
+
+/// A power of two strictly between Inside and Outside (Inside < Outside),
+/// near their geometric middle, that Order holds at or after From; 0 when
+/// none. The sweep moves it to From: halving the gap between the largest
+/// value that stays inside the shared arrays and the smallest that leaves
+/// them finds the largest the program can take, a scan tree's worst case
+/// (a count of 512 in a 513-element list), in a few runs.
+std::int64_t powerOfTwoBetween(std::int64_t Inside, std::int64_t Outside,
+                               std::vector<std::int64_t> &Order, std::size_t From) {
+  std::vector<std::int64_t> Between;
+  for (std::int64_t P = 2; P < Outside && P <= (std::int64_t(1) << 30); P *= 2)
+    if (P > Inside)
+      Between.push_back(P);
+  if (Between.empty())
+    return 0;
+  std::int64_t Middle = Between[(Between.size() - 1) / 2];
+  auto It = std::find(Order.begin() + From, Order.end(), Middle);
+  if (It == Order.end())
+    return 0;
+  std::rotate(Order.begin() + From, It, It + 1);
+  return Middle;
 }
 
 /// At most this many variants of the bounded run are probed (one small
@@ -207,7 +230,12 @@ LaunchRuns runBeyondPrimary(const FunctionDecl *Kernel, const LaunchConfig &Laun
     for (std::int64_t V : sweepValues())
       if (std::find(Order.begin(), Order.end(), V) == Order.end())
         Order.push_back(V);
-    for (std::int64_t V : Order) {
+    // The largest value tried that stayed inside the shared arrays and the
+    // smallest that left them.
+    std::int64_t Inside = PrimarySamples.UnboundInteger;
+    std::int64_t Outside = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t Next = 0; Next < Order.size(); ++Next) {
+      std::int64_t V = Order[Next];
       // At least three values, whatever they cost: with fewer nothing
       // could be told apart.
       if (Steps > SweepStepBudget && Values.Runs.size() >= 3) {
@@ -226,10 +254,17 @@ LaunchRuns runBeyondPrimary(const FunctionDecl *Kernel, const LaunchConfig &Laun
           Values.Reads.push_back(Read);
       if (Run.UndefinedArithmetic)
         continue;
-      if (BoundsBind && Run.OutOfBoundsShared)
+      bool Left = BoundsBind && Run.OutOfBoundsShared;
+      if (Left)
+        Outside = std::min(Outside, V);
+      else if (V < Outside)
+        Inside = std::max(Inside, V);
+      if (Left)
         LeftOut.push_back({V, std::move(Run)});
       else
         Values.Runs.push_back({V, std::move(Run)});
+      if (Outside != std::numeric_limits<std::int64_t>::max() && Inside < Outside)
+        powerOfTwoBetween(Inside, Outside, Order, Next + 1);
     }
     // A value left out for leaving a shared array may be the only one to
     // reach some access (a branch on a flag parameter whose other side
@@ -247,9 +282,17 @@ LaunchRuns runBeyondPrimary(const FunctionDecl *Kernel, const LaunchConfig &Laun
       Try.UnboundInteger = Out.Value;
       Simulation Whole =
           simulateLaunch(Kernel, Launch, Try, SweepLimits, Layouts, Options, &SweepPlan);
+      // Its numbers count only where no feasible value reaches: elsewhere
+      // they are those of a value the program cannot take (a scan tree
+      // over a count of 65536 in a 513-element list reads 32-way
+      // conflicts the program never makes).
+      std::set<SiteKey> OnlyFor;
       for (const auto &[Key, T] : Whole.Sites)
-        Reached.insert(Key);
-      Values.Runs.push_back({Out.Value, std::move(Whole)});
+        if (Reached.insert(Key).second)
+          OnlyFor.insert(Key);
+      if (OnlyFor.empty())
+        continue;
+      Values.Runs.push_back({Out.Value, std::move(Whole), std::move(OnlyFor)});
     }
     if (Values.Truncated)
       Out.Limitations.push_back("the sweep over the values of the unbound parameters stopped "

@@ -230,6 +230,20 @@ std::string describeValues(const std::vector<std::string> &Symbols,
          std::to_string(Worst[1]) + ")";
 }
 
+void replaceSample(ValueDependence &D, std::int64_t Value, const AccessCost &Cost,
+                   MemorySpace Space) {
+  D.Worst = -1;
+  D.Best = 1e300;
+  for (ValueDependence::Sample &Sample : D.Samples) {
+    if (Sample.Value == Value && Sample.Reached)
+      Sample.Cost = Cost;
+    if (!Sample.Reached)
+      continue;
+    D.Worst = std::max(D.Worst, metricOf(Sample.Cost, Space));
+    D.Best = std::min(D.Best, metricOf(Sample.Cost, Space));
+  }
+}
+
 std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
                                             std::size_t &WorstRun) {
   ValueDependence D;
@@ -240,7 +254,15 @@ std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
   std::optional<std::uint64_t> Digest;
   bool Differs = false, AnyReached = false, AllReached = true;
   MemorySpace Space = MemorySpace::Global;
-  for (const SweepRun &Run : S.Runs) {
+  // The index in S.Runs of each sample's run.
+  std::vector<std::size_t> RunOf;
+  for (std::size_t R = 0; R < S.Runs.size(); ++R) {
+    const SweepRun &Run = S.Runs[R];
+    // A value that leaves a shared array is no value of the program's
+    // for the accesses the feasible values reach.
+    if (!Run.OnlyFor.empty() && !Run.OnlyFor.count(Site))
+      continue;
+    RunOf.push_back(R);
     ValueDependence::Sample Sample;
     Sample.Value = Run.Value;
     auto It = Run.Sim.Sites.find(Site);
@@ -273,7 +295,7 @@ std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
     Reached.push_back(D.Samples[I].Value);
     if (E < LowestEfficiency - 1e-9) {
       LowestEfficiency = E;
-      WorstRun = I;
+      WorstRun = RunOf[I];
     }
     D.Worst = std::max(D.Worst, M);
     D.Best = std::min(D.Best, M);
@@ -288,7 +310,7 @@ std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
     double M = Sample.Value == S.PrimaryValue ? 1e300 : metricOf(Sample.Cost, Space);
     if (M > Largest) {
       Largest = M;
-      WorstRun = I;
+      WorstRun = RunOf[I];
     }
   }
   std::vector<std::int64_t> All;
@@ -302,7 +324,7 @@ std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
   if (S.Symbols.empty() && Reads) {
     for (size_t I = 0; I < D.Samples.size(); ++I)
       if (D.Samples[I].Reached && D.Samples[I].Value == S.PrimaryValue) {
-        WorstRun = I;
+        WorstRun = RunOf[I];
         D.RepresentativeValue = S.PrimaryValue;
       }
   }

@@ -53,6 +53,11 @@ std::set<std::string> limitParameters(const clang::FunctionDecl *Kernel);
 struct SweepRun {
   std::int64_t Value = 0;
   Simulation Sim;
+  /// For a value that indexes a __shared__ array past its end (one the
+  /// program cannot take), kept only because it alone reaches some
+  /// accesses: those accesses. Its numbers count for them alone; empty
+  /// for every other run (its numbers count for every access).
+  std::set<SiteKey> OnlyFor;
 };
 
 /// The primary simulation's value and the sweep's runs (the primary among
@@ -75,6 +80,11 @@ struct Sweep {
 /// that gives it.
 std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
                                             std::size_t &WorstRun);
+
+/// Gives D's sample of Value the numbers Cost (the same value simulated on
+/// more warps) and its range (Worst, Best) the samples' again.
+void replaceSample(ValueDependence &D, std::int64_t Value, const AccessCost &Cost,
+                   MemorySpace Space);
 
 /// Words for the values in Worst among All (both ascending): "when 'size'
 /// <= 16" (a threshold), "unless 'offset' is a multiple of 8" (an

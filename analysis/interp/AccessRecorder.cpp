@@ -9,6 +9,7 @@
 #include "InterpreterImpl.h"
 
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include "warpcheck/analysis/AosAccesses.h"
 
@@ -118,6 +119,22 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
     // where such pointers point in practice; the status will be unknown.
     R.Site.Space = MemorySpace::Global;
   }
+  // Under a data-dependent condition, a lane whose address lies outside
+  // its __shared__ array is one the data never lets through (a valid
+  // program stays inside its arrays, C++ [expr.add]): it is left out of
+  // the request, and a request left with no lane is none. A scan tree's
+  // levels under a count read from memory: the lanes past the list's end
+  // are those that the largest count the list holds leaves idle.
+  std::optional<llvm::SaveAndRestore<Mask>> Inside;
+  if (R.UnderUncertainMask && !AnyUnknown && R.Site.Space == MemorySpace::Shared) {
+    Mask Kept = Active;
+    for (unsigned L = 0; L < WarpSize; ++L)
+      if (isBitSet(Active, L) && outsideSharedArray(Addr[L], ExtraOffset, Bytes))
+        Kept &= ~(Mask(1) << L);
+    if (!Kept)
+      return;
+    Inside.emplace(Active, Kept);
+  }
   if (!AnyUnknown && FirstRegion >= 0) {
     model::WarpAddressSet Set(Bytes);
     bool Mixed = false;
@@ -172,22 +189,27 @@ void WarpInterpreter::Impl::checkSharedBounds(const Lanes &Addr, std::uint64_t E
   if (UnderUncertainMask || OutOfBoundsShared)
     return;
   for (unsigned L = 0; L < WarpSize; ++L) {
-    if (!isBitSet(Active, L) || Addr[L].K != LaneValue::Pointer)
-      continue;
-    const VarDecl *Var = Regions[Addr[L].Region].Var;
-    // `extern __shared__` arrays have the size the launch gives them.
-    std::uint64_t Size = sharedVariableBytes(Var);
-    if (!Size)
-      continue;
-    // A negative offset wraps to a huge one: outside as well.
-    std::uint64_t Offset = Addr[L].Bits + ExtraOffset;
-    if (Offset >= Size || Size - Offset < Bytes) {
+    if (isBitSet(Active, L) && outsideSharedArray(Addr[L], ExtraOffset, Bytes)) {
       OutOfBoundsShared = true;
       if (Samples.StopAtOutOfBounds)
         Aborted = true;
       return;
     }
   }
+}
+
+bool WarpInterpreter::Impl::outsideSharedArray(const LaneValue &Value,
+                                               std::uint64_t ExtraOffset,
+                                               unsigned Bytes) const {
+  if (Value.K != LaneValue::Pointer || Regions[Value.Region].Kind != RegionKind::Shared)
+    return false;
+  // `extern __shared__` arrays have the size the launch gives them.
+  std::uint64_t Size = sharedVariableBytes(Regions[Value.Region].Var);
+  if (!Size)
+    return false;
+  // A negative offset wraps to a huge one: outside as well.
+  std::uint64_t Offset = Value.Bits + ExtraOffset;
+  return Offset >= Size || Size - Offset < Bytes;
 }
 
 } // namespace warpcheck::analysis

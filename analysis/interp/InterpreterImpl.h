@@ -285,6 +285,10 @@ private:
   std::uint64_t sharedVariableBytes(const clang::VarDecl *Var) const;
   void checkSharedBounds(const Lanes &Addr, std::uint64_t ExtraOffset, unsigned Bytes,
                          bool UnderUncertainMask);
+  /// Whether Bytes at Value + ExtraOffset leave the __shared__ array of
+  /// fixed size Value points into (false when its size is not known).
+  bool outsideSharedArray(const LaneValue &Value, std::uint64_t ExtraOffset,
+                          unsigned Bytes) const;
   void recordAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
                     clang::QualType AccessType, bool StructCopy = false,
                     std::uint64_t ExtraOffset = 0, unsigned Bytes = 0,
