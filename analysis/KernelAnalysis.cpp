@@ -393,15 +393,22 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       bool FromSweep = Dependence && (!Dependence->RepresentativeValue ||
                                       !Primary.Sites.count(Key));
       const Simulation *SimOf = FromSweep ? &Values.Runs[From].Sim : &Primary;
-      if (FromSweep)
-        if (const Simulation *Full = FullPlanRun(From); Full && !Full->infeasible()) {
-          auto It = Full->Sites.find(Key);
-          if (It != Full->Sites.end() && It->second.Requests && !It->second.UnknownRequests) {
-            SimOf = Full;
-            replaceSample(*Dependence, Values.Runs[From].Value, costOf(It->second),
-                          It->second.Site.Space);
-          }
-        }
+      // The range's ends on the primary's plan: the worst value's (and the
+      // numbers reported, when they are the worst's) and the primary's.
+      auto OnFullPlan = [&](const Simulation &Full, std::int64_t Value) {
+        auto It = Full.Sites.find(Key);
+        if (It == Full.Sites.end() || !It->second.Requests || It->second.UnknownRequests)
+          return false;
+        replaceSample(*Dependence, Value, costOf(It->second), It->second.Site.Space);
+        return true;
+      };
+      if (Dependence) {
+        const Simulation *Full = FullPlanRun(From);
+        if (Full && !Full->infeasible() && OnFullPlan(*Full, Values.Runs[From].Value) &&
+            FromSweep)
+          SimOf = Full;
+        OnFullPlan(Primary, PrimarySamples.UnboundInteger);
+      }
       // A site no swept value reaches (the arm of `if (tid < offset)` that
       // offset = 4096 never takes) is reported as the data leaves it: from
       // the simulation that kept the reads unknown, both arms taken.

@@ -488,6 +488,11 @@ void WarpInterpreter::Impl::sweepUniformRead(Lanes &R, const Lanes &Addr,
   // counts then.
   if (Readers == 1 && !addressIsUniform(SiteExpr))
     return;
+  // An address outside its __shared__ array is one no valid program reads
+  // (a tree's offset doubled past the list under a count the data left
+  // unknown, every lane wrapped to the same entry): nothing to sweep.
+  if (outsideSharedArray(*At, 0, static_cast<unsigned>(sizeOf(T))))
+    return;
   // A value that only ever becomes a float moves no address, guard or
   // trip count (ReadValueUses.h): nothing to sweep.
   auto FloatOnly = FloatOnlyReads.try_emplace(SiteExpr, false);
