@@ -1,6 +1,7 @@
 //===- IndexSource.cpp - the memory read an address is computed from ------===//
 
 #include "IndexSource.h"
+#include "CudaAtomics.h"
 #include "ExprWrappers.h"
 
 #include "clang/AST/Attr.h"
@@ -32,13 +33,6 @@ bool isLoadCall(const CallExpr *C) {
   llvm::StringRef N = F->getName();
   return N == "__ldg" || N == "__ldcg" || N == "__ldca" || N == "__ldcs" || N == "__ldlu" ||
          N == "__ldcv";
-}
-
-/// An atomic returns the word's old value: a read of memory (a ring
-/// buffer's slot from `atomicAdd(&head, 1)`).
-bool isAtomicCall(const CallExpr *C) {
-  const FunctionDecl *F = C->getDirectCallee();
-  return F && F->getIdentifier() && F->getName().starts_with("atomic");
 }
 
 /// What a variable may be given in a function: the right-hand sides of its

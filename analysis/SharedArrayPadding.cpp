@@ -4,6 +4,8 @@
 #include "warpcheck/analysis/KernelResources.h"
 #include "warpcheck/analysis/TranslationUnitSession.h"
 
+#include "CudaAtomics.h"
+
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -66,10 +68,9 @@ std::string layoutDependentUse(const VarDecl *Var, ASTContext &Ctx, unsigned Ran
         --J;
       if (J > 0)
         if (const auto *Call = dyn_cast<CallExpr>(Path[J - 1]))
-          if (const FunctionDecl *FD = Call->getDirectCallee())
-            if (FD->getIdentifier() && FD->getName().starts_with("atomic") &&
-                Call->getNumArgs() > 0 && Call->getArg(0)->IgnoreParenImpCasts() == UO)
-              return false;
+          if (isAtomicCall(Call) && Call->getNumArgs() > 0 &&
+              Call->getArg(0)->IgnoreParenImpCasts() == UO)
+            return false;
       return true;
     }
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {

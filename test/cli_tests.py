@@ -843,6 +843,73 @@ def main():
               unevaluated == ["the launch at wrapper.cu:6 uses 'block', a parameter of 'runPick' "
                               "whose caller at host.cpp:8 passes a value not known"],
               repr(got) + out[-3000:] + err)
+        # A driver whose launch-free function (in its own unit) first sweeps
+        # 8 kernels over 26 sizes, past the 32 bindings a function's calls
+        # are recorded with, then times 100 rounds of them, past the 20,000
+        # steps such a call may take, and only on its other arm passes the
+        # command line's kernel choice (cuda-samples' reduction.cpp): that
+        # arm still gets its own allowance and its call, the choice not
+        # known, is recorded, so kernel 8, which only it reaches, is
+        # launched with the block the call passes, not "never executed".
+        sweep_dir = os.path.join(xtu, "sweep")
+        os.makedirs(sweep_dir, exist_ok=True)
+        with open(os.path.join(sweep_dir, "kernels.cu"), "w") as f:
+            f.write("__global__ void first(float *d) { d[threadIdx.x] = 0; }\n"
+                    "__global__ void eighth(float *d) { d[threadIdx.x * 2] = 0; }\n"
+                    "void reduceWith(int size, int threads, int which, float *d) {\n"
+                    "  switch (which) {\n"
+                    "  case 8:\n"
+                    "    eighth<<<size / threads, threads>>>(d);\n"
+                    "    break;\n"
+                    "  default:\n"
+                    "    first<<<size / threads, threads>>>(d);\n"
+                    "  }\n"
+                    "}\n")
+        with open(os.path.join(sweep_dir, "driver.cpp"), "w") as f:
+            f.write("#include <cstdlib>\n"
+                    "#include <cstring>\n"
+                    "void reduceWith(int size, int threads, int which, float *d);\n"
+                    "static bool flagSet(int argc, char **argv, const char *flag) {\n"
+                    "  bool found = false;\n"
+                    "  for (int i = 1; i < argc; i++)\n"
+                    "    if (!std::strcmp(argv[i], flag))\n"
+                    "      found = true;\n"
+                    "  return found;\n"
+                    "}\n"
+                    "static void sweep(float *d) {\n"
+                    "  for (int k = 0; k < 8; k++)\n"
+                    "    for (int n = 1; n <= (1 << 25); n *= 2)\n"
+                    "      reduceWith(n, 256, k, d);\n"
+                    "  for (int it = 0; it < 100; it++)\n"
+                    "    for (int n = 1; n <= (1 << 25); n *= 2)\n"
+                    "      reduceWith(n, 256, 0, d);\n"
+                    "}\n"
+                    "static void runAll(int argc, char **argv, float *d) {\n"
+                    "  int which = 7;\n"
+                    "  if (flagSet(argc, argv, \"--kernel\"))\n"
+                    "    which = std::atoi(argv[2]);\n"
+                    "  if (flagSet(argc, argv, \"--sweep\"))\n"
+                    "    sweep(d);\n"
+                    "  else\n"
+                    "    reduceWith(1 << 20, 128, which, d);\n"
+                    "}\n"
+                    "int main(int argc, char **argv) {\n"
+                    "  float *d = nullptr;\n"
+                    "  runAll(argc, argv, d);\n"
+                    "  return 0;\n"
+                    "}\n")
+        rc, out, err = run([wc, "--format=json", "kernels.cu", "driver.cpp"], cwd=sweep_dir)
+        try:
+            eighth = [(k["launch"]["block"], k["launch"]["source"], k["launch"]["context"][-2:])
+                      for k in json.loads(out)["kernels"] if k["name"] == "eighth"]
+        except (ValueError, KeyError, IndexError):
+            eighth = []
+        check("a call past a long sweep on a branch's other arm is recorded, its unknown kernel "
+              "choice reaching the case only it takes",
+              rc == 0 and ([128, 1, 1], "launch", ["'reduceWith' called at driver.cpp:26",
+                                                   "the case 8 of the switch at kernels.cu:4"])
+              in eighth and "never executed" not in out,
+              repr(eighth) + out[-3000:] + err)
         # --launches-from=database: only the kernels' units are inputs; the
         # database's other units (main.cu's launch, host.cpp's calls) are
         # parsed for their host code only and bind them, and are no inputs.

@@ -146,13 +146,24 @@ HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
   return HostValue::unknown("a value " + Name + " returns" + At);
 }
 
-void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *CE,
-                                       const std::vector<HostValue> &Args) {
-  // Only a function of the program's own code that this unit cannot run:
+bool HostEvaluator::definedInAnotherUnit(const FunctionDecl *FD) const {
+  // A function of the program's own code that this unit cannot run:
   // declared here (in the unit or a user header), defined in another unit.
   // Methods are left out: their object is another unit's too.
-  if (FD->hasBody() || isa<CXXMethodDecl>(FD) || !FD->getIdentifier() ||
-      FD->getBuiltinID() || SM.isInSystemHeader(SM.getFileLoc(FD->getLocation())))
+  return FD && !FD->hasBody() && !isa<CXXMethodDecl>(FD) && FD->getIdentifier() &&
+         !FD->getBuiltinID() && !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
+}
+
+bool HostEvaluator::callsAnotherUnit(const Stmt *S) const {
+  return anyStatement(S, [&](const Stmt *X) {
+    const auto *CE = dyn_cast<CallExpr>(X);
+    return CE && definedInAnotherUnit(CE->getDirectCallee());
+  });
+}
+
+void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *CE,
+                                       const std::vector<HostValue> &Args) {
+  if (!definedInAnotherUnit(FD))
     return;
   // A value chosen by a branch here is passed along each of its ways, as a
   // launch here would be split (reduction.cpp's `reduce<T>(size, threads,
@@ -172,13 +183,21 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
     // One record per distinct binding: a loop that calls with the same
     // values every iteration is one call; a few dozen bindings are enough
     // to stand for a loop over sizes (each is a run of the callee
-    // elsewhere).
+    // elsewhere). A call that leaves an integer parameter unknown is kept
+    // past them: it stands for every value the known ones may miss
+    // (reduction.cpp's main path passes the command line's `whichKernel`,
+    // the only way to its kernels 8 and 9, after a shmoo loop's 32).
+    bool LeavesOneUnknown = false;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType() &&
+          !Call.Integers.count(I))
+        LeavesOneUnknown = true;
     unsigned Same = 0;
     bool Recorded = false;
     for (const ExternalCall &Prev : ExternalCalls) {
       if (Prev.Callee != Call.Callee)
         continue;
-      if (Prev.Integers == Call.Integers || ++Same >= 32) {
+      if (Prev.Integers == Call.Integers || (++Same >= 32 && !LeavesOneUnknown)) {
         Recorded = true;
         break;
       }

@@ -215,6 +215,12 @@ private:
   /// Whether a statement can launch: it holds a launch site, calls through
   /// a pointer, or calls a function with a body that can (memoised).
   bool mayLaunch(const clang::Stmt *S) const;
+  /// Whether FD is a function of the program's own code declared here and
+  /// defined in another unit (not a method: its object is the other
+  /// unit's), whose calls recordExternalCall records.
+  bool definedInAnotherUnit(const clang::FunctionDecl *FD) const;
+  /// Whether S calls such a function.
+  bool callsAnotherUnit(const clang::Stmt *S) const;
   bool mayLaunchFunction(const clang::FunctionDecl *FD) const;
   /// Whether no iteration of Loop can change a value the evaluation
   /// follows but the loop's own variables (HostStatements.cpp).

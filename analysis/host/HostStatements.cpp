@@ -214,10 +214,26 @@ void HostEvaluator::execIf(const IfStmt *If) {
   HostState Before = Cur;
   refine(If->getCond(), true);
   exec(If->getThen());
+  // A launch-free call cut short in this branch's first arm is opaque
+  // whatever its second arm does, but the calls it makes of other units'
+  // functions are recorded all the same (recordExternalCall): a second arm
+  // that makes such calls gets an allowance of its own, so that the first
+  // arm's cost does not hide them (reduction.cpp's runTest spent its
+  // 20,000 steps in the shmoo arm, and the main arm's `reduce<T>(size,
+  // threads, blocks, whichKernel, ...)`, the only call that takes the
+  // command line's kernel 8 and 9, went unrecorded: those kernels read as
+  // never launched in reduction_kernel.cu).
+  bool CutInThen = LocalAborted && !Exhausted && If->getElse() && callsAnotherUnit(If->getElse());
+  if (CutInThen) {
+    Aborted = LocalAborted = false;
+    LocalStepLimit = Steps + Limits.MaxStepsLaunchFreeCall;
+  }
   HostState AfterThen = std::move(Cur);
   Cur = std::move(Before);
   refine(If->getCond(), false);
   exec(If->getElse());
+  if (CutInThen && !Aborted)
+    Aborted = LocalAborted = true;
   Cur = join(AfterThen, Cur, "the branch at " + where(If), NextDecision++, &IfWays);
 }
 

@@ -13,6 +13,8 @@
 
 #include "InterpreterImpl.h"
 
+#include "CudaAtomics.h"
+
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -157,9 +159,6 @@ enum ShuffleVariant : unsigned { ShuffleIndex, ShuffleXor, ShuffleUp, ShuffleDow
 /// Functions") and __activemask.
 enum VoteVariant : unsigned { VoteBallot, VoteAny, VoteAll, VoteActiveMask };
 
-/// Atomics are a family of names (atomicAdd, atomicCAS_block, ...).
-constexpr llvm::StringLiteral AtomicPrefix = "atomic";
-
 QualType pointeeOfFirstArgument(const CallExpr *CE) {
   if (CE->getNumArgs() == 0)
     return QualType();
@@ -226,7 +225,8 @@ WarpInterpreter::Impl::libraryFunction(llvm::StringRef Name) {
   auto It = Table.find(Name);
   if (It != Table.end())
     return &It->second;
-  if (Name.starts_with(AtomicPrefix))
+  // Atomics are a family of names (CudaAtomics.h).
+  if (isAtomicFunctionName(Name))
     return &Atomic;
   return nullptr;
 }
