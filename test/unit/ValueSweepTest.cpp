@@ -8,6 +8,8 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <gtest/gtest.h>
 
@@ -215,62 +217,60 @@ std::unique_ptr<AnalysedAccesses> analyse(const std::string &Code, llvm::StringR
   return Out;
 }
 
-// The up-sweep of a work-efficient scan over 'count' entries of a list of
-// 2 * 256 + 1 16-bit entries (a bisection's compaction list), after a
-// refinement nest long enough to exhaust the sweep's budget in a few runs;
-// counts beyond the list take a spill branch first. The largest count the
-// list holds is 512; its tree, block by block (8 warps), makes 55
-// wavefronts in 20 requests (levels of 8, 4, 2 and 1 warps at 1-, 2-, 4-
-// and 8-way, then one warp at 8, 8, 4, 2 and 1): 2.75 per request, as the
-// H200 measures eigenvalues' bisectKernelLarge (test/hw/realcode). A count
-// of 2052 (a value the code tests) leaves the list: it is bisected down to
-// 512 within the budget, and its own run counts only for the spill branch
-// no feasible count reaches.
-TEST(ValueSweep, ValuesThatLeaveASharedArray) {
-  auto R = analyse(R"(
-constexpr unsigned ListCapacity = 2 * 256 + 1;
-__global__ void refineThenScan(unsigned count, const float *x, unsigned short *out,
-                               float *bound, unsigned *spilled) {
-  __shared__ unsigned short list[ListCapacity];
-  unsigned tid = threadIdx.x;
-  float lo = x[blockIdx.x * blockDim.x + tid], hi = lo + 1.0f;
-  for (int a = 0; a < 64; ++a)
-    for (int b = 0; b < 64; ++b)
-      for (int c = 0; c < 64; ++c) {
-        float mid = 0.5f * (lo + hi);
-        if (mid * mid > 2.0f + a - b * 0.5f + c * 0.25f)
-          hi = mid;
-        else
-          lo = mid;
-      }
-  bound[blockIdx.x * blockDim.x + tid] = lo;
-  list[tid] = static_cast<unsigned short>(tid);
-  list[tid + blockDim.x] = 0;
-  __syncthreads();
-  if (count > 4 * ListCapacity)
-    spilled[blockIdx.x * blockDim.x + tid] = count;
-  unsigned offset = 1;
-  for (unsigned d = count >> 1; d > 0; d >>= 1) {
-    __syncthreads();
-    if (tid < d) {
-      unsigned ai = offset * (2 * tid + 1) - 1;
-      unsigned bi = offset * (2 * tid + 2) - 1;
-      list[bi] = list[bi] + list[ai];
-    }
-    offset <<= 1;
+/// The record the H100 made of Kernel's shared store at Line in
+/// test/hw/inputs/shared-bounds-refinement.json: wavefronts over requests
+/// (its ideal wavefronts, one per request).
+double measuredStore(llvm::StringRef Kernel, std::int64_t Line) {
+  auto Records = llvm::MemoryBuffer::getFile(
+      WARPCHECK_SOURCE_DIR "/test/hw/inputs/shared-bounds-refinement.json");
+  if (!Records)
+    return -1;
+  llvm::Expected<llvm::json::Value> Json = llvm::json::parse((*Records)->getBuffer());
+  if (!Json)
+    return -1;
+  for (const llvm::json::Value &R : *Json->getAsObject()->getArray("records")) {
+    const llvm::json::Object &O = *R.getAsObject();
+    if (O.getString("function") == Kernel && O.getInteger("line") == Line &&
+        O.getString("space") == "shared" && O.getString("op") == "store")
+      return *O.getNumber("wavefronts") / *O.getNumber("ideal_wavefronts");
   }
+  return -1;
 }
-)",
-                   "refineThenScan", 1);
+
+std::unique_ptr<AnalysedAccesses> analyseRefinementInput(llvm::StringRef Kernel) {
+  auto Source = llvm::MemoryBuffer::getFile(WARPCHECK_SOURCE_DIR
+                                            "/test/inputs/shared-bounds-refinement.cu");
+  if (!Source)
+    return std::make_unique<AnalysedAccesses>();
+  // One block of 256 threads, as the input's host code launches both.
+  return analyse((*Source)->getBuffer().str(), Kernel, 1);
+}
+
+// test/inputs/shared-bounds-refinement.cu's refineThenScan: the up-sweep of
+// a work-efficient scan over a 'count' parameter, in a list of 2 * 256 + 1
+// 16-bit entries (a bisection's compaction list), after a refinement nest
+// long enough to exhaust the sweep's budget in a few runs; counts beyond
+// the list take a spill branch first. The largest count the list holds is
+// 512; its tree, on the block's eight warps, is what the H100 measured
+// (55 wavefronts in 20 requests: levels of 8, 4, 2 and 1 warps at 1-, 2-,
+// 4- and 8-way, then one warp at 8, 8, 4, 2 and 1), as it measures
+// eigenvalues' bisectKernelLarge (test/hw/realcode). A count of 2052 (a
+// value the code tests) leaves the list: it is bisected down to 512 within
+// the budget, and its own run counts only for the spill branch no feasible
+// count reaches.
+TEST(ValueSweep, ValuesThatLeaveASharedArray) {
+  auto R = analyseRefinementInput("refineThenScan");
   ASSERT_EQ(R->Analyses.size(), 1u);
   const AccessResult *Store = R->ByText["list[bi] (store)"];
   const AccessResult *Spill = R->ByText["spilled[blockIdx.x * blockDim.x + tid] (store)"];
   ASSERT_TRUE(Store);
   ASSERT_TRUE(Spill);
   ASSERT_TRUE(Store->Dependence);
-  // The worst count the list holds, on all eight warps.
-  EXPECT_DOUBLE_EQ(Store->Cost.WavefrontsPerRequest, 55.0 / 20.0);
-  EXPECT_DOUBLE_EQ(Store->Dependence->Worst, 55.0 / 20.0);
+  // The worst count the list holds, on all eight warps, as measured.
+  const double Measured = measuredStore("refineThenScan", 55);
+  EXPECT_DOUBLE_EQ(Measured, 55.0 / 20.0);
+  EXPECT_DOUBLE_EQ(Store->Cost.WavefrontsPerRequest, Measured);
+  EXPECT_DOUBLE_EQ(Store->Dependence->Worst, Measured);
   EXPECT_NE(Store->Dependence->WorstCondition.find(">= 512"), std::string::npos)
       << Store->Dependence->WorstCondition;
   // No count past the list is a sample of the tree's.
@@ -280,46 +280,24 @@ __global__ void refineThenScan(unsigned count, const float *x, unsigned short *o
   EXPECT_EQ(Spill->Cost.SectorsPerRequest, 4);
 }
 
-// A count grown while the data asks (a loop whose exit tests a float read
-// from memory: its value after the loop is not known) sizes the same tree:
-// the levels run under a data-dependent condition, and the lanes whose
-// entry would lie past the list's end are those no count the list holds
-// lets through. They are left out, and the tree is that of the largest
-// count, 512: 55 wavefronts in 20 requests for 'list[bi]'; 'list[ai]'
-// reads entry 511 from lane 0 one level more (56 in 21).
+// The input's scanOfGrownCount grows its count while the data asks (a loop
+// whose exit tests a float read from memory: the count after it is not
+// known) and sizes the same tree with it: the levels run under a
+// data-dependent condition, and the lanes whose entry would lie past the
+// list's end are those no count the list holds lets through. They are
+// left out, and the tree is that of the largest count, 512, as measured
+// for 'list[bi]'; 'list[ai]' reads entry 511 from lane 0 one level more
+// (56 wavefronts in 21 requests).
 TEST(ValueSweep, LanesUnderDataThatWouldLeaveASharedArray) {
-  auto R = analyse(R"(
-constexpr unsigned ListCapacity = 2 * 256 + 1;
-__global__ void scanOfGrownCount(const float *weights, unsigned short *out) {
-  __shared__ unsigned short list[ListCapacity];
-  unsigned tid = threadIdx.x;
-  list[tid] = static_cast<unsigned short>(tid);
-  list[tid + blockDim.x] = 0;
-  unsigned count = 1;
-  while (count < 2 * blockDim.x && weights[count] > 0.5f)
-    count <<= 1;
-  __syncthreads();
-  unsigned offset = 1;
-  for (unsigned d = count >> 1; d > 0; d >>= 1) {
-    __syncthreads();
-    if (tid < d) {
-      unsigned ai = offset * (2 * tid + 1) - 1;
-      unsigned bi = offset * (2 * tid + 2) - 1;
-      list[bi] = list[bi] + list[ai];
-    }
-    offset <<= 1;
-  }
-  __syncthreads();
-  out[blockIdx.x * blockDim.x + tid] = list[tid];
-}
-)",
-                   "scanOfGrownCount", 1);
+  auto R = analyseRefinementInput("scanOfGrownCount");
   ASSERT_EQ(R->Analyses.size(), 1u);
   const AccessResult *Store = R->ByText["list[bi] (store)"];
   const AccessResult *Left = R->ByText["list[ai]"];
   ASSERT_TRUE(Store);
   ASSERT_TRUE(Left);
-  EXPECT_DOUBLE_EQ(Store->Cost.WavefrontsPerRequest, 55.0 / 20.0);
+  const double Measured = measuredStore("scanOfGrownCount", 79);
+  EXPECT_DOUBLE_EQ(Measured, 55.0 / 20.0);
+  EXPECT_DOUBLE_EQ(Store->Cost.WavefrontsPerRequest, Measured);
   EXPECT_DOUBLE_EQ(Left->Cost.WavefrontsPerRequest, 56.0 / 21.0);
 }
 
