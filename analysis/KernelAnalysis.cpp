@@ -373,6 +373,9 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       const SweepRun &Swept = Values.Runs[Run];
       if (Swept.Sim.SimulatedWarps >= Primary.SimulatedWarps || !Swept.OnlyFor.empty())
         return nullptr;
+      // The stated value is the primary's own run.
+      if (Swept.Value == PrimarySamples.UnboundInteger)
+        return &Primary;
       if (auto It = FullWorst.find(Run); It != FullWorst.end())
         return &It->second;
       if (FullWorst.size() == MaxFullWorstRuns)

@@ -36,26 +36,23 @@ std::set<SiteKey> sitesReached(const Simulation &Primary, const std::vector<Swee
   return Out;
 }
 
-/// A power of two strictly between Inside and Outside (Inside < Outside),
-/// near their geometric middle, that Order holds at or after From; 0 when
-/// none. The sweep moves it to From: halving the gap between the largest
-/// value that stays inside the shared arrays and the smallest that leaves
-/// them finds the largest the program can take, a scan tree's worst case
-/// (a count of 512 in a 513-element list), in a few runs.
-std::int64_t powerOfTwoBetween(std::int64_t Inside, std::int64_t Outside,
-                               std::vector<std::int64_t> &Order, std::size_t From) {
+/// Moves to From the power of two strictly between Inside and Outside
+/// (Inside < Outside) nearest their geometric middle, when Order holds it
+/// at or after From: halving the gap between the largest value that stays
+/// inside the shared arrays and the smallest that leaves them finds the
+/// largest the program can take, a scan tree's worst case (a count of 512
+/// in a 513-element list), in a few runs.
+void tryBetweenNext(std::int64_t Inside, std::int64_t Outside, std::vector<std::int64_t> &Order,
+                    std::size_t From) {
   std::vector<std::int64_t> Between;
   for (std::int64_t P = 2; P < Outside && P <= (std::int64_t(1) << 30); P *= 2)
     if (P > Inside)
       Between.push_back(P);
   if (Between.empty())
-    return 0;
-  std::int64_t Middle = Between[(Between.size() - 1) / 2];
-  auto It = std::find(Order.begin() + From, Order.end(), Middle);
-  if (It == Order.end())
-    return 0;
-  std::rotate(Order.begin() + From, It, It + 1);
-  return Middle;
+    return;
+  auto It = std::find(Order.begin() + From, Order.end(), Between[(Between.size() - 1) / 2]);
+  if (It != Order.end())
+    std::rotate(Order.begin() + From, It, It + 1);
 }
 
 /// At most this many variants of the bounded run are probed (one small
@@ -254,17 +251,16 @@ LaunchRuns runBeyondPrimary(const FunctionDecl *Kernel, const LaunchConfig &Laun
           Values.Reads.push_back(Read);
       if (Run.UndefinedArithmetic)
         continue;
-      bool Left = BoundsBind && Run.OutOfBoundsShared;
-      if (Left)
+      if (BoundsBind && Run.OutOfBoundsShared) {
         Outside = std::min(Outside, V);
-      else if (V < Outside)
-        Inside = std::max(Inside, V);
-      if (Left)
         LeftOut.push_back({V, std::move(Run)});
-      else
+      } else {
+        if (V < Outside)
+          Inside = std::max(Inside, V);
         Values.Runs.push_back({V, std::move(Run)});
+      }
       if (Outside != std::numeric_limits<std::int64_t>::max() && Inside < Outside)
-        powerOfTwoBetween(Inside, Outside, Order, Next + 1);
+        tryBetweenNext(Inside, Outside, Order, Next + 1);
     }
     // A value left out for leaving a shared array may be the only one to
     // reach some access (a branch on a flag parameter whose other side
