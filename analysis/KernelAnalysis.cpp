@@ -16,6 +16,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -141,6 +142,13 @@ std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
   std::int64_t Lo = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.front().Value;
   std::int64_t Hi = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.back().Value;
   std::string Given;
+  if (!D.CommandLineDefaults.empty()) {
+    std::vector<std::string> Each;
+    for (const auto &[Name, Value] : D.CommandLineDefaults)
+      Each.push_back("'" + Name + "' = " + std::to_string(Value));
+    Given = "; the numbers given are those of a run without command-line arguments, which "
+            "passes " + llvm::join(Each, ", ");
+  }
   if (D.RepresentativeValue)
     Given = "; the numbers given are those with the values read taken as " +
             std::to_string(*D.RepresentativeValue) +
@@ -305,11 +313,21 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     // program's own arrays bound it.
     static const std::int64_t SampleLadder[] = {4096, 256, 32, 8};
     SampleValues PrimarySamples;
+    // A parameter the program passes a command-line option's default when
+    // run without arguments takes that default in the primary simulation
+    // (the sweep still gives it every value).
+    std::set<std::string> CommandLineDefaulted;
+    for (const auto &[Param, Arg] : Launch.Arguments)
+      if (Arg.CommandLineDefault && !Arg.Integer) {
+        PrimarySamples.ParameterValues[Param] = *Arg.CommandLineDefault;
+        CommandLineDefaulted.insert(Param->getNameAsString());
+      }
+    const SampleValues Defaulted = PrimarySamples;
     Simulation Primary = Simulate(PrimarySamples, nullptr);
     if (Primary.infeasible() &&
         (!Primary.SampledSymbols.empty() || !Primary.SweptReads.empty())) {
       for (std::int64_t Smaller : llvm::ArrayRef(SampleLadder).drop_front()) {
-        SampleValues Try;
+        SampleValues Try = Defaulted;
         Try.UnboundInteger = Smaller;
         Simulation Retry = Simulate(Try, nullptr);
         if (!Retry.infeasible()) {
@@ -373,8 +391,9 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       const SweepRun &Swept = Values.Runs[Run];
       if (Swept.Sim.SimulatedWarps >= Primary.SimulatedWarps || !Swept.OnlyFor.empty())
         return nullptr;
-      // The stated value is the primary's own run.
-      if (Swept.Value == PrimarySamples.UnboundInteger)
+      // The stated value is the primary's own run (unless the primary
+      // gave some parameters their command-line defaults).
+      if (Swept.Value == PrimarySamples.UnboundInteger && CommandLineDefaulted.empty())
         return &Primary;
       if (auto It = FullWorst.find(Run); It != FullWorst.end())
         return &It->second;
@@ -382,6 +401,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         return nullptr;
       SampleValues Try = PrimarySamples;
       Try.UnboundInteger = Swept.Value;
+      Try.ParameterValues.clear();
       return &FullWorst.emplace(Run, Simulate(Try, nullptr)).first->second;
     };
     for (const SiteKey &Key : Keys) {
@@ -391,10 +411,23 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       std::optional<ValueDependence> Dependence;
       if (!Values.Symbols.empty() || !Values.Reads.empty())
         Dependence = dependenceOf(Key, Values, From);
+      // The numbers of a run without command-line arguments: every value
+      // the site depends on is an option's default (the sweep's range said
+      // beside them), and that run reached it. Values read from memory or
+      // a parameter with no default leave the sweep's worst case.
+      if (Dependence && !CommandLineDefaulted.empty() && Values.Reads.empty() &&
+          Primary.Sites.count(Key) &&
+          llvm::all_of(Values.Symbols,
+                       [&](const std::string &S) { return CommandLineDefaulted.count(S); }))
+        for (const auto &[Param, Arg] : Launch.Arguments)
+          if (Arg.CommandLineDefault && !Arg.Integer)
+            Dependence->CommandLineDefaults.push_back(
+                {Param->getNameAsString(), *Arg.CommandLineDefault});
       // A representative value is the primary's: its full plan is used
-      // when it reached the site.
-      bool FromSweep = Dependence && (!Dependence->RepresentativeValue ||
-                                      !Primary.Sites.count(Key));
+      // when it reached the site; so are the command-line defaults.
+      bool AtStatedValues =
+          Dependence && (Dependence->RepresentativeValue || !Dependence->CommandLineDefaults.empty());
+      bool FromSweep = Dependence && (!AtStatedValues || !Primary.Sites.count(Key));
       const Simulation *SimOf = FromSweep ? &Values.Runs[From].Sim : &Primary;
       // The range's ends on the primary's plan: the worst value's (and the
       // numbers reported, when they are the worst's) and the primary's.
@@ -410,7 +443,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         if (Full && !Full->infeasible() && OnFullPlan(*Full, Values.Runs[From].Value) &&
             FromSweep)
           SimOf = Full;
-        OnFullPlan(Primary, PrimarySamples.UnboundInteger);
+        if (CommandLineDefaulted.empty())
+          OnFullPlan(Primary, PrimarySamples.UnboundInteger);
       }
       // A site no swept value reaches (the arm of `if (tid < offset)` that
       // offset = 4096 never takes) is reported as the data leaves it: from
@@ -441,6 +475,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       A.LaneAccesses = T.LaneAccesses;
       A.FirstBlockReuse = T.FirstBlockReuse;
       A.FirstBlockElementsPerThread = T.FirstBlockElementsPerThread;
+      A.FirstBlockSectorFetches = T.FirstBlockSectorFetches;
       if (T.Worst)
         A.LaneStrideBytes = laneStride(*T.Worst);
       // Where a prediction of the compiler's instructions comes from: no
@@ -497,7 +532,9 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                                        std::to_string(Sim.SimulatedWarps) + " warps"});
         if (Dependence)
           A.Assumptions.push_back({Dependence->RepresentativeValue ? AssumptionKind::MemoryValue
-                                                                   : AssumptionKind::UnboundValue,
+                                   : !Dependence->CommandLineDefaults.empty()
+                                       ? AssumptionKind::CommandLineDefault
+                                       : AssumptionKind::UnboundValue,
                                   dependenceSentence(*Dependence, T.Site.Space, PrimarySamples, Launch) +
                                   "; simulated on " + std::to_string(Sim.SimulatedWarps) +
                                   " warps"});

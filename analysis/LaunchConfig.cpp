@@ -317,6 +317,20 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaul
   return *Run;
 }
 
+const host::HostEvaluator *
+LaunchSiteIndex::runWithoutArguments(const LaunchDefaults &Defaults) const {
+  if (!Main || Main->getNumParams() == 0)
+    return nullptr;
+  std::unique_ptr<host::HostEvaluator> &Run = ArgumentlessRuns[Defaults.Arch];
+  if (!Run) {
+    Run = std::make_unique<host::HostEvaluator>(Ctx, archFor(Defaults.Arch), SiteByCall);
+    if (KernelOccupancy)
+      Run->setKernelOccupancyInputs(&KernelOccupancy);
+    Run->runWithoutArguments(Main);
+  }
+  return Run.get();
+}
+
 namespace {
 
 /// The extents of a dim3 from a host value (an integer, or a record of x,
@@ -378,7 +392,8 @@ bool sameShape(const LaunchConfig &A, const LaunchConfig &B) {
   for (const auto &[P, Arg] : A.Arguments) {
     auto It = B.Arguments.find(P);
     if (It == B.Arguments.end() || It->second.Integer != Arg.Integer ||
-        It->second.PointerOffsetBytes != Arg.PointerOffsetBytes)
+        It->second.PointerOffsetBytes != Arg.PointerOffsetBytes ||
+        It->second.CommandLineDefault != Arg.CommandLineDefault)
       return false;
   }
   return true;
@@ -453,7 +468,8 @@ std::optional<LaunchConfig> configOf(const host::LaunchSite &S, const host::Laun
 
 bool sameArgument(const BoundArgument &A, const BoundArgument &B) {
   return A.Integer == B.Integer && A.PointerOffsetBytes == B.PointerOffsetBytes &&
-         A.Multiple == B.Multiple && A.BlockExtentAxis == B.BlockExtentAxis;
+         A.Multiple == B.Multiple && A.BlockExtentAxis == B.BlockExtentAxis &&
+         A.CommandLineDefault == B.CommandLineDefault;
 }
 
 /// The arguments every one of Records passes alike: what launches whose
@@ -510,6 +526,81 @@ std::vector<host::LaunchRecord> launchesPerWay(const host::LaunchRecord &R) {
   return Out;
 }
 
+/// The integer parameters of Kernel that C binds to nothing.
+std::vector<const ParmVarDecl *> openIntegers(const LaunchConfig &C, const FunctionDecl *Kernel) {
+  std::vector<const ParmVarDecl *> Open;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    auto It = C.Arguments.find(P);
+    if (P->getType()->isIntegerType() &&
+        (It == C.Arguments.end() || (!It->second.Integer && !It->second.BlockExtentAxis)))
+      Open.push_back(P);
+  }
+  return Open;
+}
+
+/// Sets CommandLineDefault on each integer of Open (those C, launched on
+/// the branches' Ways, leaves open) that the launch at S passes alike
+/// whenever main, run without command-line arguments (Plain), launches
+/// Kernel there with C's block, its grid when C's is known, and the
+/// integers C binds: each option's default (`dimsA.x` is 320 unless `-wA=`
+/// is given). The two runs differ only in argc, so a value known in Plain
+/// alone is one the command line decides.
+void addCommandLineDefaults(LaunchConfig &C, const host::LaunchSite &S,
+                            const FunctionDecl *Kernel, const model::ArchSpec &Arch,
+                            const std::vector<const ParmVarDecl *> &Open,
+                            const std::vector<std::string> &Ways,
+                            const host::HostEvaluator &Plain) {
+  auto Records = Plain.records().find(&S);
+  if (Open.empty() || Records == Plain.records().end())
+    return;
+  // A way of a branch the run without arguments went only the other way
+  // (`-wB=` given: "the branch at main.cu:51 taken") is a launch the
+  // command line shapes: its values are no defaults.
+  for (const std::string &Chosen : Ways)
+    for (const auto &[Where, Went] : Plain.decidedBranches()) {
+      llvm::StringRef Word(Chosen);
+      if (!Word.consume_front(Where + " "))
+        continue;
+      bool Holds = Word == host::IfWays.Holds || Word == host::ConditionWays.Holds;
+      if (!(Went & (Holds ? 1u : 2u)))
+        return;
+    }
+  const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
+  std::map<const ParmVarDecl *, std::optional<std::int64_t>> Found;
+  bool Any = false;
+  for (const host::LaunchRecord &Record : Records->second)
+    for (const host::LaunchRecord &R : launchesPerWay(Record)) {
+      if (R.InWidenedIteration || !llvm::is_contained(R.Kernels, Canonical))
+        continue;
+      std::string Why, CannotRun;
+      std::optional<LaunchConfig> D = configOf(S, R, Kernel, Arch, Why, CannotRun);
+      if (!D || !(D->Block == C.Block) ||
+          (C.GridKnown && (!D->GridKnown || !(D->Grid == C.Grid))))
+        continue;
+      bool Agrees = llvm::all_of(C.Arguments, [&](const auto &Bound) {
+        if (!Bound.second.Integer)
+          return true;
+        auto It = D->Arguments.find(Bound.first);
+        return It != D->Arguments.end() && It->second.Integer == Bound.second.Integer;
+      });
+      if (!Agrees)
+        continue;
+      for (const ParmVarDecl *P : Open) {
+        auto It = D->Arguments.find(P);
+        std::optional<std::int64_t> V =
+            It != D->Arguments.end() ? It->second.Integer : std::nullopt;
+        if (!Any)
+          Found[P] = V;
+        else if (Found[P] != V)
+          Found[P].reset();
+      }
+      Any = true;
+    }
+  for (const auto &[P, V] : Found)
+    if (V)
+      C.Arguments[P].CommandLineDefault = *V;
+}
+
 } // namespace
 
 std::vector<LaunchConfig>
@@ -533,7 +624,18 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
     if (!Run)
       Run = &hostRun(Defaults);
     auto Records = Run->records().find(S.get());
-    if (Records == Run->records().end()) {
+    const std::vector<host::LaunchRecord> *SiteRecords =
+        Records != Run->records().end() ? &Records->second : nullptr;
+    // A run that spent its steps on a branch the command line takes (a
+    // shmoo over every size, `-shmoo`) before the launch: the run without
+    // arguments goes the other way, and its launches are the program's as
+    // it runs without options.
+    const host::HostEvaluator *Plain = nullptr;
+    if (!SiteRecords && S->Kernel && Run->exhausted())
+      if ((Plain = runWithoutArguments(Defaults)))
+        if (auto P = Plain->records().find(S.get()); P != Plain->records().end())
+          SiteRecords = &P->second;
+    if (!SiteRecords) {
       if (S->Kernel)
         Unevaluated.push_back(
             "the launch at " + S->Location + " is never executed: " +
@@ -543,6 +645,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
                                     " reaches it"));
       continue;
     }
+    const bool FromPlainRun = Records == Run->records().end();
     auto LaunchesThis = [&](const host::LaunchRecord &R) {
       return std::find(R.Kernels.begin(), R.Kernels.end(), Canonical) != R.Kernels.end();
     };
@@ -551,14 +654,19 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
     // iteration, where they are unknown, stands for the iterations not
     // followed; it would only add numbers swept over values the loop never
     // takes (a stride of 3 in a loop of powers of two).
-    bool FollowedIterations = llvm::any_of(Records->second, [&](const host::LaunchRecord &R) {
+    bool FollowedIterations = llvm::any_of(*SiteRecords, [&](const host::LaunchRecord &R) {
       return LaunchesThis(R) && !R.InWidenedIteration;
     });
     bool SaidWidened = false;
     std::vector<host::LaunchRecord> Launches;
-    for (const host::LaunchRecord &R : Records->second)
-      for (host::LaunchRecord &W : launchesPerWay(R))
+    for (const host::LaunchRecord &R : *SiteRecords)
+      for (host::LaunchRecord &W : launchesPerWay(R)) {
+        if (FromPlainRun)
+          W.Context.insert(W.Context.begin(),
+                           "a run without command-line arguments (the run with them was too "
+                           "long to follow)");
         Launches.push_back(std::move(W));
+      }
     for (const host::LaunchRecord &R : Launches) {
       if (!LaunchesThis(R))
         continue;
@@ -598,6 +706,11 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
           Unevaluated.push_back(Why);
         continue;
       }
+      // Run main without arguments only for launches that leave integers open.
+      if (std::vector<const ParmVarDecl *> Open = openIntegers(*C, Kernel);
+          !Open.empty() && !FromPlainRun)
+        if (const host::HostEvaluator *Argumentless = runWithoutArguments(Defaults))
+          addCommandLineDefaults(*C, *S, Kernel, Arch, Open, R.Ways, *Argumentless);
       // One analysis per distinct shape and binding.
       if (std::none_of(Result.begin(), Result.end(),
                        [&](const LaunchConfig &Prev) { return sameShape(Prev, *C); }))
@@ -694,17 +807,35 @@ std::string crossUnitName(const FunctionDecl *Kernel) {
 
 CrossUnitCalls LaunchSiteIndex::callsOfExternalFunctions(const LaunchDefaults &Defaults) const {
   CrossUnitCalls Out;
-  for (const host::ExternalCall &C : hostRun(Defaults).externalCalls()) {
+  auto Add = [&](const host::ExternalCall &C, const char *Before) {
     CrossUnitCall X;
     X.Location = C.Location;
-    X.Context = C.Context;
+    if (Before)
+      X.Context.push_back(Before);
+    X.Context.insert(X.Context.end(), C.Context.begin(), C.Context.end());
     for (const auto &[Index, Bits] : C.Integers) {
       BoundArgument Arg;
       Arg.Integer = static_cast<std::int64_t>(Bits);
       X.Arguments[Index] = Arg;
     }
     Out[crossUnitName(C.Callee)].push_back(std::move(X));
-  }
+  };
+  const host::HostEvaluator &Run = hostRun(Defaults);
+  for (const host::ExternalCall &C : Run.externalCalls())
+    Add(C, nullptr);
+  // A run cut short by its steps leaves the calls after the cut unmade:
+  // those of the run without arguments stand for them (the program run
+  // without options), when it makes calls at places the run did not.
+  if (Run.exhausted())
+    if (const host::HostEvaluator *Plain = runWithoutArguments(Defaults)) {
+      std::set<std::string> Made;
+      for (const host::ExternalCall &C : Run.externalCalls())
+        Made.insert(C.Location);
+      for (const host::ExternalCall &C : Plain->externalCalls())
+        if (!Made.count(C.Location))
+          Add(C, "a run without command-line arguments (the run with them was too long to "
+                 "follow)");
+    }
   return Out;
 }
 

@@ -295,6 +295,8 @@ public:
           double(It->second.ElementThreads.size()) / double(It->second.Elements.size());
       T.FirstBlockElementsPerThread =
           double(It->second.ElementThreads.size()) / double(It->second.Threads.size());
+      T.FirstBlockSectorFetches =
+          double(It->second.SectorFetches) / double(It->second.Sectors.size());
     }
   }
 
@@ -319,11 +321,16 @@ private:
     /// Element address x 1024 + the thread's index in the block (< 1024).
     std::unordered_set<std::uint64_t> ElementThreads;
     std::unordered_set<unsigned> Threads;
+    /// The 32-byte sectors the requests fetch, each request's counted once,
+    /// and the distinct ones among them.
+    std::uint64_t SectorFetches = 0;
+    std::unordered_set<std::uint64_t> Sectors;
   };
   std::map<const clang::Expr *, BlockReadSet> BlockReads;
 
   void noteBlockReads(const clang::Expr *Site, const model::WarpAddressSet &A) {
     BlockReadSet &Set = BlockReads[Site];
+    std::unordered_set<std::uint64_t> RequestSectors;
     for (unsigned L = 0; L < model::WarpSize; ++L) {
       if (!A.isActive(L))
         continue;
@@ -332,7 +339,10 @@ private:
       Set.Elements.insert(Address);
       Set.ElementThreads.insert(Address * 1024 + Thread);
       Set.Threads.insert(Thread);
+      RequestSectors.insert(Address / model::GlobalMemoryGeometry().SectorBytes);
     }
+    Set.SectorFetches += RequestSectors.size();
+    Set.Sectors.insert(RequestSectors.begin(), RequestSectors.end());
   }
 
   struct RequestCost {

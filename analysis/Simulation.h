@@ -89,6 +89,10 @@ struct SiteTotals {
   /// and the number of distinct elements each thread reads (1 for an
   /// address the loop does not change).
   double FirstBlockReuse = 0, FirstBlockElementsPerThread = 0;
+  /// Global loads: in the first simulated block, how many of its warps'
+  /// requests fetch each sector the load reads, on average (1: every sector
+  /// once, a broadcast or a stream no tile could read less of).
+  double FirstBlockSectorFetches = 0;
   /// Costed as the kernel's listing executes it (EmittedInstructions.h):
   /// Requests and the sums are those of its instructions, each kind in
   /// Instructions; Unmatched says what the listing did not explain.

@@ -895,10 +895,22 @@ def compare_hardware(prog, docs, wc):
         recs_by_kernel = {}
         for r in doc["records"]:
             recs_by_kernel.setdefault(r["kernel"], []).append(r)
+        # ncu names one kernel instance two ways in one run: the source
+        # counters' 'MatrixMulCUDA<(int)32>' (the lines, no shape) and the
+        # launch statistics' 'MatrixMulCUDA<32>' (the shape, no lines). The
+        # launch the lines are of has the shape of its twin of the same run.
+        shape_of = {}
+        for k in doc["kernels"]:
+            if k.get("block"):
+                shape_of.setdefault((hw_kernel_key(k["kernel"]), k.get("run")),
+                                    (k["block"], k.get("grid")))
         for mk in doc["kernels"]:
             recs = recs_by_kernel.get(mk["kernel"], [])
             if not recs:
                 continue        # no global or shared access in the program's files
+            if not mk.get("block") and (hw_kernel_key(mk["kernel"]), mk.get("run")) in shape_of:
+                mk = dict(mk)
+                mk["block"], mk["grid"] = shape_of[(hw_kernel_key(mk["kernel"]), mk.get("run"))]
             st["kernels_measured"] += 1
             key = hw_kernel_key(mk["kernel"])
             cands = by_key.get(key) or by_key.get(unqualified(key))

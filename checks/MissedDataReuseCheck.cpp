@@ -132,10 +132,15 @@ void MissedDataReuseCheck::checkKernel(const FunctionDecl *Kernel, ASTContext &C
     // A load whose address the loop does not change (each thread reads one
     // element: `j < rowStart[row + 1]`, an initialiser) is read once and
     // kept in a register by the compiler: no traffic a tile would save.
+    // Nor has a load whose block's requests fetch each sector once: the
+    // lanes of a warp that read one element are one request (a warp-uniform
+    // `items[i]` in a block of one warp, striding past each sector), so its
+    // threads' reuse costs no traffic.
     auto Reported = [&](const AccessResult &A) {
       return A.Site.Space == MemorySpace::Global && A.Site.Op == AccessOp::Load &&
              A.Status != AccessStatus::Unknown && A.FirstBlockReuse + 1e-9 >= Minimum &&
-             A.FirstBlockElementsPerThread > 1.5 && TileOf(A) >= 2;
+             A.FirstBlockElementsPerThread > 1.5 && A.FirstBlockSectorFetches > 1 + 1e-9 &&
+             TileOf(A) >= 2;
     };
     for (const AccessResult &A : Launch.Accesses) {
       if (!Reported(A))

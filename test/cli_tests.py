@@ -910,6 +910,43 @@ def main():
                                                    "the case 8 of the switch at kernels.cu:4"])
               in eighth and "never executed" not in out,
               repr(eighth) + out[-3000:] + err)
+        # A calling unit whose run spends its steps on an option's branch
+        # (every size of a shmoo) before the call on the other arm: the run
+        # without arguments makes that call, and it binds the callee's launch.
+        exhaust_dir = os.path.join(tmp, "exhaust")
+        os.makedirs(exhaust_dir, exist_ok=True)
+        with open(os.path.join(exhaust_dir, "kernels.cu"), "w") as f:
+            f.write("__global__ void scale(float *d, int n) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  if (i < n) d[i] *= 2.0f;\n"
+                    "}\n"
+                    "void launchScaled(int n, float *d) { scale<<<n / 128, 128>>>(d, n); }\n")
+        with open(os.path.join(exhaust_dir, "driver.cpp"), "w") as f:
+            f.write("void launchScaled(int n, float *d);\n"
+                    "int main(int argc, char **argv) {\n"
+                    "  float *d = nullptr;\n"
+                    "  if (argc > 1) {\n"
+                    "    for (int a = 1; a < 200; ++a)\n"
+                    "      for (int b = 1; b < 200; ++b)\n"
+                    "        for (int c = 1; c < 200; ++c)\n"
+                    "          launchScaled(a * b * c * 128, d);\n"
+                    "  } else {\n"
+                    "    launchScaled(1 << 20, d);\n"
+                    "  }\n"
+                    "  return 0;\n"
+                    "}\n")
+        rc, out, err = run([wc, "--format=json", "kernels.cu", "driver.cpp"], cwd=exhaust_dir)
+        try:
+            plain = [(k["launch"]["grid"], k["launch"]["context"])
+                     for k in json.loads(out)["kernels"] if k["name"] == "scale" and
+                     k["launch"]["context"][:1] == ["a run without command-line arguments (the "
+                                                    "run with them was too long to follow)"]]
+        except (ValueError, KeyError, IndexError, TypeError):
+            plain = []
+        check("a call past a run cut short by its steps comes from the run without arguments",
+              rc == 0 and [g for g, _ in plain] == [[8192, 1, 1]] and
+              plain[0][1][-1] == "'launchScaled' called at driver.cpp:10",
+              repr(plain) + out[-2000:] + err)
         # --launches-from=database: only the kernels' units are inputs; the
         # database's other units (main.cu's launch, host.cpp's calls) are
         # parsed for their host code only and bind them, and are no inputs.
@@ -948,6 +985,26 @@ def main():
         rc, out, err = run([wc, "--format=json", "kernels.cu"], cwd=xtu)
         check("without the launching unit, the kernel has no launch",
               rc == 0 and '"source": "default"' in out.replace('":"', '": "'), out[-2000:] + err)
+
+        # A command-line option's default: the JSON says which values the
+        # numbers are of, and a launch on a way of an option the run
+        # without arguments never takes has no defaults.
+        inputs = os.path.join(args.source, "test", "inputs")
+        rc, out, err = run([wc, "--format=json", "command-line-defaults.cu"], cwd=inputs)
+        try:
+            rows = sorted((k["launch"]["description"].split("(")[-1], a["sectors_per_request"],
+                           a["assumption_kinds"], a["value_dependence"]["command_line_defaults"])
+                          for k in json.loads(out)["kernels"] if k["name"] == "copyRows"
+                          for a in k["accesses"] if a["op"] == "load")
+        except (ValueError, KeyError, IndexError, TypeError):
+            rows = []
+        check("command_line_defaults: the run without arguments' width, none on the option's way",
+              rc == 0 and rows == [
+                  ("the branch at command-line-defaults.cu:74 not taken)", 4,
+                   ["command_line_default"], [{"parameter": "width", "value": 1024}]),
+                  ("the branch at command-line-defaults.cu:74 taken)", 4.875,
+                   ["unbound_value"], [])],
+              repr(rows) + out[-2000:] + err)
 
         # No toolkit at all: the bundled declarations.
         rc, out, err = run([wc, "--cuda-path=" + os.path.join(tmp, "nope"), "good.cu"], cwd=tmp)

@@ -47,6 +47,8 @@ Value argumentsToJson(const std::map<unsigned, analysis::BoundArgument> &Argumen
       A["integer"] = *Arg.Integer;
     if (Arg.PointerOffsetBytes)
       A["pointer_offset_bytes"] = *Arg.PointerOffsetBytes;
+    if (Arg.CommandLineDefault)
+      A["command_line_default"] = *Arg.CommandLineDefault;
     Args[std::to_string(Index)] = std::move(A);
   }
   return Args;
@@ -70,6 +72,7 @@ bool placeFromJson(const Object &O, std::string &Location, std::vector<std::stri
       analysis::BoundArgument Arg;
       Arg.Integer = A->getInteger("integer");
       Arg.PointerOffsetBytes = A->getInteger("pointer_offset_bytes");
+      Arg.CommandLineDefault = A->getInteger("command_line_default");
       Arguments[I] = Arg;
     }
   return true;

@@ -65,8 +65,12 @@ Object toJson(const ValueDependenceEntry &D, MemorySpace Space) {
   Array Samples;
   for (const ValueDependenceEntry::Sample &S : D.Samples)
     Samples.push_back(Object{{"value", S.Value}, {"reached", S.Reached}, {Metric, orNull(S.Metric)}});
+  Array Defaults;
+  for (const auto &[Name, Value] : D.CommandLineDefaults)
+    Defaults.push_back(Object{{"parameter", Name}, {"value", Value}});
   return Object{{"symbols", strings(D.Symbols)}, {"memory_reads", strings(D.MemoryReads)},
                 {"representative_value", orNull(D.RepresentativeValue)},
+                {"command_line_defaults", std::move(Defaults)},
                 {"metric", Metric},
                 {"worst", D.Worst},                {"best", D.Best},
                 {"condition", D.Condition},        {"truncated", D.Truncated},
@@ -78,6 +82,11 @@ ValueDependenceEntry dependenceFromJson(const Object &O, MemorySpace Space) {
   D.Symbols = stringsOf(O.getArray("symbols"));
   D.MemoryReads = stringsOf(O.getArray("memory_reads"));
   D.RepresentativeValue = O.getInteger("representative_value");
+  if (const Array *Defaults = O.getArray("command_line_defaults"))
+    for (const Value &V : *Defaults)
+      if (const Object *X = V.getAsObject())
+        if (auto Name = X->getString("parameter"); Name && X->getInteger("value"))
+          D.CommandLineDefaults.push_back({Name->str(), *X->getInteger("value")});
   D.Worst = O.getNumber("worst").value_or(0);
   D.Best = O.getNumber("best").value_or(0);
   D.Condition = O.getString("condition").value_or("").str();

@@ -57,6 +57,9 @@ struct ValueDependenceEntry {
   std::vector<std::string> MemoryReads;
   /// Only memory reads were swept: the access's numbers are this value's.
   std::optional<std::int64_t> RepresentativeValue;
+  /// Every swept parameter's command-line default: the access's numbers are
+  /// those of a run without command-line arguments.
+  std::vector<std::pair<std::string, std::int64_t>> CommandLineDefaults;
   /// The metric: sectors per request (global) or wavefronts (shared).
   double Worst = 0, Best = 0;
   std::string Condition;

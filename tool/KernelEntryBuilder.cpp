@@ -162,6 +162,7 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
     V.Symbols = D.Symbols;
     V.MemoryReads = D.MemoryReads;
     V.RepresentativeValue = D.RepresentativeValue;
+    V.CommandLineDefaults = D.CommandLineDefaults;
     V.Worst = rounded(D.Worst);
     V.Best = rounded(D.Best);
     V.Condition = D.WorstCondition;

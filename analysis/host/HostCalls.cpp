@@ -59,6 +59,8 @@ HostValue HostEvaluator::evalCall(const CallExpr *CE) {
   // `kernel(std::forward<Args>(args)...)` passes the values it was given.
   if (const Expr *Arg = forwardedArgument(CE))
     return eval(Arg);
+  if (std::optional<HostValue> V = vectorCall(CE))
+    return *V;
   const FunctionDecl *FD = CE->getDirectCallee();
   unsigned FirstArg = 0;
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {

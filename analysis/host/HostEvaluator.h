@@ -131,6 +131,11 @@ bool anyStatement(const clang::Stmt *Root, llvm::function_ref<bool(const clang::
 /// reference, written as a call), else null.
 const clang::Expr *forwardedArgument(const clang::CallExpr *CE);
 
+/// Whether T (or what it refers to) is std::vector (HostVectors.cpp).
+bool isStdVector(clang::QualType T);
+/// The vector of `v[i]` on a std::vector, else null.
+const clang::Expr *vectorSubscriptBase(const clang::Expr *E);
+
 /// A function as messages name it: 'run', or "the lambda at main.cu:12"
 /// (every lambda's call operator is an 'operator()').
 std::string functionName(const clang::SourceManager &SM, const clang::FunctionDecl *FD);
@@ -150,10 +155,22 @@ public:
   /// parameter of 'Root' whose caller at main.cpp:12 passes a value not
   /// known"); the launches reached are recorded under the call's context.
   void run(const clang::FunctionDecl *Root, const ExternalCall &Call);
+  /// Runs main as a shell starts the program with no arguments: argc is 1
+  /// (argv[0], the program's name, alone), its other parameters unknown.
+  /// What the program then passes its kernels is the default of every
+  /// command-line option (LaunchConfig.h, BoundArgument::CommandLineDefault).
+  void runWithoutArguments(const clang::FunctionDecl *Main);
 
   /// Every distinct call reached of a function declared here without a
   /// body and outside the system headers, in the order first reached.
   const std::vector<ExternalCall> &externalCalls() const { return ExternalCalls; }
+
+  /// In a run without arguments: the branches whose condition it knew, by
+  /// the words their ways are named with ("the branch at main.cu:30", "the
+  /// condition at main.cu:31"): bit 0 set where it went the way the
+  /// condition holds, bit 1 the other. A launch of another run that went a
+  /// way of one this run never went is not this run's.
+  const std::map<std::string, unsigned> &decidedBranches() const { return Decided; }
 
   const std::map<const LaunchSite *, std::vector<LaunchRecord>> &records() const {
     return Records;
@@ -206,6 +223,9 @@ private:
   unsigned NextFrameId = 1;
   /// The number of the next branch whose ways join into choices (HostValue.h).
   unsigned NextDecision = 1;
+  /// decidedBranches(), recorded in a run without arguments only.
+  bool RecordDecided = false;
+  std::map<std::string, unsigned> Decided;
   std::uint64_t Steps = 0;
   bool Aborted = false, Exhausted = false;
   /// The step count at which the innermost launch-free call is abandoned
@@ -300,6 +320,12 @@ private:
   HostValue opaqueCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                        unsigned FirstArg);
   std::optional<HostValue> libraryCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  /// A vector held as its elements: `v[i]`, size(), empty(), front(),
+  /// back() (HostVectors.cpp); nullopt for any other call.
+  std::optional<HostValue> vectorCall(const clang::CallExpr *CE);
+  /// A vector built from a braced list: the list's elements.
+  std::optional<HostValue> vectorFromList(const clang::CXXConstructExpr *CE,
+                                          const std::vector<HostValue> &Args);
   /// cudaOccupancyMaxPotentialBlockSize and
   /// cudaOccupancyMaxActiveBlocksPerMultiprocessor (HostOccupancyCalls.cpp).
   std::optional<HostValue> occupancyCall(llvm::StringRef Name, const clang::CallExpr *CE);

@@ -413,8 +413,11 @@ HostValue HostEvaluator::evalConditional(const AbstractConditionalOperator *CO) 
   HostValue C = eval(CO->getCond());
   std::optional<bool> T = truth(C);
   const Expr *TrueExpr = isa<BinaryConditionalOperator>(CO) ? nullptr : CO->getTrueExpr();
-  if (T)
+  if (T) {
+    if (RecordDecided)
+      Decided["the condition at " + where(CO)] |= *T ? 1u : 2u;
     return *T ? (TrueExpr ? eval(TrueExpr) : C) : eval(CO->getFalseExpr());
+  }
   HostState Before = Cur;
   HostValue A = TrueExpr ? eval(TrueExpr) : C;
   HostState AfterTrue = Cur;
@@ -516,6 +519,8 @@ HostValue HostEvaluator::construct(const CXXConstructExpr *CE) {
   std::vector<HostValue> Args;
   for (const Expr *A : CE->arguments())
     Args.push_back(eval(A));
+  if (std::optional<HostValue> V = vectorFromList(CE, Args))
+    return *V;
   if (RD->getName() == "dim3") {
     // dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1), or dim3(uint3).
     HostValue R;

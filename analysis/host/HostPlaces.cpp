@@ -180,6 +180,19 @@ HostEvaluator::Place HostEvaluator::place(const Expr *E) {
     Base.Path.push_back(Place::Step{nullptr, I.Bits});
     return Base;
   }
+  if (const Expr *Vector = vectorSubscriptBase(E)) {
+    // v[i] on a vector held as its elements, as an array's element.
+    Place Base = place(Vector->IgnoreParenImpCasts());
+    HostValue I = eval(cast<CXXOperatorCallExpr>(E->IgnoreParens())->getArg(1));
+    if (!Base.Valid)
+      return Base;
+    if (I.K != HostValue::Int) {
+      P.Why = "an element at an index known only at run time";
+      return P;
+    }
+    Base.Path.push_back(Place::Step{nullptr, I.Bits});
+    return Base;
+  }
   if (const auto *CE = dyn_cast<CallExpr>(E))
     if (const Expr *Arg = forwardedArgument(CE))
       return place(Arg);
@@ -261,6 +274,11 @@ struct AssignedVars : RecursiveASTVisitor<AssignedVars> {
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
+    // A method that may change its object (a vector's push_back).
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      if (const CXXMethodDecl *MD = MC->getMethodDecl();
+          MD && !MD->isConst() && MC->getImplicitObjectArgument())
+        Targets.push_back(MC->getImplicitObjectArgument());
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
         OC && OC->isAssignmentOp() && OC->getNumArgs() > 0)
       Targets.push_back(OC->getArg(0));
@@ -289,6 +307,8 @@ const VarDecl *baseVariable(const Expr *E) {
     return ME->isArrow() ? nullptr : baseVariable(ME->getBase());
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     return baseVariable(AS->getBase());
+  if (const Expr *Vector = vectorSubscriptBase(E))
+    return baseVariable(Vector);
   return nullptr;
 }
 } // namespace

@@ -76,6 +76,23 @@ void HostEvaluator::run(const FunctionDecl *Root, const ExternalCall &Call) {
   Context.clear();
 }
 
+void HostEvaluator::runWithoutArguments(const FunctionDecl *Main) {
+  const FunctionDecl *Def = startRun(Main);
+  if (!Def)
+    return;
+  RecordDecided = true;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    Cur.Vars[VarKey{frame().Id, P}] =
+        I == 0 && P->getType()->isIntegralOrEnumerationType()
+            ? toType(HostValue::integer(1), P->getType())
+            : HostValue::unknown("a parameter of " + functionName(Def) +
+                                 " (a run without command-line arguments)");
+  }
+  runFunction(Def);
+  Frames.clear();
+}
+
 void HostEvaluator::runFunction(const FunctionDecl *FD) {
   Reached.insert(FD->getCanonicalDecl());
   exec(FD->getBody());
@@ -208,6 +225,8 @@ void HostEvaluator::execIf(const IfStmt *If) {
   }
   std::optional<bool> T = truth(eval(If->getCond()));
   if (T) {
+    if (RecordDecided)
+      Decided["the branch at " + where(If)] |= *T ? 1u : 2u;
     exec(*T ? If->getThen() : If->getElse());
     return;
   }

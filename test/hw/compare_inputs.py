@@ -51,6 +51,11 @@ TOLERANCE = 0.05
 # the default block, and a shape standing for launches that could not be
 # evaluated. An access assuming nothing else is exact for that shape.
 SHAPE_ONLY_ASSUMPTIONS = ("block_shape", "unevaluated_launch")
+# The numbers of a run without command-line arguments (the parameters an
+# option sets at their defaults): the inputs are measured run without
+# arguments (scripts/measure_inputs.sh), so those numbers are compared as
+# exact ones.
+COMMAND_LINE_ASSUMPTIONS = ("command_line_default",)
 # What the compiler is predicted to do without a listing
 # (analysis/RegisterPromotion.h): a prediction, compared as one, so that
 # the H200 holds the model to account.
@@ -207,7 +212,7 @@ def compare(args, warpcheck, results, scratch, assumed):
             continue
         doc = json.load(open(os.path.join(args.records, rec_name)))
         with open(src, encoding="utf-8", errors="replace") as f:
-            comparable_kinds = SHAPE_ONLY_ASSUMPTIONS + MODEL_ASSUMPTIONS + (
+            comparable_kinds = SHAPE_ONLY_ASSUMPTIONS + MODEL_ASSUMPTIONS + COMMAND_LINE_ASSUMPTIONS + (
                 STATED_VALUE_ASSUMPTIONS if STATED_VALUES_MARKER in f.read() else ())
         listing = None
         if args.listings:

@@ -42,10 +42,10 @@ __global__ void ownedRows(const float *rows, const float *columns, float *out, i
 }
 
 int main(int argc, char **argv) {
-  int count = argc > 1 ? atoi(argv[1]) : 1 << 16;
-  int ranks = argc > 2 ? atoi(argv[2]) : 1;
-  int rank = argc > 3 ? atoi(argv[3]) : 0;
-  int layout = argc > 4 ? atoi(argv[4]) : RowMajor;
+  int count = atoi(argc > 1 ? argv[1] : "65536"); // texts: unknown to the host run
+  int ranks = atoi(argc > 2 ? argv[2] : "1");
+  int rank = atoi(argc > 3 ? argv[3] : "0");
+  int layout = atoi(argc > 4 ? argv[4] : "16"); // RowMajor
   const int Blocks = 64;
   std::vector<int> order(count);
   for (int i = 0; i < count; ++i)

@@ -86,8 +86,8 @@ __global__ void scanOfGrownCount(const float *weights, unsigned short *out) {
 
 int main(int argc, char **argv) {
   const int Threads = 256;
-  // The count is the program's argument; 512 without one.
-  unsigned count = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 512;
+  // The count is the program's argument, "512" without one (a text: unknown to the host run).
+  unsigned count = static_cast<unsigned>(std::atoi(argc > 1 ? argv[1] : "512"));
   float *x, *bound, *weights;
   unsigned short *out;
   unsigned *spilled;

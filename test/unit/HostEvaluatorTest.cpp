@@ -781,3 +781,126 @@ int main(int argc, char **argv) {
   EXPECT_EQ(ByName["stride"].Multiple, std::optional<std::int64_t>(256));
   EXPECT_FALSE(ByName.count("rows") && ByName["rows"].Multiple);
 }
+
+/// The default a launch gives the kernel's parameter Name when the program
+/// runs without command-line arguments, if any.
+std::optional<std::int64_t> commandLineDefault(const LaunchConfig &C, llvm::StringRef Name) {
+  for (const auto &[P, A] : C.Arguments)
+    if (P->getName() == Name)
+      return A.CommandLineDefault;
+  return std::nullopt;
+}
+
+// A command-line option's default is what main, run with argc 1, passes:
+// an `if` on argc, a `?:` on argc, a helper that returns it when argc is
+// short. A clamp of a value read from argv is no default (the run without
+// arguments does not know it either), and a launch on the way of an option
+// the run without arguments never takes gets none.
+TEST(HostEvaluator, CommandLineDefaultsAreWhatARunWithoutArgumentsPasses) {
+  Unit U(R"(
+#include <cstdlib>
+__global__ void k(float *p, int n, int stride, int tile, int clamped) {}
+__global__ void wide(float *p, int n) {}
+static int tileFrom(int argc, char **argv) {
+  if (argc > 3)
+    return std::atoi(argv[3]);
+  return 33;
+}
+int main(int argc, char **argv) {
+  float *p;
+  int n = 1024;
+  if (argc > 1)
+    n = std::atoi(argv[1]);
+  int stride = argc > 2 ? std::atoi(argv[2]) : 8;
+  int tile = tileFrom(argc, argv);
+  int clamped = std::atoi(argv[0]);
+  if (clamped > 64)
+    clamped = 64;
+  k<<<4, 128>>>(p, n, stride, tile, clamped);
+  int blocks = 16;
+  if (argc > 4)
+    blocks = std::atoi(argv[4]);
+  wide<<<blocks, 256>>>(p, n);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_FALSE(integerArgument(Cs[0], "n"));
+  EXPECT_EQ(commandLineDefault(Cs[0], "n"), std::optional<std::int64_t>(1024));
+  EXPECT_EQ(commandLineDefault(Cs[0], "stride"), std::optional<std::int64_t>(8));
+  EXPECT_EQ(commandLineDefault(Cs[0], "tile"), std::optional<std::int64_t>(33));
+  EXPECT_EQ(commandLineDefault(Cs[0], "clamped"), std::nullopt);
+  // One launch per way of `blocks`: the run without arguments went only
+  // the way where it stays 16.
+  auto Ws = U.configs("wide");
+  ASSERT_EQ(Ws.size(), 2u);
+  std::map<std::string, std::optional<std::int64_t>> ByGrid;
+  for (const LaunchConfig &C : Ws)
+    ByGrid[C.GridKnown ? C.Grid.str() : "unknown"] = commandLineDefault(C, "n");
+  EXPECT_EQ(ByGrid["(16, 1, 1)"], std::optional<std::int64_t>(1024));
+  EXPECT_EQ(ByGrid["unknown"], std::nullopt);
+}
+
+// Sizes kept in a std::vector built from a braced list are followed one by
+// one, as an array's; `v[i]` and size() read them, an assignment to `v[i]`
+// changes them, and a push_back (not followed) leaves the vector unknown.
+TEST(HostEvaluator, VectorsOfSizesAreFollowedElementByElement) {
+  Unit U(std::string(Kernels) + R"(
+#include <vector>
+int main() {
+  float *p;
+  std::vector<int> sizes = {128, 256, 512};
+  int largest = sizes[sizes.size() - 1];
+  for (int size : sizes)
+    k<<<size / 32, 32>>>(p, size);
+  sizes[0] = 64;
+  k<<<sizes[0] / 32, 64>>>(p, largest);
+  std::vector<int> grown = {1, 2};
+  grown.push_back(3);
+  k<<<(int)grown.size(), 128>>>(p, grown[0]);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 5u);
+  std::vector<std::string> Shapes;
+  for (const LaunchConfig &C : Cs)
+    Shapes.push_back(C.Block.str() + " " + (C.GridKnown ? C.Grid.str() : "unknown") + " " +
+                     (integerArgument(C, "n") ? std::to_string(*integerArgument(C, "n"))
+                                              : std::string("unknown")));
+  EXPECT_EQ(Shapes, (std::vector<std::string>{
+                        "(32, 1, 1) (4, 1, 1) 128", "(32, 1, 1) (8, 1, 1) 256",
+                        "(32, 1, 1) (16, 1, 1) 512", "(64, 1, 1) (2, 1, 1) 512",
+                        "(128, 1, 1) unknown unknown"}));
+}
+
+// A run that spends its steps on a branch only a command-line option takes
+// (a shmoo over every shape) never reaches the launch on the other arm:
+// the run without arguments does, and its launch is analysed, said so.
+TEST(HostEvaluator, LaunchesPastAnExhaustedRunComeFromTheRunWithoutArguments) {
+  Unit U(std::string(Kernels) + R"(
+__global__ void big(float *p, int n) {}
+static void shmoo(float *p) {
+  for (int a = 1; a < 200; ++a)
+    for (int b = 1; b < 200; ++b)
+      for (int c = 1; c < 200; ++c)
+        big<<<a, b>>>(p, c);
+}
+int main(int argc, char **argv) {
+  float *p;
+  bool runShmoo = argc > 1;
+  if (runShmoo)
+    shmoo(p);
+  else
+    k<<<64, 128>>>(p, 7);
+  return 0;
+})");
+  auto Cs = U.configs("k");
+  ASSERT_EQ(Cs.size(), 1u);
+  EXPECT_EQ(Cs[0].Source, LaunchSource::LaunchSite);
+  EXPECT_EQ(Cs[0].Block.str(), "(128, 1, 1)");
+  EXPECT_EQ(Cs[0].Grid.str(), "(64, 1, 1)");
+  EXPECT_EQ(integerArgument(Cs[0], "n"), std::optional<std::int64_t>(7));
+  ASSERT_FALSE(Cs[0].Context.empty());
+  EXPECT_EQ(Cs[0].Context.front(),
+            "a run without command-line arguments (the run with them was too long to follow)");
+}

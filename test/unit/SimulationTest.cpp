@@ -310,6 +310,11 @@ __global__ void naive(const float *A, const float *B, float *C, int n) {
   EXPECT_DOUBLE_EQ(L.site("C[row * 64 + col]", AccessOp::Store).FirstBlockReuse, 0);
   // Each thread walks its 64 elements of a row of A and a column of B.
   EXPECT_DOUBLE_EQ(L.site("A[row * 64 + k]", AccessOp::Load).FirstBlockElementsPerThread, 64);
+  // A warp holds two rows of the block: per k it fetches the sector of
+  // each row's A element, each sector again for 8 values of k; B's two
+  // sectors of a row k, once per warp (8 warps). Both: each sector 8 times.
+  EXPECT_DOUBLE_EQ(L.site("A[row * 64 + k]", AccessOp::Load).FirstBlockSectorFetches, 8);
+  EXPECT_DOUBLE_EQ(L.site("B[k * 64 + col]", AccessOp::Load).FirstBlockSectorFetches, 8);
   // 64 iterations of every lane of the simulated warps (the launch's step
   // budget allows a few of the 16 blocks).
   double Lanes = 32.0 * L.Sim.SimulatedWarps;
@@ -319,6 +324,23 @@ __global__ void naive(const float *A, const float *B, float *C, int n) {
   EXPECT_EQ(L.Sim.Flops[warpcheck::model::FloatPrecision::Single].Fma, 64 * Lanes);
   ASSERT_EQ(L.Sim.LoopFlops.size(), 1u);
   EXPECT_DOUBLE_EQ(L.Sim.LoopFlops.begin()->second, 2 * 64 * Lanes);
+}
+
+TEST(Simulation, AWarpUniformStreamFetchesEachSectorOnce) {
+  // Every lane of a one-warp block reads item i, i striding 64 items (256
+  // bytes): 32 threads per element, but one request per element, each
+  // sector fetched once. No tile could read less of it.
+  const char *Code = R"(
+__global__ void owned(const int *items, float *out) {
+  for (int i = blockIdx.x; i < 4096; i += 64)
+    out[i * 32 + threadIdx.x] = items[i];
+}
+)";
+  Launched L(Code, "owned", Dim3{32, 1, 1}, Dim3{64, 1, 1});
+  const SiteTotals &T = L.site("items[i]", AccessOp::Load);
+  EXPECT_DOUBLE_EQ(T.FirstBlockReuse, 32);
+  EXPECT_DOUBLE_EQ(T.FirstBlockElementsPerThread, 64);
+  EXPECT_DOUBLE_EQ(T.FirstBlockSectorFetches, 1);
 }
 
 } // namespace

@@ -93,6 +93,11 @@ enum class AssumptionKind {
   /// read from memory was found in its computation (an opaque call, inline
   /// assembly): the access is unknown, but not data-dependent.
   UnfollowedValue,
+  /// The addresses differ with kernel parameters whose values a command-line
+  /// option sets: the numbers are those of the program run without
+  /// command-line arguments (value_dependence.command_line_defaults), the
+  /// sweep's range beside them.
+  CommandLineDefault,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -125,7 +130,8 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::UncountedOperation,   AssumptionKind::IrregularBlocks,
     AssumptionKind::IncompleteSimulation, AssumptionKind::UnmatchedInstructions,
     AssumptionKind::KeptInRegister,       AssumptionKind::SplitCopy,
-    AssumptionKind::PartialSectorWrite,   AssumptionKind::UnfollowedValue};
+    AssumptionKind::PartialSectorWrite,   AssumptionKind::UnfollowedValue,
+    AssumptionKind::CommandLineDefault};
 
 } // namespace warpcheck::analysis
 

@@ -78,6 +78,11 @@ struct ValueDependence {
   /// is then that of this value (the primary), not the worst case, which
   /// WorstCondition still locates.
   std::optional<std::int64_t> RepresentativeValue;
+  /// Set when every swept parameter has a default the host code passes
+  /// when the program runs without command-line arguments (LaunchConfig.h,
+  /// BoundArgument::CommandLineDefault): the access's Cost is that run's,
+  /// not the worst case; (parameter, value) in the kernel's order.
+  std::vector<std::pair<std::string, std::int64_t>> CommandLineDefaults;
 };
 
 /// Where an access's instructions come from.
@@ -169,6 +174,9 @@ struct AccessResult {
   /// and how many distinct elements each of them reads (1 when the address
   /// does not change in a loop around it).
   double FirstBlockReuse = 0, FirstBlockElementsPerThread = 0;
+  /// Global loads: the requests of the first simulated block that fetch
+  /// each sector the load reads, on average (Simulation.h).
+  double FirstBlockSectorFetches = 0;
   /// Listing: Cost and the worst request are those of the instructions
   /// that execute the access (requests another access's instruction
   /// serves are counted with that access), each kind listed in

@@ -59,6 +59,12 @@ struct BoundArgument {
   /// block read at run time. Whatever shape the analysis then assumes, the
   /// parameter has that shape's extent (BlockExtentArguments.h).
   std::optional<unsigned> BlockExtentAxis;
+  /// An integer the launch's host code leaves open (a command-line option's
+  /// value) but passes as this when the program runs without command-line
+  /// arguments, as the launch's shape is there (`dimsA.x`, 320 unless
+  /// `-wA=` is given): the primary simulation takes it, and the numbers
+  /// stated are those of that run, the sweep's range beside them.
+  std::optional<std::int64_t> CommandLineDefault;
 };
 
 /// A launch the architecture cannot run at all (a block over 1024 threads,
@@ -222,6 +228,9 @@ private:
   /// The host evaluation for one target architecture (and the calls other
   /// units make of this unit's functions), run once.
   const host::HostEvaluator &hostRun(const LaunchDefaults &Defaults) const;
+  /// main run with no command-line arguments (argc 1), or null when this
+  /// unit has no main taking them.
+  const host::HostEvaluator *runWithoutArguments(const LaunchDefaults &Defaults) const;
 
   clang::ASTContext &Ctx;
   const CrossUnitCalls *OtherUnitCalls;
@@ -233,6 +242,8 @@ private:
   std::map<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callers;
   const clang::FunctionDecl *Main = nullptr;
   mutable std::map<std::string, std::unique_ptr<host::HostEvaluator>> Runs;
+  /// Per architecture: main run without command-line arguments.
+  mutable std::map<std::string, std::unique_ptr<host::HostEvaluator>> ArgumentlessRuns;
   /// Per architecture: the roots hostRun ran with unknown parameters.
   mutable std::map<std::string, std::vector<const clang::FunctionDecl *>> UnboundRoots;
   friend class LaunchSiteCollector;
