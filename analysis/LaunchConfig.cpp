@@ -624,18 +624,17 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
     if (!Run)
       Run = &hostRun(Defaults);
     auto Records = Run->records().find(S.get());
-    const std::vector<host::LaunchRecord> *SiteRecords =
-        Records != Run->records().end() ? &Records->second : nullptr;
-    // A run that spent its steps on a branch the command line takes (a
-    // shmoo over every size, `-shmoo`) before the launch: the run without
-    // arguments goes the other way, and its launches are the program's as
-    // it runs without options.
-    const host::HostEvaluator *Plain = nullptr;
-    if (!SiteRecords && S->Kernel && Run->exhausted())
-      if ((Plain = runWithoutArguments(Defaults)))
+    // A run that spent its steps on a branch only an option takes (a shmoo
+    // over every size, `-shmoo`) never reaches the launches of the other
+    // way, the program's as it runs without options: when the run was cut
+    // short, the launches the run without arguments makes here are added,
+    // said so in their context.
+    const std::vector<host::LaunchRecord> *PlainRecords = nullptr;
+    if (S->Kernel && Run->exhausted())
+      if (const host::HostEvaluator *Plain = runWithoutArguments(Defaults))
         if (auto P = Plain->records().find(S.get()); P != Plain->records().end())
-          SiteRecords = &P->second;
-    if (!SiteRecords) {
+          PlainRecords = &P->second;
+    if (Records == Run->records().end() && !PlainRecords) {
       if (S->Kernel)
         Unevaluated.push_back(
             "the launch at " + S->Location + " is never executed: " +
@@ -645,29 +644,37 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
                                     " reaches it"));
       continue;
     }
-    const bool FromPlainRun = Records == Run->records().end();
     auto LaunchesThis = [&](const host::LaunchRecord &R) {
       return std::find(R.Kernels.begin(), R.Kernels.end(), Canonical) != R.Kernels.end();
     };
+    std::vector<host::LaunchRecord> Launches;
+    std::vector<bool> FromPlainRun;
+    auto AddLaunches = [&](const std::vector<host::LaunchRecord> &From, bool Plain) {
+      for (const host::LaunchRecord &R : From)
+        for (host::LaunchRecord &W : launchesPerWay(R)) {
+          if (Plain)
+            W.Context.insert(W.Context.begin(),
+                             "a run without command-line arguments (the run with them was too "
+                             "long to follow)");
+          Launches.push_back(std::move(W));
+          FromPlainRun.push_back(Plain);
+        }
+    };
+    if (Records != Run->records().end())
+      AddLaunches(Records->second, false);
+    if (PlainRecords)
+      AddLaunches(*PlainRecords, true);
     // A loop followed iteration by iteration launched the kernel here with
     // its variables known: those are the launches analysed. Its widened
     // iteration, where they are unknown, stands for the iterations not
     // followed; it would only add numbers swept over values the loop never
     // takes (a stride of 3 in a loop of powers of two).
-    bool FollowedIterations = llvm::any_of(*SiteRecords, [&](const host::LaunchRecord &R) {
+    bool FollowedIterations = llvm::any_of(Launches, [&](const host::LaunchRecord &R) {
       return LaunchesThis(R) && !R.InWidenedIteration;
     });
     bool SaidWidened = false;
-    std::vector<host::LaunchRecord> Launches;
-    for (const host::LaunchRecord &R : *SiteRecords)
-      for (host::LaunchRecord &W : launchesPerWay(R)) {
-        if (FromPlainRun)
-          W.Context.insert(W.Context.begin(),
-                           "a run without command-line arguments (the run with them was too "
-                           "long to follow)");
-        Launches.push_back(std::move(W));
-      }
-    for (const host::LaunchRecord &R : Launches) {
+    for (std::size_t Index = 0; Index < Launches.size(); ++Index) {
+      const host::LaunchRecord &R = Launches[Index];
       if (!LaunchesThis(R))
         continue;
       if (R.InWidenedIteration && FollowedIterations) {
@@ -708,7 +715,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
       }
       // Run main without arguments only for launches that leave integers open.
       if (std::vector<const ParmVarDecl *> Open = openIntegers(*C, Kernel);
-          !Open.empty() && !FromPlainRun)
+          !Open.empty() && !FromPlainRun[Index])
         if (const host::HostEvaluator *Argumentless = runWithoutArguments(Defaults))
           addCommandLineDefaults(*C, *S, Kernel, Arch, Open, R.Ways, *Argumentless);
       // One analysis per distinct shape and binding.

@@ -879,7 +879,10 @@ int main() {
 TEST(HostEvaluator, LaunchesPastAnExhaustedRunComeFromTheRunWithoutArguments) {
   Unit U(std::string(Kernels) + R"(
 __global__ void big(float *p, int n) {}
+__global__ void both(float *p, int n) {}
+static void runBoth(float *p, int blocks, int threads) { both<<<blocks, threads>>>(p, blocks); }
 static void shmoo(float *p) {
+  runBoth(p, 2, 32);
   for (int a = 1; a < 200; ++a)
     for (int b = 1; b < 200; ++b)
       for (int c = 1; c < 200; ++c)
@@ -890,8 +893,10 @@ int main(int argc, char **argv) {
   bool runShmoo = argc > 1;
   if (runShmoo)
     shmoo(p);
-  else
+  else {
     k<<<64, 128>>>(p, 7);
+    runBoth(p, 16, 256);
+  }
   return 0;
 })");
   auto Cs = U.configs("k");
@@ -903,4 +908,7 @@ int main(int argc, char **argv) {
   ASSERT_FALSE(Cs[0].Context.empty());
   EXPECT_EQ(Cs[0].Context.front(),
             "a run without command-line arguments (the run with them was too long to follow)");
+  // A launch site the cut run did reach (in the shmoo) gets the run without
+  // arguments' launches there too.
+  EXPECT_EQ(blocks(U.configs("both")), (std::vector<std::string>{"(32, 1, 1)", "(256, 1, 1)"}));
 }
