@@ -292,6 +292,9 @@ private:
 
   // ---- places (HostPlaces.cpp) ----
   Place place(const clang::Expr *E);
+  /// The element Index of Array (a C array, or a vector held as its
+  /// elements): invalid where the index is known only at run time.
+  Place element(const clang::Expr *Array, const clang::Expr *Index);
   HostValue globalValue(const clang::VarDecl *VD);
   /// The place of a global in a run from main (nullopt otherwise, or once
   /// a call not followed may have changed the globals).

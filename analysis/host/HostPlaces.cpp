@@ -104,6 +104,20 @@ std::optional<VarKey> HostEvaluator::keyOf(const ValueDecl *D) {
   return std::nullopt;
 }
 
+HostEvaluator::Place HostEvaluator::element(const Expr *Array, const Expr *Index) {
+  Place Base = place(Array->IgnoreParenImpCasts());
+  HostValue I = eval(Index);
+  if (!Base.Valid)
+    return Base;
+  if (I.K != HostValue::Int) {
+    Place P;
+    P.Why = "an element at an index known only at run time";
+    return P;
+  }
+  Base.Path.push_back(Place::Step{nullptr, I.Bits});
+  return Base;
+}
+
 HostEvaluator::Place HostEvaluator::place(const Expr *E) {
   Place P;
   E = E->IgnoreParenNoopCasts(Ctx);
@@ -169,30 +183,11 @@ HostEvaluator::Place HostEvaluator::place(const Expr *E) {
       P.Why = "a value in memory";
       return P;
     }
-    Place Base = place(AS->getBase()->IgnoreParenImpCasts());
-    HostValue I = eval(AS->getIdx());
-    if (!Base.Valid)
-      return Base;
-    if (I.K != HostValue::Int) {
-      P.Why = "an element at an index known only at run time";
-      return P;
-    }
-    Base.Path.push_back(Place::Step{nullptr, I.Bits});
-    return Base;
+    return element(AS->getBase(), AS->getIdx());
   }
-  if (const Expr *Vector = vectorSubscriptBase(E)) {
-    // v[i] on a vector held as its elements, as an array's element.
-    Place Base = place(Vector->IgnoreParenImpCasts());
-    HostValue I = eval(cast<CXXOperatorCallExpr>(E->IgnoreParens())->getArg(1));
-    if (!Base.Valid)
-      return Base;
-    if (I.K != HostValue::Int) {
-      P.Why = "an element at an index known only at run time";
-      return P;
-    }
-    Base.Path.push_back(Place::Step{nullptr, I.Bits});
-    return Base;
-  }
+  // v[i] on a vector held as its elements, as an array's element.
+  if (const Expr *Vector = vectorSubscriptBase(E))
+    return element(Vector, cast<CXXOperatorCallExpr>(E->IgnoreParens())->getArg(1));
   if (const auto *CE = dyn_cast<CallExpr>(E))
     if (const Expr *Arg = forwardedArgument(CE))
       return place(Arg);
