@@ -59,6 +59,13 @@ bool isAnalysableKernel(const FunctionDecl *FD) {
   return !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
 }
 
+std::string commandLineDefaultsText(const ValueDependence &D) {
+  std::vector<std::string> Each;
+  for (const auto &[Name, Value] : D.CommandLineDefaults)
+    Each.push_back("'" + Name + "' = " + std::to_string(Value));
+  return llvm::join(Each, ", ");
+}
+
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   // An expression written in a macro argument is quoted as written there;
@@ -142,13 +149,9 @@ std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
   std::int64_t Lo = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.front().Value;
   std::int64_t Hi = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.back().Value;
   std::string Given;
-  if (!D.CommandLineDefaults.empty()) {
-    std::vector<std::string> Each;
-    for (const auto &[Name, Value] : D.CommandLineDefaults)
-      Each.push_back("'" + Name + "' = " + std::to_string(Value));
+  if (!D.CommandLineDefaults.empty())
     Given = "; the numbers given are those of a run without command-line arguments, which "
-            "passes " + llvm::join(Each, ", ");
-  }
+            "passes " + commandLineDefaultsText(D);
   if (D.RepresentativeValue)
     Given = "; the numbers given are those with the values read taken as " +
             std::to_string(*D.RepresentativeValue) +

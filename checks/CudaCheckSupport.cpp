@@ -107,12 +107,9 @@ std::string worstCaseClause(const warpcheck::analysis::AccessResult &A) {
   if (A.Dependence->RepresentativeValue)
     return " with the values read from memory taken as " +
            std::to_string(*A.Dependence->RepresentativeValue);
-  if (!A.Dependence->CommandLineDefaults.empty()) {
-    std::string Each;
-    for (const auto &[Name, Value] : A.Dependence->CommandLineDefaults)
-      Each += (Each.empty() ? "'" : ", '") + Name + "' = " + std::to_string(Value);
-    return " with " + Each + " (a run without command-line arguments)";
-  }
+  if (!A.Dependence->CommandLineDefaults.empty())
+    return " with " + warpcheck::analysis::commandLineDefaultsText(*A.Dependence) +
+           " (a run without command-line arguments)";
   return (llvm::StringRef(C).starts_with("reached") ? ", " : " ") + C;
 }
 

@@ -55,6 +55,10 @@ bool isAnalysableKernel(const clang::FunctionDecl *FD);
 /// user's spelling location).
 std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
 
+/// The command-line defaults the numbers of D are those of, as messages say
+/// them: "'wA' = 320, 'wB' = 640" (empty when there are none).
+std::string commandLineDefaultsText(const ValueDependence &D);
+
 /// What every number of a launch rests on because of its shape: a block
 /// shape assumed from the kernel's code, __launch_bounds__ or the default
 /// block, and a shape standing for launches that could not be evaluated.
