@@ -543,6 +543,91 @@ struct InstructionReconciler::Impl {
     }
   }
 
+  /// A branch arm's accesses with no instruction on their line, whose
+  /// other arm's line has instructions of their kind, and unexplained
+  /// instructions on lines that only they could be: copies of one
+  /// instruction of a selected address, in a loop nvcc unrolled, which the
+  /// line table spreads over the loop's lines (EmittedInstructions.h,
+  /// "selected"). llm.c's attention_softmax_kernel1 stores
+  /// `att_bth[t2] *= s` or `att_bth[t2] = 0` by `t2 <= t`; compiled, a loop
+  /// of 16 STG of the selected value, on the `for` line, the `if` line and
+  /// the first arm's, measured on each of those lines at the arms' 8 sectors
+  /// per request.
+  void planSelectedAcrossLines(std::map<SiteId, SitePlan> &Plans,
+                               const std::map<SlotKey, std::vector<SiteId>> &Unmatched,
+                               const std::map<SlotKey, std::vector<OrphanKey>> &Candidates,
+                               const std::map<OrphanKey, unsigned> &Claims,
+                               const std::map<OrphanKey, std::vector<size_t>> &Orphans,
+                               const std::map<SlotKey, std::vector<SiteId>> &SitesOfSlot,
+                               const std::map<SlotKey, std::vector<size_t>> &SlotInstructions) {
+    for (const auto &[U, Ids] : Unmatched) {
+      if (Plans.at(Ids.front()).SelectedAt)
+        continue;
+      auto C = Candidates.find(U);
+      if (C == Candidates.end() || C->second.empty() ||
+          std::any_of(C->second.begin(), C->second.end(),
+                      [&](const OrphanKey &O) { return Claims.at(O) != 1; }))
+        continue;
+      // The one line of the other arm whose instructions are its own.
+      const SlotKey *Partner = nullptr;
+      const Stmt *At = nullptr;
+      bool Unique = true;
+      for (const auto &[SK, Matched] : SitesOfSlot) {
+        if (std::get<0>(SK) != std::get<0>(U) || std::get<2>(SK) != std::get<2>(U) ||
+            std::get<3>(SK) != std::get<3>(U))
+          continue;
+        if (std::any_of(Matched.begin(), Matched.end(), [&](const SiteId &Id) {
+              const SitePlan &P = Plans.at(Id);
+              return P.SelectedAt || P.Moved || P.Hoisted || P.RepeatsRemoved;
+            }))
+          continue;
+        const Stmt *Branch = nullptr;
+        bool Arms = true;
+        for (const SiteId &A : Ids)
+          for (const SiteId &B : Matched) {
+            const Stmt *S = branchBetween(A.first, B.first);
+            Arms &= S && (!Branch || Branch == S);
+            Branch = S;
+          }
+        if (!Arms || !Branch)
+          continue;
+        Unique &= !Partner;
+        Partner = &SK;
+        At = Branch;
+      }
+      if (!Partner || !Unique)
+        continue;
+      std::vector<size_t> Indices = SlotInstructions.at(*Partner);
+      std::vector<unsigned> OtherLines;
+      for (const OrphanKey &O : C->second) {
+        const std::vector<size_t> &Of = Orphans.at(O);
+        Indices.insert(Indices.end(), Of.begin(), Of.end());
+        OtherLines.push_back(std::get<1>(O));
+      }
+      // One width, every access's: a select of two addresses of one type.
+      const std::vector<SiteId> &Matched = SitesOfSlot.at(*Partner);
+      bool OneWidth = true;
+      for (size_t I : Indices)
+        for (const std::vector<SiteId> *Group : {&Ids, &Matched})
+          for (const SiteId &Id : *Group)
+            OneWidth &= Instructions[I].Shape.BytesPerLane == Sites.at(Id).Bytes;
+      if (!OneWidth)
+        continue;
+      std::sort(OtherLines.begin(), OtherLines.end());
+      OtherLines.erase(std::unique(OtherLines.begin(), OtherLines.end()), OtherLines.end());
+      makeSlot(Indices, std::get<0>(*Partner), std::get<1>(*Partner));
+      Slots.back().OtherLines = std::move(OtherLines);
+      const InstructionSlot *Slot = &Slots.back();
+      for (const std::vector<SiteId> *Group : {&Ids, &Matched})
+        for (const SiteId &Id : *Group) {
+          SitePlan &P = Plans[Id];
+          P.Slot = Slot;
+          P.Moved = Group == &Ids;
+          P.SelectedAt = At;
+        }
+    }
+  }
+
   std::map<SiteId, SitePlan> plan() {
     std::map<SiteId, SitePlan> Plans;
     // The listing's instructions by line and kind, every position of each
@@ -648,6 +733,8 @@ struct InstructionReconciler::Impl {
           ++Claims[O];
         }
     planSelectedLoads(Plans, Unmatched, Candidates, Claims, Orphans);
+    planSelectedAcrossLines(Plans, Unmatched, Candidates, Claims, Orphans, SitesOfSlot,
+                            SlotInstructions);
     for (const auto &[U, Ids] : Unmatched) {
       const auto &C = Candidates[U];
       if (Plans[Ids.front()].SelectedAt)

@@ -61,7 +61,13 @@
 //           their lines, and one instruction after the branch that fits
 //           both (compiler-transformations.cu's branchArms: one LDS of the
 //           address the condition selects, a 2-way conflict neither arm
-//           has): one request for the lanes of both.
+//           has): one request for the lanes of both. In a loop nvcc
+//           unrolled, the copies of that instruction may be spread by the
+//           line table over several lines, one arm's included, that no
+//           other access could explain (llm.c's attention_softmax_kernel1:
+//           16 STG of the selected value on its `for`, `if` and first
+//           arm's lines): one group, reported on the arm's line with the
+//           others as its other lines.
 //
 // What the listing does not explain (a line whose instructions no access
 // explains and that could be any of several lines' accesses) is costed as
@@ -95,6 +101,10 @@ namespace warpcheck::analysis {
 struct InstructionSlot {
   std::string File;
   unsigned Line = 0;
+  /// Other lines of File whose instructions are of the same group (copies
+  /// of one unrolled instruction the line table spreads over several
+  /// lines: "selected" below), in order.
+  std::vector<unsigned> OtherLines;
   /// Their widths in bytes per lane, and the first opcode of each width.
   std::map<unsigned, std::string> OpcodeOfWidth;
   /// How many instructions of each width the listing has there.

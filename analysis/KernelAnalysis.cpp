@@ -735,6 +735,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           E.BytesPerLane = I.BytesPerLane;
           E.File = I.File;
           E.Line = I.Line;
+          E.OtherLines = I.OtherLines;
           E.Merged = I.Merged;
           E.Split = I.Split;
           // Per access: one instruction merging two lines' accesses is

@@ -243,6 +243,7 @@ public:
       I.BytesPerLane = E.Addresses.bytesPerLane();
       I.File = E.Slot->File;
       I.Line = E.Slot->Line;
+      I.OtherLines = E.Slot->OtherLines;
       I.Merged = E.Merged;
       I.Split = E.Split;
       I.Moved = E.Moved;

@@ -44,6 +44,7 @@ struct InstructionTotals {
   unsigned BytesPerLane = 0;
   std::string File;
   unsigned Line = 0;
+  std::vector<unsigned> OtherLines;
   bool Merged = false, Split = false, Moved = false, Hoisted = false;
   bool RepeatsRemoved = false;
   std::vector<const clang::Expr *> Serves;

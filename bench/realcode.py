@@ -947,8 +947,11 @@ def compare_hardware(prog, docs, wc):
                     # nvdisasm: --warpcheck-arg=--cuda-path=DIR): the
                     # access is where the line table puts its instructions
                     # (a load nvcc moved to the line of its use).
-                    listed = sorted({i["line"] for i in a.get("instructions") or []
-                                     if i.get("line")}) \
+                    # (copies of one unrolled instruction the line table
+                    # spreads over several lines: other_lines).
+                    listed = sorted({ln for i in a.get("instructions") or []
+                                     for ln in [i.get("line")] + (i.get("other_lines") or [])
+                                     if ln}) \
                         if a.get("instructions_from") == "listing" else []
                     for ln in listed or [a["line"]]:
                         acc.setdefault((rel, ln, a["space"], a["op"]), []).append(a)

@@ -14,6 +14,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,13 @@ inline llvm::json::Array strings(const std::vector<std::string> &List) {
   llvm::json::Array Out;
   for (const std::string &S : List)
     Out.push_back(text(S));
+  return Out;
+}
+
+inline llvm::json::Array integers(const std::vector<std::int64_t> &List) {
+  llvm::json::Array Out;
+  for (std::int64_t N : List)
+    Out.push_back(N);
   return Out;
 }
 

@@ -105,6 +105,7 @@ Object toJson(const InstructionEntry &I) {
                 {"bytes_per_lane", I.BytesPerLane},
                 {"file", orNull(I.File)},
                 {"line", I.Line},
+                {"other_lines", integers(I.OtherLines)},
                 {"changes", strings(I.Changes)},
                 {"serves", strings(I.Serves)},
                 {"counted_with", orNull(I.CountedWith)},
@@ -122,6 +123,10 @@ InstructionEntry instructionFromJson(const Object &O) {
   I.BytesPerLane = O.getInteger("bytes_per_lane").value_or(0);
   I.File = stringField(O, "file");
   I.Line = O.getInteger("line").value_or(0);
+  if (const Array *Other = O.getArray("other_lines"))
+    for (const Value &V : *Other)
+      if (std::optional<std::int64_t> N = V.getAsInteger())
+        I.OtherLines.push_back(*N);
   I.Changes = stringsOf(O.getArray("changes"));
   I.Serves = stringsOf(O.getArray("serves"));
   I.CountedWith = stringField(O, "counted_with");

@@ -81,6 +81,8 @@ struct InstructionEntry {
   std::int64_t BytesPerLane = 0;
   std::optional<std::string> File;
   std::int64_t Line = 0;
+  /// The other lines of File the listing puts copies of it on.
+  std::vector<std::int64_t> OtherLines;
   /// "merged", "split", "moved", "hoisted"; empty: as written.
   std::vector<std::string> Changes;
   /// The source text of the accesses it serves.

@@ -131,6 +131,7 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
       // own file (EmittedInstructions.h).
       X.File = E.File;
       X.Line = I.Line;
+      X.OtherLines.assign(I.OtherLines.begin(), I.OtherLines.end());
       for (auto [Change, Name] : {std::pair{I.Merged, "merged"}, std::pair{I.Split, "split"},
                                   std::pair{I.Moved, "moved"}, std::pair{I.Hoisted, "hoisted"},
                                   std::pair{I.RepeatsRemoved, "repeats_removed"}})

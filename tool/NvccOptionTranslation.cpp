@@ -81,6 +81,8 @@ void Translator::applyNvcc(const CompileFlag &Opt, StringRef Spelling,
   case FlagMeaning::Cubin:
   case FlagMeaning::LineInfo:
   case FlagMeaning::OtherOutput:
+  case FlagMeaning::PrecDiv:
+  case FlagMeaning::PrecSqrt:
     DropIt();
     return;
   case FlagMeaning::SameInClang:

@@ -50,10 +50,18 @@ const FlagFates Fates[] = {
      "the register limit: the lower of it and warpcheck's --maxrregcount applies"},
     {M::DefaultStream, F::Translated, F::Dropped,
      "parse: per-thread defines CUDA_API_PER_THREAD_DEFAULT_STREAM; host code only"},
-    {M::FastMath, F::Translated, F::Dropped,
-     "parse: -fgpu-approx-transcendentals -fgpu-flush-denormals-to-zero"},
-    {M::Ftz, F::Translated, F::Dropped, "parse: -f[no-]gpu-flush-denormals-to-zero"},
-    {M::Fmad, F::Translated, F::Dropped, "parse: -ffp-contract=fast or off"},
+    // The math flags change the device code nvcc emits, so the nvcc run
+    // keeps them: llm.c's attention_forward.cu, built with --use_fast_math,
+    // has the select-store of `S[..] = cond ? 0 : __expf(..)` on line 506
+    // (where ncu counts its 32-way conflict on the H200); compiled without
+    // it, on line 514.
+    {M::FastMath, F::Translated, F::Kept,
+     "parse: -fgpu-approx-transcendentals -fgpu-flush-denormals-to-zero; nvcc: kept (device code)"},
+    {M::Ftz, F::Translated, F::Kept,
+     "parse: -f[no-]gpu-flush-denormals-to-zero; nvcc: kept (device code)"},
+    {M::Fmad, F::Translated, F::Kept, "parse: -ffp-contract=fast or off; nvcc: kept (device code)"},
+    {M::PrecDiv, F::Dropped, F::Kept, "nvcc: kept (device code); the parse has no such switch"},
+    {M::PrecSqrt, F::Dropped, F::Kept, "nvcc: kept (device code); the parse has no such switch"},
     {M::HostCompilerFlags, F::Translated, F::Dropped,
      "parse: each host flag by the same rules; nvcc: the host compiler only preprocesses"},
     {M::PtxasFlags, F::Translated, F::SetByWarpcheck,
@@ -201,8 +209,8 @@ const CompileFlag Table[] = {
     {"maxrregcount", "maxrregcount", true, FlagMeaning::MaxRegCount},
     {"use_fast_math", "use_fast_math", false, FlagMeaning::FastMath},
     {"ftz", "ftz", true, FlagMeaning::Ftz},
-    {"prec-div", "prec-div", true, FlagMeaning::Unused},
-    {"prec-sqrt", "prec-sqrt", true, FlagMeaning::Unused},
+    {"prec-div", "prec-div", true, FlagMeaning::PrecDiv},
+    {"prec-sqrt", "prec-sqrt", true, FlagMeaning::PrecSqrt},
     {"fmad", "fmad", true, FlagMeaning::Fmad},
     {"extra-device-vectorization", "extra-device-vectorization", false, FlagMeaning::Unused},
     {"default-stream", "default-stream", true, FlagMeaning::DefaultStream},

@@ -247,6 +247,21 @@ SanitizedFlags sanitizeCompileFlags(llvm::ArrayRef<std::string> Flags,
         Out.Dropped.push_back("-maxrregcount=" + V.str());
       break;
     }
+    case FlagMeaning::FastMath:
+      Out.Kept.push_back("--use_fast_math");
+      break;
+    case FlagMeaning::Ftz:
+    case FlagMeaning::Fmad:
+    case FlagMeaning::PrecDiv:
+    case FlagMeaning::PrecSqrt: {
+      // Only the two values nvcc takes, in one spelling.
+      std::string Value = V.trim().lower();
+      if (Value == "true" || Value == "false")
+        Out.Kept.push_back("-" + M->Flag->Short.str() + "=" + Value);
+      else
+        Out.Dropped.push_back(A.str() + (M->ArgsUsed == 2 ? " " + V.str() : ""));
+      break;
+    }
     default:
       // A meaning the table keeps for nvcc without a rule here would be a
       // new row: dropped until it has one.

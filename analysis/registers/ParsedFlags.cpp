@@ -86,6 +86,14 @@ std::vector<std::string> compileFlagsFromPreprocessor(const Preprocessor &PP) {
   const LangStandard &Std = LangStandard::getLangStandardForKind(LO.LangStd);
   if (LO.CPlusPlus)
     Flags.push_back(std::string("-std=") + Std.getName());
+  // The device math the parse was given (nvcc's --use_fast_math becomes
+  // -fgpu-approx-transcendentals, -fmad=false -ffp-contract=off:
+  // tool/NvccOptionTranslation.cpp): it changes the instructions nvcc
+  // emits and the lines nvdisasm puts them on, so nvcc compiles so too.
+  if (LO.GPUDeviceApproxTranscendentals)
+    Flags.push_back("--use_fast_math");
+  if (LO.getDefaultFPContractMode() == LangOptions::FPM_Off)
+    Flags.push_back("-fmad=false");
   // Relocatable device code (nvcc's -rdc=true, -dc): nvcc compiles so too
   // (SanitizedFlags::RelocatableDeviceCode).
   if (LO.GPURelocatableDeviceCode)

@@ -72,13 +72,21 @@ void checkParseArguments(const std::vector<std::string> &Args) {
   }
 }
 
+/// -ftz, -fmad, -prec-div, -prec-sqrt with nvcc's two values.
+bool isDeviceMathSwitch(llvm::StringRef K) {
+  auto [Name, Value] = K.split('=');
+  return (Name == "-ftz" || Name == "-fmad" || Name == "-prec-div" || Name == "-prec-sqrt") &&
+         (Value == "true" || Value == "false");
+}
+
 void checkNvccFlags(const toolchain::SanitizedFlags &S) {
   for (size_t I = 0; I < S.Kept.size(); ++I) {
     llvm::StringRef K = S.Kept[I];
     bool ValueOfPrevious = I > 0 && (S.Kept[I - 1] == "-isystem" || S.Kept[I - 1] == "-include");
     bool Allowed = (ValueOfPrevious && K.starts_with("/")) || K.starts_with("-I/") ||
                    K == "-isystem" || K == "-include" || K.starts_with("-D") ||
-                   K.starts_with("-U") || K.starts_with("-std=");
+                   K.starts_with("-U") || K.starts_with("-std=") || K == "--use_fast_math" ||
+                   isDeviceMathSwitch(K);
     if (!Allowed)
       fuzz::invariantBroken("nvcc is given a flag off the allow-list", K);
   }

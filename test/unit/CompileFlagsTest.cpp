@@ -120,6 +120,26 @@ TEST(CompileFlagsTest, KeptByTheTableIsKeptByBoth) {
   }
 }
 
+TEST(CompileFlagsTest, DeviceMathFlagsReachNvcc) {
+  // They change the instructions nvcc emits (and the lines nvdisasm puts
+  // them on), so the listing and the register count are the build's.
+  Args Command = {"nvcc", "--use_fast_math", "-ftz", "false", "-fmad=TRUE", "-prec-div=false",
+                  "-prec-sqrt", "true", "-ftz=maybe", "k.cu"};
+  SanitizedFlags F = sanitizeCompileFlags(Command, "/w");
+  EXPECT_EQ(F.Kept, (Args{"--use_fast_math", "-ftz=false", "-fmad=true", "-prec-div=false",
+                          "-prec-sqrt=true"}));
+  EXPECT_TRUE(std::find(F.Dropped.begin(), F.Dropped.end(), "-ftz=maybe") != F.Dropped.end());
+  for (const char *Flag : {"use_fast_math", "ftz", "fmad", "prec-div", "prec-sqrt"}) {
+    Args One = {std::string("-") + Flag};
+    std::optional<MatchedFlag> M = matchCompileFlag(One, 0);
+    ASSERT_TRUE(M) << Flag;
+    EXPECT_EQ(fatesOf(M->Flag->Meaning).ForNvcc, FlagFate::Kept) << Flag;
+  }
+  // The parse has no switch for the precision of division or square root.
+  for (const std::string &A : translateCompileCommand(Command).ClangArgs)
+    EXPECT_EQ(A.find("prec"), std::string::npos) << A;
+}
+
 TEST(CompileFlagsTest, RegisterLimitReachesBoth) {
   for (const Args &In : {Args{"nvcc", "-maxrregcount=32", "k.cu"},
                          Args{"nvcc", "--maxrregcount", "32", "k.cu"}}) {

@@ -97,6 +97,14 @@ __global__ void rows(const float *att, float *out) {
     out[t * 32 + threadIdx.x] = acc;
   }
 }
+__global__ void masked(float *att) {
+  for (int t2 = 0; t2 < 16; t2++) {
+    if (t2 <= (int)threadIdx.x)
+      att[threadIdx.x * 64 + t2] *= 2.0f;
+    else
+      att[threadIdx.x * 64 + t2] = 0.0f;
+  }
+}
 )";
 
 /// nvdisasm's text of one function "k" (line 28 of the code: accumulate's
@@ -503,3 +511,30 @@ TEST(EmittedInstructions, LoadInvariantInItsInnerLoopHoistedToTheLoopLine) {
 }
 
 } // namespace
+
+TEST(EmittedInstructions, SelectedStoreCopiesSpreadOverTheLoopsLines) {
+  // The arms' stores (lines 78, 80) of an unrolled loop: nvcc stores the
+  // selected value once per iteration, and the line table puts the copies
+  // on the `for` line (76), the `if` line (77) and the first arm's (78), as
+  // in llm.c's attention_softmax_kernel1 (measured 8 sectors per request on
+  // each of the three lines, the arms' own cost). One request per
+  // iteration for the lanes of both arms: 16, not the 31 the source makes.
+  Analysed R("masked", listed({{76, "STG.E"}, {76, "STG.E"}, {77, "STG.E"}, {78, "LDG.E"},
+                               {78, "STG.E"}}));
+  const AccessResult &Then = R.access("att[threadIdx.x * 64 + t2]", AccessOp::Store, 78);
+  const AccessResult &Else = R.access("att[threadIdx.x * 64 + t2]", AccessOp::Store, 80);
+  unsigned Requests = 0;
+  for (const AccessResult *A : {&Then, &Else}) {
+    ASSERT_FALSE(A->Instructions.empty());
+    for (const EmittedInstruction &I : A->Instructions) {
+      EXPECT_EQ(I.Line, 78u);
+      EXPECT_EQ(I.OtherLines, (std::vector<unsigned>{76, 77}));
+      if (!I.CountedWith)
+        Requests += I.Cost.Requests;
+    }
+  }
+  EXPECT_EQ(Requests, 16u);
+  // Lanes 256 bytes apart: a sector each.
+  const AccessResult &Counted = Then.Cost.Requests ? Then : Else;
+  EXPECT_DOUBLE_EQ(Counted.Cost.SectorsPerRequest, 32);
+}

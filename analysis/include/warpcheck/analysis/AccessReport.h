@@ -110,6 +110,10 @@ struct EmittedInstruction {
   /// Where the listing puts it: the access's own line, unless Moved.
   std::string File;
   unsigned Line = 0;
+  /// The other lines of File the listing puts copies of it on (a loop
+  /// nvcc unrolled, whose copies the line table spreads over several of
+  /// the loop's lines), in order; empty for most.
+  std::vector<unsigned> OtherLines;
   /// One instruction serves several executions of the source (two
   /// accesses, or consecutive executions of one in an unrolled loop): its
   /// width is theirs together.

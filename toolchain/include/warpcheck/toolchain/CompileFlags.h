@@ -54,6 +54,8 @@ enum class FlagMeaning {
   FastMath,          // --use_fast_math
   Ftz,               // -ftz {true|false}
   Fmad,              // -fmad {true|false}
+  PrecDiv,           // -prec-div {true|false}
+  PrecSqrt,          // -prec-sqrt {true|false}
   HostCompilerFlags, // -Xcompiler / --compiler-options
   PtxasFlags,        // -Xptxas / --ptxas-options
   Define,            // -D / --define-macro
