@@ -597,6 +597,21 @@ struct InstructionReconciler::Impl {
       }
       if (!Partner || !Unique)
         continue;
+      // In the loops of the other arm's line: a loop nvcc split by the
+      // condition instead (`for t2 <= t` then `for t2 > t`, each arm a loop
+      // of its own, as it compiles test/inputs/unrolled-selected-stores.cu's
+      // splitRows) has the orphans in a loop of theirs.
+      std::set<int> PartnerLoops;
+      for (size_t I = 0; I < Instructions.size(); ++I)
+        for (const auto &[File, Line] : Positions[I])
+          if (File == std::get<0>(*Partner) && Line == std::get<1>(*Partner))
+            PartnerLoops.insert(Instructions[I].LoopHead);
+      bool SameLoops = true;
+      for (const OrphanKey &O : C->second)
+        for (size_t I : Orphans.at(O))
+          SameLoops &= PartnerLoops.count(Instructions[I].LoopHead) > 0;
+      if (!SameLoops)
+        continue;
       std::vector<size_t> Indices = SlotInstructions.at(*Partner);
       std::vector<unsigned> OtherLines;
       for (const OrphanKey &O : C->second) {
@@ -864,7 +879,9 @@ void InstructionReconciler::finish(
   // A request of an access with instructions, one of them as written.
   auto EmitAs = [&](const RecordedRequest &R, const SitePlan &Plan) {
     unsigned W = R.Addresses->bytesPerLane(), Needed = 1;
-    if (R.StructCopy)
+    if (R.StructCopy && R.CopyPiecesOfWidth)
+      Needed = R.CopyPiecesOfWidth;
+    else if (R.StructCopy)
       Needed = std::max<unsigned>(
           1, static_cast<unsigned>(
                  P->Ctx.getTypeSizeInChars(R.Site.Expr->getType()).getQuantity() / W));

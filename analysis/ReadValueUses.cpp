@@ -3,9 +3,11 @@
 #include "ReadValueUses.h"
 
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -92,34 +94,18 @@ bool usedOnlyAsFloatingPoint(const Expr *Read, ASTContext &Ctx) {
   return true;
 }
 
-bool copiedWholeAndEveryFieldRead(const Expr *Copied, ASTContext &Ctx) {
-  if (!Copied)
-    return false;
-  QualType Type = Copied->getType().getUnqualifiedType();
-  const RecordDecl *Record = Type->getAsRecordDecl();
-  if (!Record || !Record->getDefinition() || Copied->getType().isVolatileQualified())
-    return false;
-  // One load per field: scalar fields as large as the struct's alignment
-  // (the piece a copy is split into), no padding.
-  std::int64_t Align = Ctx.getTypeAlignInChars(Type).getQuantity();
-  std::int64_t Filled = 0;
-  std::vector<const FieldDecl *> Fields;
-  for (const FieldDecl *F : Record->fields()) {
-    if (F->isBitField() || !F->getType()->isScalarType() ||
-        Ctx.getTypeSizeInChars(F->getType()).getQuantity() != Align)
-      return false;
-    Fields.push_back(F);
-    Filled += Align;
-  }
-  if (Fields.empty() || Filled != Ctx.getTypeSizeInChars(Type).getQuantity())
-    return false;
-  // The variable it initialises (a trivial copy constructor in C++).
+namespace {
+
+/// The local variable the struct value Copied initialises (a trivial copy
+/// constructor in C++), when nothing else is done with the copy; null
+/// otherwise.
+const VarDecl *copyTarget(const Expr *Copied, QualType Type, ASTContext &Ctx) {
   const Stmt *E = Copied;
   const VarDecl *Var = nullptr;
   for (unsigned Depth = 0; Depth < 8 && !Var; ++Depth) {
     DynTypedNodeList Parents = Ctx.getParents(*E);
     if (Parents.size() != 1)
-      return false;
+      return nullptr;
     if (const auto *VD = Parents[0].get<VarDecl>()) {
       Var = VD;
       break;
@@ -128,18 +114,35 @@ bool copiedWholeAndEveryFieldRead(const Expr *Copied, ASTContext &Ctx) {
     if (!P || !(isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) ||
                 isa<MaterializeTemporaryExpr>(P) || isa<CXXConstructExpr>(P) ||
                 isa<ExprWithCleanups>(P)))
-      return false;
+      return nullptr;
     if (const auto *C = dyn_cast<CXXConstructExpr>(P))
       if (C->getNumArgs() != 1 || !C->getConstructor()->isTrivial())
-        return false;
+        return nullptr;
     E = P;
   }
   if (!Var || !Var->isLocalVarDecl() || Var->getType()->isReferenceType() ||
-      Var->getType().getUnqualifiedType() != Type)
-    return false;
+      !Ctx.hasSameUnqualifiedType(Var->getType(), Type))
+    return nullptr;
+  return Var;
+}
+
+/// The fields of the struct value Copied that the code reads, when it is
+/// copied into a local variable whose every use reads one of its fields
+/// (`w.f` converted to an rvalue); nullopt otherwise.
+std::optional<std::set<const FieldDecl *>> fieldsReadOfCopy(const Expr *Copied,
+                                                            ASTContext &Ctx) {
+  if (!Copied || Copied->getType().isVolatileQualified())
+    return std::nullopt;
+  QualType Type = Copied->getType().getUnqualifiedType();
+  const RecordDecl *Record = Type->getAsRecordDecl();
+  if (!Record || !Record->getDefinition())
+    return std::nullopt;
+  const VarDecl *Var = copyTarget(Copied, Type, Ctx);
+  if (!Var)
+    return std::nullopt;
   const auto *Function = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
   if (!Function || !Function->getBody())
-    return false;
+    return std::nullopt;
   References Refs(Var);
   Refs.TraverseStmt(Function->getBody());
   std::set<const FieldDecl *> Read;
@@ -148,15 +151,57 @@ bool copiedWholeAndEveryFieldRead(const Expr *Copied, ASTContext &Ctx) {
     DynTypedNodeList Parents = Ctx.getParents(*Ref);
     const auto *Member = Parents.size() == 1 ? Parents[0].get<MemberExpr>() : nullptr;
     if (!Member || Member->isArrow())
-      return false;
+      return std::nullopt;
     DynTypedNodeList Up = Ctx.getParents(*Member);
     const auto *Cast = Up.size() == 1 ? Up[0].get<ImplicitCastExpr>() : nullptr;
     const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
-    if (!Cast || Cast->getCastKind() != CK_LValueToRValue || !Field)
-      return false;
+    if (!Cast || Cast->getCastKind() != CK_LValueToRValue || !Field || Field->isBitField())
+      return std::nullopt;
     Read.insert(Field);
   }
-  return Read.size() == Fields.size();
+  return Read;
+}
+
+} // namespace
+
+bool copiedWholeAndEveryFieldRead(const Expr *Copied, ASTContext &Ctx) {
+  if (!Copied)
+    return false;
+  QualType Type = Copied->getType().getUnqualifiedType();
+  const RecordDecl *Record = Type->getAsRecordDecl();
+  if (!Record || !Record->getDefinition())
+    return false;
+  // One load per field: scalar fields as large as the struct's alignment
+  // (the piece a copy is split into), no padding.
+  std::int64_t Align = Ctx.getTypeAlignInChars(Type).getQuantity();
+  std::int64_t Filled = 0;
+  size_t Fields = 0;
+  for (const FieldDecl *F : Record->fields()) {
+    if (F->isBitField() || !F->getType()->isScalarType() ||
+        Ctx.getTypeSizeInChars(F->getType()).getQuantity() != Align)
+      return false;
+    ++Fields;
+    Filled += Align;
+  }
+  if (!Fields || Filled != Ctx.getTypeSizeInChars(Type).getQuantity())
+    return false;
+  std::optional<std::set<const FieldDecl *>> Read = fieldsReadOfCopy(Copied, Ctx);
+  return Read && Read->size() == Fields;
+}
+
+std::optional<std::vector<model::ByteRange>> fieldBytesRead(const Expr *Copied, ASTContext &Ctx) {
+  std::optional<std::set<const FieldDecl *>> Read = fieldsReadOfCopy(Copied, Ctx);
+  if (!Read)
+    return std::nullopt;
+  const RecordDecl *Record = Copied->getType()->getAsRecordDecl();
+  const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(Record);
+  std::vector<model::ByteRange> Out;
+  for (const FieldDecl *F : Record->fields())
+    if (Read->count(F)) {
+      std::int64_t Begin = static_cast<std::int64_t>(Layout.getFieldOffset(F->getFieldIndex()) / 8);
+      Out.push_back({Begin, Begin + Ctx.getTypeSizeInChars(F->getType()).getQuantity()});
+    }
+  return Out;
 }
 
 } // namespace warpcheck::analysis

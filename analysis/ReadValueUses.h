@@ -20,6 +20,11 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
+#include "warpcheck/model/SectorFootprint.h"
+
+#include <optional>
+#include <vector>
+
 namespace warpcheck::analysis {
 
 /// Whether the integer value Read (an rvalue or lvalue expression of
@@ -38,6 +43,15 @@ bool usedOnlyAsFloatingPoint(const clang::Expr *Read, clang::ASTContext &Ctx);
 /// `Vec3 w = v[i]` three LDG.E, aos-soa-refused.cu's `Vec3 p = b[i].pos`
 /// three LDG.E.
 bool copiedWholeAndEveryFieldRead(const clang::Expr *Copied, clang::ASTContext &Ctx);
+
+/// The bytes of the struct value Copied (a whole element read from memory)
+/// the code reads, in field order, when it is copied into a local variable
+/// nothing else is done with than reading its fields (`double4 p = pos[i];
+/// ... p.x, p.y, p.z`); nullopt when the copy may go anywhere else. nvcc
+/// loads only those bytes (SROA splits the copy, the dead fields go, the
+/// rest are vectorized again): model::structCopyPieces.
+std::optional<std::vector<model::ByteRange>> fieldBytesRead(const clang::Expr *Copied,
+                                                     clang::ASTContext &Ctx);
 
 } // namespace warpcheck::analysis
 

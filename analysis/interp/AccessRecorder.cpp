@@ -12,6 +12,9 @@
 #include "llvm/Support/SaveAndRestore.h"
 
 #include "warpcheck/analysis/AosAccesses.h"
+#include "warpcheck/model/StructCopy.h"
+
+#include "ReadValueUses.h"
 
 #include <algorithm>
 
@@ -55,21 +58,30 @@ void WarpInterpreter::Impl::recordTypedAccess(const Expr *SiteExpr, AccessOp Op,
                                                const Lanes &Addr, QualType T,
                                                bool MemoryToMemory) {
   T = T.getCanonicalType();
-  if (const auto *RT = T->getAs<RecordType>()) {
-    (void)RT;
+  if (T->getAs<RecordType>()) {
+    // The pieces nvcc copies it in (model/StructCopy.h); of a copy into a
+    // local only some of whose fields are read, only those bytes are
+    // loaded.
+    const std::vector<model::ByteRange> *Read = nullptr;
+    if (Op == AccessOp::Load) {
+      auto It = CopyBytesRead.find(SiteExpr);
+      if (It == CopyBytesRead.end())
+        It = CopyBytesRead.emplace(SiteExpr, fieldBytesRead(SiteExpr, Ctx)).first;
+      if (It->second)
+        Read = &*It->second;
+    }
     std::uint64_t Size = sizeOf(T);
-    std::uint64_t Align = Ctx.getTypeAlignInChars(T).getQuantity();
-    // A struct copy compiles to loads of its alignment (at most 16 bytes):
-    // float4 (16-byte aligned) is one LDG.128; a 24-byte struct of floats is
-    // six 4-byte loads.
-    std::uint64_t Chunk = std::min<std::uint64_t>(std::max<std::uint64_t>(Align, 1), 16);
-    if (Size <= 16 && Align >= Size) {
+    std::vector<model::CopyPiece> Pieces =
+        model::structCopyPieces(Size, Ctx.getTypeAlignInChars(T).getQuantity(), Read);
+    if (Pieces.size() == 1 && Pieces[0].Offset == 0 && Pieces[0].Bytes == Size) {
       recordAccess(SiteExpr, Op, Addr, T, false, 0, static_cast<unsigned>(Size));
       return;
     }
-    for (std::uint64_t Off = 0; Off + Chunk <= Size; Off += Chunk)
-      recordAccess(SiteExpr, Op, Addr, T, true, Off, static_cast<unsigned>(Chunk), nullptr,
-                   MemoryToMemory);
+    for (const model::CopyPiece &P : Pieces)
+      recordAccess(SiteExpr, Op, Addr, T, true, P.Offset, P.Bytes, nullptr, MemoryToMemory,
+                   static_cast<unsigned>(std::count_if(
+                       Pieces.begin(), Pieces.end(),
+                       [&](const model::CopyPiece &Q) { return Q.Bytes == P.Bytes; })));
     return;
   }
   recordAccess(SiteExpr, Op, Addr, T);
@@ -81,7 +93,8 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
                                           std::uint64_t ExtraOffset,
                                           unsigned Bytes,
                                           const model::AtomicTraits *Atomic,
-                                          bool MemoryToMemory) {
+                                          bool MemoryToMemory,
+                                          unsigned CopyPiecesOfWidth) {
   if (!Active || Aborted)
     return;
   if (!Bytes)
@@ -95,6 +108,7 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
   R.UnderUncertainMask = Uncertain > 0 || (Active & uncertainLiveLanes()) != 0;
   R.StructCopy = StructCopy;
   R.MemoryToMemory = StructCopy && MemoryToMemory;
+  R.CopyPiecesOfWidth = StructCopy ? CopyPiecesOfWidth : 0;
   // Which memory: the region of the first known lane.
   int FirstRegion = -1;
   bool AnyUnknown = false;

@@ -15,6 +15,7 @@
 #include "WarpInterpreter.h"
 
 #include "warpcheck/analysis/WarpUniformity.h"
+#include "warpcheck/model/SectorFootprint.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -181,6 +182,9 @@ private:
   /// Per read, whether its value is only ever converted to floating point
   /// (ReadValueUses.h): such a read is not swept.
   std::map<const clang::Expr *, bool> FloatOnlyReads;
+  /// Per struct copied from memory, the bytes of it the code reads
+  /// (ReadValueUses.h, fieldBytesRead): nvcc loads only those.
+  std::map<const clang::Expr *, std::optional<std::vector<model::ByteRange>>> CopyBytesRead;
   /// What the compiler proves warp-uniform (for atomics), made on first use.
   std::unique_ptr<WarpUniformity> Uniformity;
 
@@ -293,7 +297,7 @@ private:
                     clang::QualType AccessType, bool StructCopy = false,
                     std::uint64_t ExtraOffset = 0, unsigned Bytes = 0,
                     const model::AtomicTraits *Atomic = nullptr,
-                    bool MemoryToMemory = false);
+                    bool MemoryToMemory = false, unsigned CopyPiecesOfWidth = 0);
   /// MemoryToMemory: a struct assignment both of whose sides are memory.
   void recordTypedAccess(const clang::Expr *SiteExpr, AccessOp Op, const Lanes &Addr,
                          clang::QualType T, bool MemoryToMemory = false);

@@ -85,6 +85,9 @@ struct RecordedRequest {
   /// Of a StructCopy: one side of an assignment whose other side is memory
   /// too (`out[i] = in[i]`), so that every field is copied.
   bool MemoryToMemory = false;
+  /// Of a StructCopy: how many requests of its width one copy makes
+  /// (model::structCopyPieces), each an instruction of its own.
+  unsigned CopyPiecesOfWidth = 0;
 };
 
 /// Receives each request as it is executed.
