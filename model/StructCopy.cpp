@@ -34,21 +34,31 @@ std::vector<CopyPiece> structCopyPieces(std::uint64_t Size, std::uint64_t Align,
     }
     if (Begin >= End)
       continue; // nothing of it read: not loaded
-    // The smallest aligned power of two that covers the span (within the
-    // piece, itself an aligned power of two).
-    std::uint64_t Width = 1;
-    while (Width < End - Begin)
-      Width *= 2;
-    std::uint64_t Start = Begin - Begin % Width;
-    while (Start + Width < End) {
-      Width *= 2;
-      Start = Begin - Begin % Width;
+    // From the first byte read: one load of the smallest power of two that
+    // reaches the last, when the position is aligned to it (x, y, z of a
+    // float4: one 16-byte load); else the widest load the position's
+    // alignment allows, and on from the next byte read (y, z of a float4:
+    // two 4-byte loads, measured).
+    std::uint64_t Pos = Begin;
+    while (Pos < End) {
+      std::uint64_t Width = 1;
+      while (Width < End - Pos)
+        Width *= 2;
+      if (Pos % Width != 0) {
+        std::uint64_t Aligned = Pos & (~Pos + 1); // the largest power of two dividing Pos
+        while (Width > Aligned || Width > End - Pos)
+          Width /= 2;
+      }
+      Out.push_back({Pos, static_cast<unsigned>(Width)});
+      // The next byte read at or after the load's end.
+      std::uint64_t Next = End;
+      for (const ByteRange &R : *Read) {
+        std::uint64_t B = std::max<std::uint64_t>(R.Begin, Pos + Width);
+        if (B < std::min<std::uint64_t>(R.End, Off + Chunk))
+          Next = std::min(Next, B);
+      }
+      Pos = Next;
     }
-    if (Width >= Chunk) {
-      Width = Chunk;
-      Start = Off;
-    }
-    Out.push_back({Start, static_cast<unsigned>(Width)});
   }
   return Out;
 }

@@ -76,4 +76,5 @@ int main() {
 // CHECK-MESSAGES: :16:15: warning: global load 'p[i]' touches 32 sectors per warp request (ideal 12, 37.5% efficiency) with block (256, 1, 1) from the launch at struct-copy-fields.cu:62 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :22:15: warning: global load 'p[i]' touches 32 sectors per warp request (ideal 8, 25.0% efficiency) with block (256, 1, 1) from the launch at struct-copy-fields.cu:63 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :34:14: warning: global load 'p[i]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (256, 1, 1) from the launch at struct-copy-fields.cu:65 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :40:14: warning: global load 'p[i]' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (256, 1, 1) from the launch at struct-copy-fields.cu:66 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :46:11: warning: global load 'p[i]' touches 24 sectors per warp request (ideal 4, 16.7% efficiency) with block (256, 1, 1) from the launch at struct-copy-fields.cu:67 [cuda-uncoalesced-global-access]

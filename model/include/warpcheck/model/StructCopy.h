@@ -9,12 +9,17 @@
 // When the copy goes into a local variable of which only some fields are
 // read, the fields no one reads are not loaded: NVVM splits the copy into
 // its fields (SROA), drops the dead ones, and vectorizes the rest again.
-// Each piece is then narrowed to the span of its fields read, rounded up
-// to an aligned power of two: SHOC's MD kernel reads x, y and z of a
-// `double4 ipos = position[idx]` (16-byte aligned), measured on the H200 as
-// one LDG.E.128 and one LDG.E.64 (2.67 sectors per ideal sector), where the
-// float4 instance of the same kernel is one LDG.E.128 (x, y, z span 12 bytes
-// of one 16-byte piece).
+// In each piece (its alignment, at most 16 bytes), from its first byte
+// read: one load of the smallest power of two that reaches its last byte
+// read, when the position is aligned to it; else the widest load the
+// position's alignment allows, and on from the next byte read. Measured on
+// the H100 and H200: SHOC's MD kernel reads x, y and z of a
+// `double4 ipos = position[idx]` (16-byte aligned): one LDG.E.128 and one
+// LDG.E.64 (2.67 sectors per ideal sector); its float4 instance one
+// LDG.E.128 (x, y, z: 12 bytes from offset 0, the unread w loaded too);
+// test/inputs/struct-copy-fields.cu: w of a double4 one LDG.E.64, x of a
+// float4 one LDG.E, y and z of a float4 two LDG.E (no aligned 8-byte load
+// starts at 4), fields 0 and 2 of a struct of six floats two LDG.E.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_MODEL_STRUCTCOPY_H
