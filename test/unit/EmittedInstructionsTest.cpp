@@ -538,3 +538,33 @@ TEST(EmittedInstructions, SelectedStoreCopiesSpreadOverTheLoopsLines) {
   const AccessResult &Counted = Then.Cost.Requests ? Then : Else;
   EXPECT_DOUBLE_EQ(Counted.Cost.SectorsPerRequest, 32);
 }
+
+TEST(EmittedInstructions, ArmsOfALoopSplitByTheConditionAreNotSelected) {
+  // The same loop as nvcc compiles it alone: split by the condition, a loop
+  // of the first arm's load and store (line 78), then a loop of the second
+  // arm's stores, on the `for` line (76). The stores on line 76 lie in a
+  // loop of their own: the second arm's, moved there, each request its own
+  // (16 of the first arm, 15 of the second: lane 31 alone keeps every t2).
+  Analysed R("masked", kernelMemoryInstructions(
+                           parseNvdisasmListing(
+                               "\t.section\t.text.k,\"ax\",@progbits\n"
+                               ".L_x_0:\n"
+                               "\t//## File \"unit.cu\", line 78\n"
+                               "        /*0010*/   LDG.E R11, desc[UR8][R2.64] ;\n"
+                               "        /*0020*/   STG.E desc[UR8][R2.64], R11 ;\n"
+                               "\t//## File \"unit.cu\", line 76\n"
+                               "        /*0030*/   @P0 BRA `(.L_x_0) ;\n"
+                               ".L_x_1:\n"
+                               "        /*0040*/   STG.E desc[UR8][R4.64], RZ ;\n"
+                               "        /*0050*/   @P1 BRA `(.L_x_1) ;\n"),
+                           "k"));
+  const AccessResult &Then = R.access("att[threadIdx.x * 64 + t2]", AccessOp::Store, 78);
+  const AccessResult &Else = R.access("att[threadIdx.x * 64 + t2]", AccessOp::Store, 80);
+  ASSERT_EQ(Then.Instructions.size(), 1u);
+  ASSERT_EQ(Else.Instructions.size(), 1u);
+  EXPECT_EQ(Then.Instructions[0].Line, 78u);
+  EXPECT_EQ(Else.Instructions[0].Line, 76u);
+  EXPECT_TRUE(Else.Instructions[0].OtherLines.empty());
+  EXPECT_EQ(Then.Cost.Requests, 16u);
+  EXPECT_EQ(Else.Cost.Requests, 15u);
+}
