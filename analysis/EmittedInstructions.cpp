@@ -496,6 +496,41 @@ struct InstructionReconciler::Impl {
     }
   }
 
+  /// Whether some warp makes a request of one of A's sites and one of B's
+  /// with the same lanes, each lane's two addresses next to each other (the
+  /// pair one wider instruction reads): looked for in the first warps'
+  /// first requests.
+  bool adjacentRequests(const std::vector<SiteId> &A, const std::vector<SiteId> &B) {
+    constexpr size_t WarpsLooked = 2, RequestsLooked = 256;
+    for (size_t W = 0; W < std::min(WarpsLooked, Warps.size()); ++W) {
+      std::vector<const RecordedRequest *> OfA, OfB;
+      for (const RecordedRequest &R : Warps[W]) {
+        if (!R.Addresses)
+          continue;
+        SiteId Id{R.Site.Expr, R.Site.Op};
+        if (llvm::is_contained(A, Id) && OfA.size() < RequestsLooked)
+          OfA.push_back(&R);
+        else if (llvm::is_contained(B, Id) && OfB.size() < RequestsLooked)
+          OfB.push_back(&R);
+      }
+      for (const RecordedRequest *X : OfA)
+        for (const RecordedRequest *Y : OfB) {
+          const model::WarpAddressSet &P = *X->Addresses, &Q = *Y->Addresses;
+          if (P.activeMask() != Q.activeMask() || P.activeMask() == 0)
+            continue;
+          bool After = true, Before = true;
+          for (unsigned L = 0; L < model::WarpSize; ++L)
+            if (P.isActive(L)) {
+              After &= P.address(L) == Q.address(L) + Q.bytesPerLane();
+              Before &= Q.address(L) == P.address(L) + P.bytesPerLane();
+            }
+          if (After || Before)
+            return true;
+        }
+    }
+    return false;
+  }
+
   /// The loads (or stores) of a branch's two arms with no instruction on
   /// their lines, which one group of instructions after the branch fits
   /// and no other line claims (EmittedInstructions.h, "selected").
@@ -763,8 +798,13 @@ struct InstructionReconciler::Impl {
         // on one line, s[i1] = ... on the next, one STS.64 on the second):
         // the nearest line of this file with an instruction of this kind
         // wide enough to hold the access and another.
+        // Of those, the nearest whose own accesses lie next to this one's
+        // when any do: BlackScholes' `d_StockPrice[opt].x` (line 104) and
+        // `.y` (line 111) are one LDG.E.64 on line 104, where line 106's
+        // `d_OptionYears[opt].x` is nearer.
         const InstructionSlot *Partner = nullptr;
         unsigned Best = ~0u, Ties = 0;
+        bool BestAdjacent = false;
         for (const auto &[K, Slot] : SlotOf) {
           if (std::get<0>(K) != std::get<0>(U) || std::get<2>(K) != std::get<2>(U) ||
               std::get<3>(K) != std::get<3>(U))
@@ -777,11 +817,16 @@ struct InstructionReconciler::Impl {
           }
           if (!Wider)
             continue;
+          auto Of = SitesOfSlot.find(K);
+          bool Adjacent = Of != SitesOfSlot.end() && adjacentRequests(Ids, Of->second);
+          if (BestAdjacent && !Adjacent)
+            continue;
           unsigned Distance = Slot->Line > Line ? Slot->Line - Line : Line - Slot->Line;
-          if (Distance < Best) {
+          if (Distance < Best || (Adjacent && !BestAdjacent)) {
             Best = Distance;
             Partner = Slot;
             Ties = 1;
+            BestAdjacent = Adjacent;
           } else if (Distance == Best) {
             ++Ties;
           }
