@@ -28,7 +28,9 @@
 //           such line fits, merged with the accesses of the nearest line
 //           whose instructions are wide enough (merged-accesses.cu's
 //           s[i0] = ... and s[i1] = ... on two lines, one STS.64 on the
-//           second);
+//           second), a line whose access lies next to it in memory first
+//           (vector-halves.cu: a float2's .y merged into its .x's LDG.E.64
+//           two lines up, past another array's);
 //  hoisted  moved outside a loop the access is written in (in[i] of
 //           cuda-occupancy.cu's sharedBound, a loop-invariant load nvcc
 //           hoists to the `for` line; a load invariant in its innermost
