@@ -25,10 +25,10 @@ __global__ void narrowedBias(const float *in, float *out) {
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: 'threadIdx.x' (which differs between adjacent lanes) is multiplied by '32': adjacent lanes are 128 bytes apart
 }
 
-// Streaming loads and stores: a coalesced 16-byte load (16 sectors, the
-// ideal), a 4-byte store 32 bytes apart (32 sectors, ideal 4).
+// Streaming loads and stores: only v.x of the 16-byte load is used, so
+// nvcc loads 4 bytes of it (16 sectors, ideal 4); the store 32 (ideal 4).
 __global__ void streaming(const int4 *in, float *out) {
-  int4 v = __ldcs(in + threadIdx.x);
+  int4 v = __ldcs(in + threadIdx.x); // CHECK-MESSAGES: :[[@LINE]]:12: warning: global load '__ldcs(in + threadIdx.x)' touches 16 sectors per warp request (ideal 4, 25.0% efficiency) with block (32, 1, 1) from the launch at nvcc-dialect-device.cu:{{[0-9]+}} [cuda-uncoalesced-global-access]
   __stcs(out + threadIdx.x * 8, v.x);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: global store '__stcs(out + threadIdx.x * 8, v.x)' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at nvcc-dialect-device.cu:{{[0-9]+}} [cuda-uncoalesced-global-access]
   // CHECK-MESSAGES: :[[@LINE-2]]:3: note: adjacent lanes are 32 bytes apart
