@@ -277,6 +277,8 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaul
           for (const auto &[Index, Arg] : X.Arguments)
             if (Arg.Integer)
               Call.Integers[Index] = static_cast<std::uint64_t>(*Arg.Integer);
+            else if (Arg.Multiple && *Arg.Multiple > 1)
+              Call.Multiples[Index] = static_cast<std::uint64_t>(*Arg.Multiple);
           Run->run(Root, Call);
         }
         return;
@@ -823,6 +825,11 @@ CrossUnitCalls LaunchSiteIndex::callsOfExternalFunctions(const LaunchDefaults &D
     for (const auto &[Index, Bits] : C.Integers) {
       BoundArgument Arg;
       Arg.Integer = static_cast<std::int64_t>(Bits);
+      X.Arguments[Index] = Arg;
+    }
+    for (const auto &[Index, M] : C.Multiples) {
+      BoundArgument Arg;
+      Arg.Multiple = static_cast<std::int64_t>(M);
       X.Arguments[Index] = Arg;
     }
     Out[crossUnitName(C.Callee)].push_back(std::move(X));

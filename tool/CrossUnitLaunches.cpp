@@ -49,6 +49,8 @@ Value argumentsToJson(const std::map<unsigned, analysis::BoundArgument> &Argumen
       A["pointer_offset_bytes"] = *Arg.PointerOffsetBytes;
     if (Arg.CommandLineDefault)
       A["command_line_default"] = *Arg.CommandLineDefault;
+    if (Arg.Multiple)
+      A["multiple"] = *Arg.Multiple;
     Args[std::to_string(Index)] = std::move(A);
   }
   return Args;
@@ -73,6 +75,9 @@ bool placeFromJson(const Object &O, std::string &Location, std::vector<std::stri
       Arg.Integer = A->getInteger("integer");
       Arg.PointerOffsetBytes = A->getInteger("pointer_offset_bytes");
       Arg.CommandLineDefault = A->getInteger("command_line_default");
+      // A multiple is a positive number (1 says nothing).
+      if (std::optional<std::int64_t> M = A->getInteger("multiple"); M && *M > 1)
+        Arg.Multiple = M;
       Arguments[I] = Arg;
     }
   return true;

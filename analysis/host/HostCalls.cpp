@@ -182,6 +182,9 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
       if (W.Values[I].K == HostValue::Int &&
           FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
         Call.Integers[I] = toType(W.Values[I], FD->getParamDecl(I)->getType()).Bits;
+      else if (W.Values[I].K == HostValue::Unknown && W.Values[I].Multiple > 1 &&
+               FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
+        Call.Multiples[I] = W.Values[I].Multiple;
     // One record per distinct binding: a loop that calls with the same
     // values every iteration is one call; a few dozen bindings are enough
     // to stand for a loop over sizes (each is a run of the callee
@@ -199,7 +202,7 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
     for (const ExternalCall &Prev : ExternalCalls) {
       if (Prev.Callee != Call.Callee)
         continue;
-      if (Prev.Integers == Call.Integers || (++Same >= 32 && !LeavesOneUnknown)) {
+      if ((Prev.Integers == Call.Integers && Prev.Multiples == Call.Multiples) || (++Same >= 32 && !LeavesOneUnknown)) {
         Recorded = true;
         break;
       }
@@ -319,14 +322,19 @@ void HostEvaluator::bindParameters(const FunctionDecl *FD, const CallExpr *CE,
       // A choice stays one (each way is the caller's value on that way).
       HostValue Said =
           HostValue::unknown("a parameter of '" + Name + "' whose callers pass " + V.describe());
+      // What is known of it (a multiple, the quantity it is) stays.
       if (V.isChoice()) {
         V.Why = Said.Why;
         V.Var.clear();
       } else {
+        Said.Multiple = V.Multiple;
+        Said.Atom = V.Atom;
+        Said.Offset = V.Offset;
+        Said.Modulus = V.Modulus;
         V = std::move(Said);
       }
     }
-    Cur.Vars[VarKey{Callee.Id, P}] = toType(V, P->getType().getNonReferenceType());
+    Cur.Vars[VarKey{Callee.Id, P}] = identified(toType(V, P->getType().getNonReferenceType()));
   }
   for (unsigned I = FirstArg + FD->getNumParams(); I < CE->getNumArgs(); ++I)
     eval(CE->getArg(I)); // variadic arguments

@@ -94,6 +94,9 @@ struct ExternalCall {
   /// Parameter index -> the integer passed, normalised to the parameter's
   /// type; the parameters not here were passed values not known.
   std::map<unsigned, std::uint64_t> Integers;
+  /// Parameter index -> the number the value passed, not known, is a
+  /// multiple of (`iAlignUp(width)`: 32).
+  std::map<unsigned, std::uint64_t> Multiples;
   std::string Location; ///< "main.cpp:111"
   std::vector<std::string> Context;
 };
@@ -223,6 +226,11 @@ private:
   unsigned NextFrameId = 1;
   /// The number of the next branch whose ways join into choices (HostValue.h).
   unsigned NextDecision = 1;
+  /// The number of the last unknown quantity named (HostValue::Atom).
+  std::uint64_t LastAtom = 0;
+  /// V, an unknown stored in a variable, as a quantity of its own (a new
+  /// Atom) when it is not one already.
+  HostValue identified(HostValue V);
   /// decidedBranches(), recorded in a run without arguments only.
   bool RecordDecided = false;
   std::map<std::string, unsigned> Decided;
@@ -354,8 +362,10 @@ private:
   /// continued rejoin first.
   void iterate(const clang::Stmt *Body, const clang::Expr *Inc);
   /// A condition `v == C` (or `v != C`) on a variable: in the branch where
-  /// it holds, v is C.
+  /// it holds, v is C. A remainder found 0 (`if (n % m)` not taken): n is
+  /// a multiple of m there (refineRemainder).
   void refine(const clang::Expr *Cond, bool Holds);
+  void refineRemainder(const clang::Expr *Cond, bool Holds);
   void runFunction(const clang::FunctionDecl *FD);
   std::string loopContext(const clang::Stmt *Loop, const std::vector<const clang::VarDecl *> &Vars);
 };

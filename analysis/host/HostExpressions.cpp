@@ -322,24 +322,14 @@ HostValue HostEvaluator::arithmetic(BinaryOperatorKind Op, const HostValue &L,
     return liftChoice(L, R, [&](const HostValue &A, const HostValue &B) {
       return arithmetic(Op, A, B, Operand, Result, At);
     });
-  // An unknown multiple of M (a pitch) times or divided by a constant that
-  // divides M is a multiple still: `pitch / sizeof(float)` of 512 is one
-  // of 128. Anything else about it is unknown.
-  auto Scaled = [&](HostValue U, const HostValue &C, bool UnknownOnLeft) {
-    std::uint64_t M = U.Multiple;
-    U.Multiple = 0;
-    if (M && C.K == HostValue::Int && C.Bits > 0 && C.Bits < (1u << 20)) {
-      if (Op == BO_Mul && M < (std::uint64_t(1) << 40))
-        U.Multiple = M * C.Bits;
-      else if (Op == BO_Div && UnknownOnLeft && M % C.Bits == 0)
-        U.Multiple = M / C.Bits;
-    }
-    return U;
-  };
-  if (L.K != HostValue::Int)
-    return L.known() ? HostValue::unknown("") : Scaled(L, R, true);
-  if (R.K != HostValue::Int)
-    return R.known() ? HostValue::unknown("") : Scaled(R, L, false);
+  // What stays known of an unknown operand (a multiple, the quantity it
+  // is an offset or a remainder of: UnknownArithmetic.cpp).
+  if (L.K != HostValue::Int || R.K != HostValue::Int) {
+    if ((L.known() && L.K != HostValue::Int) || (R.known() && R.K != HostValue::Int))
+      return HostValue::unknown("");
+    std::optional<HostValue> U = unknownArithmetic(Op, L, R);
+    return U ? toType(*U, Result) : HostValue::unknown("");
+  }
   values::IntegerResult V =
       values::binary(Op, L.Bits, R.Bits, values::integerTypeOf(Operand, Ctx),
                      values::integerTypeOf(Result, Ctx));

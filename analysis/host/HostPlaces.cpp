@@ -205,8 +205,18 @@ HostEvaluator::Place HostEvaluator::place(const Expr *E) {
   return P;
 }
 
+HostValue HostEvaluator::identified(HostValue V) {
+  if (V.K == HostValue::Unknown && !V.isChoice() && !V.Atom && !V.Modulus)
+    V.Atom = ++LastAtom;
+  return V;
+}
+
 HostValue HostEvaluator::read(const Place &P, QualType T) {
   auto It = Cur.Vars.find(P.Var);
+  // Every read of one unknown variable is the same quantity (a variable
+  // made unknown where none was stored by write: a loop's).
+  if (It != Cur.Vars.end() && P.Path.empty())
+    It->second = identified(std::move(It->second));
   HostValue V = It == Cur.Vars.end() ? HostValue::unknown("a variable not set on this path")
                                      : It->second;
   std::string Name = P.Var.second->getNameAsString();
@@ -249,7 +259,7 @@ void HostEvaluator::write(const Place &P, HostValue V) {
   }
   // An unknown value keeps the variable it was first read from: that is
   // the one a reason names.
-  *At = std::move(V);
+  *At = identified(std::move(V));
 }
 
 namespace {

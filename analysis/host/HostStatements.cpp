@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 
 using namespace clang;
 
@@ -67,7 +68,9 @@ void HostEvaluator::run(const FunctionDecl *Root, const ExternalCall &Call) {
                       ? toType(HostValue::integer(It->second), P->getType())
                       : HostValue::unknown("a parameter of '" + Name + "' whose caller at " +
                                            Call.Location + " passes a value not known");
-    Cur.Vars[VarKey{frame().Id, P}] = V;
+    if (auto M = Call.Multiples.find(I); !V.known() && M != Call.Multiples.end())
+      V.Multiple = M->second;
+    Cur.Vars[VarKey{frame().Id, P}] = identified(V);
   }
   Context = Call.Context;
   Context.push_back("'" + Name + "' called at " + Call.Location);
@@ -124,7 +127,7 @@ void HostEvaluator::declare(const VarDecl *VD) {
   } else {
     V = HostValue::unknown("a variable that is not initialised");
   }
-  Cur.Vars[VarKey{frame().Id, VD}] = toType(V, T.getNonReferenceType());
+  Cur.Vars[VarKey{frame().Id, VD}] = identified(toType(V, T.getNonReferenceType()));
 }
 
 void HostEvaluator::exec(const Stmt *S) {
@@ -197,6 +200,7 @@ void HostEvaluator::exec(const Stmt *S) {
 }
 
 void HostEvaluator::refine(const Expr *Cond, bool Holds) {
+  refineRemainder(Cond, Holds);
   const auto *BO = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
   if (!BO || (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE))
     return;
@@ -213,6 +217,54 @@ void HostEvaluator::refine(const Expr *Cond, bool Holds) {
   Place P = place(DRE);
   if (P.Valid)
     write(P, toType(HostValue::integer(*C), DRE->getType()));
+}
+
+void HostEvaluator::refineRemainder(const Expr *Cond, bool Holds) {
+  // Down to the expression whose truth the path decides: `!e` and `e ==
+  // 0` hold where e is 0, `e != 0` where it is not.
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  bool NonZero = Holds;
+  for (;;) {
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_LNot) {
+      NonZero = !NonZero;
+      E = UO->getSubExpr()->IgnoreParenImpCasts();
+      continue;
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE))
+      break;
+    const Expr *Other = constantInt(BO->getRHS()) == std::optional<std::uint64_t>(0) ? BO->getLHS()
+                        : constantInt(BO->getLHS()) == std::optional<std::uint64_t>(0)
+                            ? BO->getRHS()
+                            : nullptr;
+    if (!Other)
+      return;
+    if (BO->getOpcode() == BO_EQ)
+      NonZero = !NonZero;
+    E = Other->IgnoreParenImpCasts();
+  }
+  if (NonZero || !E->getType()->isIntegerType() || E->HasSideEffects(Ctx))
+    return;
+  HostValue Rem = eval(E);
+  if (Rem.K != HostValue::Unknown || !Rem.Modulus || !Rem.Atom)
+    return;
+  // (n + b) % m is 0: n + a is a multiple of gcd(m, a - b), and a remainder
+  // (n + a) % m with a = b is 0 too.
+  for (auto &[K, V] : Cur.Vars) {
+    if (V.K != HostValue::Unknown || V.isChoice() || V.Atom != Rem.Atom)
+      continue;
+    std::uint64_t Diff = static_cast<std::uint64_t>(
+        V.Offset >= Rem.Offset ? V.Offset - Rem.Offset : Rem.Offset - V.Offset);
+    if (V.Modulus) {
+      if (V.Modulus == Rem.Modulus && Diff % Rem.Modulus == 0)
+        V = HostValue::integer(0);
+      continue;
+    }
+    std::uint64_t G = std::gcd(Rem.Modulus, Diff);
+    std::uint64_t M = V.Multiple ? V.Multiple : 1;
+    if (G > 1 && M / std::gcd(M, G) <= (std::uint64_t(1) << 40) / G)
+      V.Multiple = M / std::gcd(M, G) * G; // both: their least common multiple
+  }
 }
 
 void HostEvaluator::execIf(const IfStmt *If) {
@@ -478,9 +530,10 @@ void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *
   bool MayRepeat = Launches && isa_and_nonnull<DeclStmt>(Init) && !Vars.empty() &&
                    counterUnused(Body, Vars);
   auto WithoutCounters = [&] {
-    std::map<VarKey, HostValue> Rest = Cur.Vars;
-    for (const VarDecl *VD : Vars)
-      Rest.erase(VarKey{frame().Id, VD});
+    std::map<VarKey, HostValue> Rest;
+    for (const auto &[K, V] : Cur.Vars)
+      if (K.first != frame().Id || !llvm::is_contained(Vars, K.second))
+        Rest.emplace(K, V.withoutIdentity()); // a value read afresh is as it was
     return Rest;
   };
   unsigned UnknownBoundIters = 0;

@@ -41,8 +41,9 @@ bool HostValue::operator==(const HostValue &O) const {
     return false;
   switch (K) {
   case Unknown:
-    return Why == O.Why && Var == O.Var && Multiple == O.Multiple &&
-           Decision == O.Decision && Arms == O.Arms;
+    return Why == O.Why && Var == O.Var && Multiple == O.Multiple && Atom == O.Atom &&
+           Offset == O.Offset && Modulus == O.Modulus && Decision == O.Decision &&
+           Arms == O.Arms;
   case Int:
   case Pointer:
     return Bits == O.Bits;
@@ -63,6 +64,20 @@ bool HostValue::operator==(const HostValue &O) const {
     return Target == O.Target;
   }
   return false;
+}
+
+HostValue HostValue::withoutIdentity() const {
+  HostValue V = *this;
+  V.Atom = 0;
+  V.Offset = 0;
+  V.Modulus = 0;
+  for (HostField &F : V.Fields)
+    F.Value = F.Value.withoutIdentity();
+  for (HostValue &E : V.Elements)
+    E = E.withoutIdentity();
+  for (HostValue &A : V.Arms)
+    A = A.withoutIdentity();
+  return V;
 }
 
 /// What a value that may be either of two unknowns, or an unknown and an
@@ -237,6 +252,14 @@ HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
   if (!A.known() || !B.known()) {
     HostValue R = !A.known() ? A : B;
     R.Multiple = commonMultiple(A, B);
+    // One quantity on both paths stays itself; two (or a quantity and an
+    // integer) are neither.
+    if (A.known() || B.known() || A.Atom != B.Atom || A.Offset != B.Offset ||
+        A.Modulus != B.Modulus) {
+      R.Atom = 0;
+      R.Offset = 0;
+      R.Modulus = 0;
+    }
     return R;
   }
   if (A.K == HostValue::Functions && B.K == HostValue::Functions) {

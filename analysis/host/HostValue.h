@@ -18,10 +18,12 @@
 #define WARPCHECK_ANALYSIS_HOST_HOSTVALUE_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/OperationKinds.h"
 
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +58,16 @@ struct HostValue {
   /// Unknown: a positive number the value is known to be a multiple of (a
   /// pitch cudaMallocPitch gives: 512), or 0.
   std::uint64_t Multiple = 0;
+  /// Unknown: which unknown quantity it is, so that two reads of one
+  /// variable are known to be equal (`n - n % 32` is a multiple of 32
+  /// whatever n is). A variable's unknown value gets a number the first
+  /// time it is read (HostEvaluator::read); copies keep it. The value is
+  /// that quantity plus Offset (`n + 32`: n's Atom, Offset 32), or, where
+  /// Modulus is not 0, the remainder (quantity + Offset) % Modulus. 0: no
+  /// quantity known.
+  std::uint64_t Atom = 0;
+  std::int64_t Offset = 0;
+  std::uint64_t Modulus = 0;
   /// Record: the fields set so far (others read as unknown).
   std::vector<HostField> Fields;
   /// Record: a cudaDeviceProp filled by the runtime; fields not set are the
@@ -121,6 +133,11 @@ struct HostValue {
   /// returns at run time (main.cu:12)", or the origin alone.
   std::string describe() const;
 
+  /// The same value with no quantity named (Atom 0), in its fields,
+  /// elements and ways too: a loop that reads a variable afresh in each
+  /// iteration leaves it as it found it (HostEvaluator's repetition rule).
+  HostValue withoutIdentity() const;
+
   bool operator==(const HostValue &O) const;
   bool operator!=(const HostValue &O) const { return !(*this == O); }
 };
@@ -138,6 +155,18 @@ struct HostField {
 /// unknown, with Where ("the branch at main.cu:30") in its reason.
 HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
                unsigned Decision = 0, const BranchWays *Ways = &IfWays);
+
+/// What is known of an unknown after a binary operation with another
+/// value (L or R unknown, neither a choice), as the C++ semantics of the
+/// operation on integers of type Operand guarantee whatever the unknown
+/// is: the multiple it is of (a product by a constant, a shift, an `&`
+/// with low bits clear, a sum of multiples, `n - n % m`), the quantity it
+/// is an offset of (`n + 32`), the remainder it is (`n % 32`); 0 where a
+/// remainder of a multiple is (`pitch % 32`). The unknown operand's
+/// reason and variable are kept. Null: nothing known (an unknown with no
+/// reason, for the caller to give).
+std::optional<HostValue> unknownArithmetic(clang::BinaryOperatorKind Op, const HostValue &L,
+                                           const HostValue &R);
 
 /// The most values one choice may hold (its nested choices' included):
 /// past it, arithmetic on choices and joins give an unknown.

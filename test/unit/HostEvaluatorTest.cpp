@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 
 using namespace warpcheck::analysis;
@@ -522,7 +523,7 @@ TEST(HostEvaluator, ArgumentsThatPassTheBlocksOwnExtentFollowTheAssumedShape) {
   // so it takes the assumed shape's (the default 256), never a value swept
   // apart from it. The same for an integer block passed again (`<<<g, n>>>(n)`)
   // and an axis of `dim3(32, m)`. An expression of the extent (2 * n) and
-  // a different variable are not bound.
+  // a different variable are not bound (only the multiples they are of).
   Unit U(R"(
 __global__ void dwt(float *p, int bdim, int twice) { p[threadIdx.x] = bdim + twice; }
 __global__ void scan(float *p, int n, int other) { p[threadIdx.x] = n + other; }
@@ -551,12 +552,15 @@ int main(int argc, char **argv) {
   auto D = Named(Dwt[0]);
   EXPECT_EQ(D["bdim"].Integer, 256);
   EXPECT_EQ(D["bdim"].BlockExtentAxis, 0u);
-  EXPECT_EQ(D.count("twice"), 0u);
+  // Not bound to a value; a multiple of 64 (twice a multiple of 32).
+  EXPECT_FALSE(D["twice"].Integer);
+  EXPECT_EQ(D["twice"].Multiple, std::optional<std::int64_t>(64));
   auto Scan = U.configs("scan");
   ASSERT_EQ(Scan.size(), 1u);
   auto S = Named(Scan[0]);
   EXPECT_EQ(S["n"].Integer, 256);
-  EXPECT_EQ(S.count("other"), 0u);
+  EXPECT_FALSE(S["other"].Integer);
+  EXPECT_EQ(S["other"].Multiple, std::optional<std::int64_t>(2));
   // tile reads threadIdx.y: the block x is 32 from the launch, y the rest of
   // the default's 256 threads; 'h' is passed the y extent.
   auto Tile = U.configs("tile");
@@ -780,6 +784,87 @@ int main(int argc, char **argv) {
   EXPECT_FALSE(ByName["stride"].Integer);
   EXPECT_EQ(ByName["stride"].Multiple, std::optional<std::int64_t>(256));
   EXPECT_FALSE(ByName.count("rows") && ByName["rows"].Multiple);
+}
+
+/// The multiple the host code guarantees for each integer argument of the
+/// launches of Kernel, by parameter name, in the order of the launches.
+std::vector<std::map<std::string, std::int64_t>> multiplesPassed(Unit &U, llvm::StringRef Kernel) {
+  std::vector<std::map<std::string, std::int64_t>> Out;
+  for (const LaunchConfig &C : U.configs(Kernel)) {
+    std::map<std::string, std::int64_t> ByName;
+    for (const auto &[P, A] : C.Arguments)
+      ByName[P->getNameAsString()] = A.Integer ? -1 : A.Multiple.value_or(0);
+    Out.push_back(ByName);
+  }
+  return Out;
+}
+
+// Sizes read at run time and rounded before the launch are multiples
+// whatever was read: transpose's FLOOR (`n - n % 512`), `(n + 31) / 32 *
+// 32`, `n & ~31`, a shift, a product; a sum with another amount, a
+// remainder of another variable, or an offset that is not a multiple, is
+// not.
+TEST(HostEvaluator, RoundedUnknownSizesAreMultiples) {
+  Unit U(R"(
+#include <cstdlib>
+#define FLOOR(a, b) (a - (a % b))
+__global__ void q(float *p, int floored, int roundedUp, int masked, int shifted,
+                  int product, int offByOne, int otherVar, int offsetBack) {}
+int main(int argc, char **argv) {
+  int n = std::atoi(argv[1]);
+  int m = std::atoi(argv[2]);
+  int f = n;
+  f = FLOOR(f, 512);
+  q<<<1, 64>>>(nullptr, f, (n + 31) / 32 * 32, n & ~31, n << 4, 6 * n,
+               n + 1 - n % 32, m - n % 32, (n + 64) - n % 32);
+  return 0;
+})");
+  auto Ms = multiplesPassed(U, "q");
+  ASSERT_EQ(Ms.size(), 1u);
+  EXPECT_EQ(Ms[0]["floored"], 512);
+  EXPECT_EQ(Ms[0]["roundedUp"], 32);
+  EXPECT_EQ(Ms[0]["masked"], 32);
+  EXPECT_EQ(Ms[0]["shifted"], 16);
+  EXPECT_EQ(Ms[0]["product"], 6);
+  EXPECT_EQ(Ms[0]["offByOne"], 0);
+  EXPECT_EQ(Ms[0]["otherVar"], 0);
+  EXPECT_EQ(Ms[0]["offsetBack"], 32);
+}
+
+// HSOpticalFlow's iAlignUp: `n + m - n % m` where the remainder is not 0,
+// n itself where it is (the branch not taken knows `n % m` is 0), so a
+// multiple of m either way; passed through a helper's parameter, it stays
+// one. The branch that knows only that the remainder is not 0 knows no
+// multiple.
+TEST(HostEvaluator, AlignedUpSizesAreMultiplesOnBothWays) {
+  Unit U(R"(
+#include <cstdlib>
+__global__ void q(float *p, int stride) {}
+__global__ void r(float *p, int width) {}
+inline int iAlignUp(int n, int m = 32) {
+  int mod = n % m;
+  if (mod)
+    return n + m - mod;
+  else
+    return n;
+}
+void run(int stride) { q<<<1, 64>>>(nullptr, stride); }
+int main(int argc, char **argv) {
+  int width = std::atoi(argv[1]);
+  run(iAlignUp(width));
+  if (!(width % 64))
+    r<<<1, 64>>>(nullptr, width);
+  if (width % 16 != 0)
+    r<<<2, 64>>>(nullptr, width);
+  return 0;
+})");
+  auto Qs = multiplesPassed(U, "q");
+  ASSERT_EQ(Qs.size(), 1u);
+  EXPECT_EQ(Qs[0]["stride"], 32);
+  auto Rs = multiplesPassed(U, "r");
+  ASSERT_EQ(Rs.size(), 2u);
+  std::multiset<std::int64_t> Widths{Rs[0]["width"], Rs[1]["width"]};
+  EXPECT_EQ(Widths, (std::multiset<std::int64_t>{0, 64}));
 }
 
 /// The default a launch gives the kernel's parameter Name when the program
