@@ -213,7 +213,13 @@ private:
     std::vector<Step> Path;
     /// Why the place is not one the evaluator tracks.
     std::string Why;
+    /// Not valid: the variable a write here may change all the same (an
+    /// array's element at an index known only at run time).
+    std::optional<VarKey> Clobbers;
   };
+  /// A write to P; where P is no place tracked, the variable it may
+  /// change becomes unknown (Place::Clobbers).
+  void store(const Place &P, HostValue V, const clang::Expr *At);
 
   clang::ASTContext &Ctx;
   const clang::SourceManager &SM;
@@ -226,6 +232,11 @@ private:
   unsigned NextFrameId = 1;
   /// The number of the next branch whose ways join into choices (HostValue.h).
   unsigned NextDecision = 1;
+  /// The arrays `new` made: their element type and where ("main.cu:40").
+  /// Their variables are numbered from HeapFrames on, with no declaration.
+  static constexpr unsigned HeapFrames = 1u << 31;
+  unsigned NextHeapArray = HeapFrames;
+  std::map<VarKey, std::pair<clang::QualType, std::string>> HeapArrays;
   /// The number of the last unknown quantity named (HostValue::Atom).
   std::uint64_t LastAtom = 0;
   /// V, an unknown stored in a variable, as a quantity of its own (a new
@@ -276,6 +287,11 @@ private:
 
   // ---- expressions (HostExpressions.cpp) ----
   HostValue eval(const clang::Expr *E);
+  /// `new T[N]` of a constant N: an array of its own (HostPlaces.cpp).
+  HostValue evalNew(const clang::CXXNewExpr *NE);
+  /// The array `new` made that V points to, when it holds elements of
+  /// type T; an array read as another type becomes unknown.
+  std::optional<VarKey> heapArray(const HostValue &V, clang::QualType T);
   HostValue evalCast(const clang::CastExpr *CE);
   HostValue evalUnary(const clang::UnaryOperator *UO);
   HostValue unary(const clang::UnaryOperator *UO, const HostValue &V);

@@ -164,6 +164,8 @@ HostValue HostEvaluator::eval(const Expr *E) {
     return construct(CC);
   if (const auto *IL = dyn_cast<InitListExpr>(E))
     return initList(IL);
+  if (const auto *NE = dyn_cast<CXXNewExpr>(E))
+    return evalNew(NE);
   if (isa<ImplicitValueInitExpr>(E) || isa<CXXScalarValueInitExpr>(E))
     return zeroOf(E->getType());
   if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
@@ -254,12 +256,11 @@ HostValue HostEvaluator::evalUnary(const UnaryOperator *UO) {
                            : HostValue::unknown(std::string("a value whose computation has ") +
                                                 values::describe(R.UB) + " (" + where(UO) + ")");
       }
-      if (Way.K == HostValue::Pointer)
+      if (Way.K == HostValue::Pointer || Way.K == HostValue::Address)
         return pointerArithmetic(Way, HostValue::integer(1), Sub->getType(), !Inc);
       return Way;
     });
-    if (P.Valid)
-      write(P, New);
+    store(P, New, UO);
     return UO->isPrefix() ? New : Old;
   }
   case UO_AddrOf: {
@@ -341,6 +342,14 @@ HostValue HostEvaluator::arithmetic(BinaryOperatorKind Op, const HostValue &L,
 
 HostValue HostEvaluator::pointerArithmetic(const HostValue &Ptr, const HostValue &N,
                                            QualType PtrType, bool Subtract) {
+  // A pointer moved into an array `new` made: what is written through it is
+  // not followed, so the array's elements are no longer known.
+  if (Ptr.K == HostValue::Address) {
+    if (auto It = HeapArrays.find(Ptr.Target); It != HeapArrays.end())
+      Cur.Vars[Ptr.Target] = HostValue::unknown("an array written through a pointer into it (" +
+                                                It->second.second + ")");
+    return HostValue::unknown("a pointer");
+  }
   QualType Pointee = PtrType->getPointeeType();
   if (Ptr.K != HostValue::Pointer || N.K != HostValue::Int || Pointee.isNull() ||
       Pointee->isIncompleteType() || Pointee->isVoidType())
@@ -355,8 +364,7 @@ HostValue HostEvaluator::evalBinary(const BinaryOperator *BO) {
   if (Op == BO_Assign) {
     HostValue V = eval(BO->getRHS());
     Place P = place(BO->getLHS());
-    if (P.Valid)
-      write(P, V);
+    store(P, V, BO);
     return V;
   }
   if (Op == BO_Comma) {
@@ -434,8 +442,7 @@ HostValue HostEvaluator::evalCompoundAssign(const CompoundAssignOperator *CA) {
                             CA->getComputationLHSType(), CT, CA),
                  T);
   }
-  if (P.Valid)
-    write(P, New);
+  store(P, New, CA);
   return New;
 }
 

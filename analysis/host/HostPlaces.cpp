@@ -112,6 +112,7 @@ HostEvaluator::Place HostEvaluator::element(const Expr *Array, const Expr *Index
   if (I.K != HostValue::Int) {
     Place P;
     P.Why = "an element at an index known only at run time";
+    P.Clobbers = Base.Var; // a write there may change any element
     return P;
   }
   Base.Path.push_back(Place::Step{nullptr, I.Bits});
@@ -178,9 +179,20 @@ HostEvaluator::Place HostEvaluator::place(const Expr *E) {
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
-      eval(AS->getBase());
-      eval(AS->getIdx());
+      HostValue Base = eval(AS->getBase());
+      HostValue I = eval(AS->getIdx());
       P.Why = "a value in memory";
+      // An element of an array `new` made (`pS[level]`).
+      if (std::optional<VarKey> Heap = heapArray(Base, AS->getType())) {
+        if (I.K != HostValue::Int) {
+          P.Why = "an element at an index known only at run time";
+          P.Clobbers = *Heap;
+          return P;
+        }
+        P.Valid = true;
+        P.Var = *Heap;
+        P.Path.push_back(Place::Step{nullptr, I.Bits});
+      }
       return P;
     }
     return element(AS->getBase(), AS->getIdx());
@@ -193,6 +205,15 @@ HostEvaluator::Place HostEvaluator::place(const Expr *E) {
       return place(Arg);
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref) {
     HostValue V = eval(UO->getSubExpr());
+    if (V.K == HostValue::Address && HeapArrays.count(V.Target)) {
+      // `*p` on an array `new` made: its first element.
+      if (std::optional<VarKey> Heap = heapArray(V, UO->getType())) {
+        P.Valid = true;
+        P.Var = *Heap;
+        P.Path.push_back(Place::Step{nullptr, 0});
+      }
+      return P;
+    }
     if (V.K == HostValue::Address) {
       P.Valid = true;
       P.Var = V.Target;
@@ -203,6 +224,56 @@ HostEvaluator::Place HostEvaluator::place(const Expr *E) {
   }
   P.Why = "";
   return P;
+}
+
+void HostEvaluator::store(const Place &P, HostValue V, const Expr *At) {
+  if (P.Valid)
+    write(P, std::move(V));
+  else if (P.Clobbers)
+    Cur.Vars[*P.Clobbers] =
+        HostValue::unknown("an array written at an index known only at run time (" + where(At) +
+                           ")");
+}
+
+HostValue HostEvaluator::evalNew(const CXXNewExpr *NE) {
+  std::optional<const Expr *> Size = NE->getArraySize();
+  HostValue N = Size && *Size ? eval(*Size) : HostValue::unknown("");
+  if (const Expr *Init = NE->getInitializer())
+    eval(Init);
+  for (const Expr *Arg : NE->placement_arguments())
+    eval(Arg);
+  // Only arrays of integers or pointers, of a size known and small, with
+  // the ordinary allocation, are followed; anything else is memory.
+  QualType T = NE->getAllocatedType();
+  if (!NE->isArray() || NE->getNumPlacementArgs() || N.K != HostValue::Int || N.Bits == 0 ||
+      N.Bits > 4096 || !(T->isIntegralOrEnumerationType() || T->isPointerType()))
+    return HostValue::pointer(0);
+  HostValue Array;
+  Array.K = HostValue::Array;
+  // `new int[n]()` and `new int[n]{}` are zeros; `new int[n]` holds nothing known.
+  const Expr *Init = NE->getInitializer();
+  bool Zeroed = Init && (isa<ImplicitValueInitExpr>(Init) || isa<CXXScalarValueInitExpr>(Init) ||
+                         (isa<InitListExpr>(Init) && cast<InitListExpr>(Init)->getNumInits() == 0));
+  Array.Elements.assign(N.Bits, Zeroed ? zeroOf(T) : HostValue::unknown("an element that is not set"));
+  VarKey K{NextHeapArray++, nullptr};
+  HeapArrays[K] = {T.getCanonicalType().getUnqualifiedType(), where(NE)};
+  Cur.Vars[K] = std::move(Array);
+  return HostValue::address(K);
+}
+
+std::optional<VarKey> HostEvaluator::heapArray(const HostValue &V, QualType T) {
+  if (V.K != HostValue::Address)
+    return std::nullopt;
+  auto It = HeapArrays.find(V.Target);
+  if (It == HeapArrays.end())
+    return std::nullopt;
+  if (!Ctx.hasSameUnqualifiedType(It->second.first, T)) {
+    // Read or written as another type (`(char *)p`): its elements are
+    // no longer followed.
+    Cur.Vars[V.Target] = HostValue::unknown("an array used as another type (" + It->second.second + ")");
+    return std::nullopt;
+  }
+  return V.Target;
 }
 
 HostValue HostEvaluator::identified(HostValue V) {
@@ -219,7 +290,8 @@ HostValue HostEvaluator::read(const Place &P, QualType T) {
     It->second = identified(std::move(It->second));
   HostValue V = It == Cur.Vars.end() ? HostValue::unknown("a variable not set on this path")
                                      : It->second;
-  std::string Name = P.Var.second->getNameAsString();
+  std::string Name = P.Var.second ? P.Var.second->getNameAsString()
+                                  : "the array allocated at " + HeapArrays[P.Var].second;
   for (const Place::Step &S : P.Path) {
     Name += S.Field ? "." + S.Field->getNameAsString() : "[" + std::to_string(S.Index) + "]";
     if (S.Field)
@@ -325,8 +397,14 @@ void HostEvaluator::forgetAssignedIn(const Stmt *S, const std::string &Why) {
   A.TraverseStmt(const_cast<Stmt *>(S));
   for (const Expr *T : A.Targets)
     if (const VarDecl *VD = baseVariable(T))
-      if (auto K = keyOf(VD))
+      if (auto K = keyOf(VD)) {
+        // A pointer to an array `new` made: the array may change too.
+        if (auto It = Cur.Vars.find(*K);
+            It != Cur.Vars.end() && It->second.K == HostValue::Address &&
+            HeapArrays.count(It->second.Target))
+          Cur.Vars[It->second.Target] = HostValue::unknown(Why);
         Cur.Vars[*K] = HostValue::unknown(Why);
+      }
 }
 
 } // namespace warpcheck::analysis::host

@@ -867,6 +867,96 @@ int main(int argc, char **argv) {
   EXPECT_EQ(Widths, (std::multiset<std::int64_t>{0, 64}));
 }
 
+/// The integer each launch of Kernel binds to its parameter Name (nullopt:
+/// not bound), in the order of the launches.
+std::vector<std::optional<std::int64_t>> integersPassed(Unit &U, llvm::StringRef Kernel,
+                                                        llvm::StringRef Name) {
+  std::vector<std::optional<std::int64_t>> Out;
+  for (const LaunchConfig &C : U.configs(Kernel)) {
+    std::optional<std::int64_t> V;
+    for (const auto &[P, A] : C.Arguments)
+      if (P->getName() == Name)
+        V = A.Integer;
+    Out.push_back(V);
+  }
+  return Out;
+}
+
+// HSOpticalFlow keeps its pyramid's widths and strides in arrays `new`
+// made (`pS[level]`), filled by one loop and read by the launching loop.
+TEST(HostEvaluator, ArraysNewMadeAreFollowedElementByElement) {
+  Unit U(R"(
+__global__ void q(float *p, int stride) {}
+int main() {
+  const int nLevels = 3;
+  int *pW = new int[nLevels];
+  int *pS = new int[nLevels];
+  int level = nLevels - 1;
+  pW[level] = 1024;
+  pS[level] = 1024;
+  for (; level > 0; --level) {
+    int nw = pW[level] / 2;
+    pW[level - 1] = nw;
+    pS[level - 1] = nw + 32;
+  }
+  for (; level < nLevels; ++level)
+    q<<<1, 64>>>(nullptr, pS[level]);
+  delete[] pW;
+  delete[] pS;
+  return 0;
+})");
+  auto Strides = integersPassed(U, "q", "stride");
+  std::multiset<std::int64_t> Known;
+  for (auto S : Strides)
+    if (S)
+      Known.insert(*S);
+  EXPECT_EQ(Known, (std::multiset<std::int64_t>{288, 544, 1024}));
+}
+
+// What the evaluator does not follow changes such an array's elements to
+// unknown, never leaves them stale: a write through a pointer moved into
+// it, at an index known only at run time, through a pointer of another
+// type, by a function not followed; and `new int[n]()` is zeros.
+TEST(HostEvaluator, ArraysNewMadeAreForgottenWhereWritesAreNotFollowed) {
+  Unit U(R"(
+#include <cstdlib>
+__global__ void r(float *p, int v) {}
+void fill(int *a);
+int main(int argc, char **argv) {
+  int *a = new int[4];
+  a[0] = 64;
+  int *b = a + 1;
+  b[-1] = 128;
+  r<<<1, 64>>>(nullptr, a[0]);
+  int *c = new int[4];
+  c[1] = 64;
+  c[std::atoi(argv[1])] = 128;
+  r<<<2, 64>>>(nullptr, c[1]);
+  int *d = new int[4];
+  d[2] = 64;
+  ((char *)d)[2] = 1;
+  r<<<3, 64>>>(nullptr, d[2]);
+  int *e = new int[4];
+  e[3] = 64;
+  fill(e);
+  r<<<4, 64>>>(nullptr, e[3]);
+  int *z = new int[4]();
+  r<<<5, 64>>>(nullptr, z[3] + 32);
+  return 0;
+})");
+  // One launch shape per grid: v unknown in the first four, 32 in the last.
+  std::map<std::int64_t, std::optional<std::int64_t>> ByGrid;
+  for (const LaunchConfig &C : U.configs("r")) {
+    ByGrid[C.Grid.X] = std::nullopt;
+    for (const auto &[P, A] : C.Arguments)
+      if (P->getName() == "v")
+        ByGrid[C.Grid.X] = A.Integer;
+  }
+  std::map<std::int64_t, std::optional<std::int64_t>> Expected{
+      {1, std::nullopt}, {2, std::nullopt}, {3, std::nullopt}, {4, std::nullopt}, {5, 32}};
+  EXPECT_EQ(ByGrid, Expected);
+}
+
 /// The default a launch gives the kernel's parameter Name when the program
 /// runs without command-line arguments, if any.
 std::optional<std::int64_t> commandLineDefault(const LaunchConfig &C, llvm::StringRef Name) {
