@@ -1,6 +1,7 @@
 //===- UnrolledMerges.cpp - accesses the compiler merges into wider ones -===//
 
 #include "UnrolledMerges.h"
+#include "IndexAlignment.h"
 #include "LoopUnrolling.h"
 #include "MemoryInstructions.h"
 
@@ -12,6 +13,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+
+#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 
@@ -302,6 +305,23 @@ std::optional<UnrolledLoopAccess> unrolledLoopAccess(const Expr *Site, ASTContex
   unsigned Max = static_cast<unsigned>(Elem);
   while (Max * 2 <= MaxVectorBytes && RunBytes % (Max * 2) == 0)
     Max *= 2;
+  // No wider than the compiler proves the element's offset aligned, from
+  // the indices as written (IndexAlignment.h): each level of an array of
+  // arrays adds its index times its element's size.
+  unsigned OffsetZeros = 64;
+  for (const Expr *Level = AS; const auto *Sub = dyn_cast<ArraySubscriptExpr>(Level);) {
+    std::int64_t Bytes = Ctx.getTypeSizeInChars(Sub->getType()).getQuantity();
+    unsigned Zeros = knownTrailingZeroBits(Sub->getIdx(), Counter, Ctx);
+    if (Bytes > 0)
+      OffsetZeros = std::min(OffsetZeros, std::min(64u, Zeros + llvm::countr_zero(
+                                                              static_cast<std::uint64_t>(Bytes))));
+    Level = Sub->getBase()->IgnoreParenImpCasts();
+    if (!Level->getType()->isArrayType())
+      break;
+  }
+  while (Max > static_cast<unsigned>(Elem) && OffsetZeros < 64 &&
+         (std::uint64_t(1) << std::min(OffsetZeros, 4u)) % Max != 0)
+    Max /= 2;
   if (Max <= static_cast<unsigned>(Elem))
     return std::nullopt;
   return UnrolledLoopAccess{static_cast<unsigned>(*Trip), Max};

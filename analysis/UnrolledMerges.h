@@ -33,7 +33,9 @@
 // them) must follow each other lane by lane with the same lanes active,
 // and the request is as wide as every run's first addresses are aligned
 // to, up to 16 bytes per lane and to the largest power of two that divides
-// one run's bytes. A store to the same __shared__ variable between two
+// one run's bytes, and no wider than the index as written lets the compiler
+// prove aligned (IndexAlignment.h: `threadIdx.x * stride + k` with `stride`
+// a kernel parameter is proved nothing, whatever the values passed). A store to the same __shared__ variable between two
 // loads of a run (or any other shared access between two stores) breaks
 // the chain: nothing is merged.
 //
