@@ -540,6 +540,23 @@ std::vector<const ParmVarDecl *> openIntegers(const LaunchConfig &C, const Funct
   return Open;
 }
 
+/// Whether a run of main without command-line arguments (Plain) goes every
+/// way of Ways ("the branch at main.cu:51 taken"): false where it went only
+/// the other way of one of them (an option's way).
+bool onWaysOfRunWithoutArguments(const std::vector<std::string> &Ways,
+                                 const host::HostEvaluator &Plain) {
+  for (const std::string &Chosen : Ways)
+    for (const auto &[Where, Went] : Plain.decidedBranches()) {
+      llvm::StringRef Word(Chosen);
+      if (!Word.consume_front(Where + " "))
+        continue;
+      bool Holds = Word == host::IfWays.Holds || Word == host::ConditionWays.Holds;
+      if (!(Went & (Holds ? 1u : 2u)))
+        return false;
+    }
+  return true;
+}
+
 /// Sets CommandLineDefault on each integer of Open (those C, launched on
 /// the branches' Ways, leaves open) that the launch at S passes alike
 /// whenever main, run without command-line arguments (Plain), launches
@@ -558,15 +575,8 @@ void addCommandLineDefaults(LaunchConfig &C, const host::LaunchSite &S,
   // A way of a branch the run without arguments went only the other way
   // (`-wB=` given: "the branch at main.cu:51 taken") is a launch the
   // command line shapes: its values are no defaults.
-  for (const std::string &Chosen : Ways)
-    for (const auto &[Where, Went] : Plain.decidedBranches()) {
-      llvm::StringRef Word(Chosen);
-      if (!Word.consume_front(Where + " "))
-        continue;
-      bool Holds = Word == host::IfWays.Holds || Word == host::ConditionWays.Holds;
-      if (!(Went & (Holds ? 1u : 2u)))
-        return;
-    }
+  if (!onWaysOfRunWithoutArguments(Ways, Plain))
+    return;
   const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
   std::map<const ParmVarDecl *, std::optional<std::int64_t>> Found;
   bool Any = false;
@@ -715,15 +725,26 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
           Unevaluated.push_back(Why);
         continue;
       }
+      // Whether the program run without options makes a launch on branch
+      // ways (a profiler's run, the one a user runs first).
+      if (!R.Ways.empty() && FromPlainRun[Index])
+        C->WithoutArguments = true;
+      else if (!R.Ways.empty())
+        if (const host::HostEvaluator *Argumentless = runWithoutArguments(Defaults))
+          C->WithoutArguments = onWaysOfRunWithoutArguments(R.Ways, *Argumentless);
       // Run main without arguments only for launches that leave integers open.
       if (std::vector<const ParmVarDecl *> Open = openIntegers(*C, Kernel);
           !Open.empty() && !FromPlainRun[Index])
         if (const host::HostEvaluator *Argumentless = runWithoutArguments(Defaults))
           addCommandLineDefaults(*C, *S, Kernel, Arch, Open, R.Ways, *Argumentless);
-      // One analysis per distinct shape and binding.
-      if (std::none_of(Result.begin(), Result.end(),
-                       [&](const LaunchConfig &Prev) { return sameShape(Prev, *C); }))
+      // One analysis per distinct shape and binding (made by the run
+      // without arguments if any of its launches is).
+      auto Same = std::find_if(Result.begin(), Result.end(),
+                               [&](const LaunchConfig &Prev) { return sameShape(Prev, *C); });
+      if (Same == Result.end())
         Result.push_back(std::move(*C));
+      else if (C->WithoutArguments.value_or(false))
+        Same->WithoutArguments = true;
     }
   }
   if (!Result.empty()) {

@@ -928,6 +928,13 @@ def compare_hardware(prog, docs, wc):
                 # per size, and ncu measured the first launch).
                 same_grid = [k for k in same if mk.get("grid") and
                              (k.get("launch") or {}).get("grid") == mk["grid"]]
+                # A program run without command-line arguments was
+                # measured on the launches a run without options makes:
+                # not one on a way only an option takes ("the branch at
+                # transpose.cu:316 taken", -dimX= given).
+                if not any(r.get("args") for r in doc.get("runs", [])):
+                    same = [k for k in same
+                            if (k.get("launch") or {}).get("without_arguments") is not False] or same
                 chosen = (same_grid or same or cands)[0]
                 shape = (chosen.get("launch") or {}).get("block")
                 # A record made before blocks were recorded says nothing of

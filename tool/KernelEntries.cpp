@@ -44,6 +44,8 @@ Object toJson(const LaunchEntry &L) {
     O["dynamic_shared_bytes"] = *L.DynamicSharedBytes;
   if (!L.Location.empty())
     O["location"] = L.Location;
+  if (L.WithoutArguments)
+    O["without_arguments"] = *L.WithoutArguments;
   return O;
 }
 
@@ -57,6 +59,7 @@ LaunchEntry launchFromJson(const Object &O) {
   L.Location = O.getString("location").value_or("").str();
   L.Context = stringsOf(O.getArray("context"));
   L.UnevaluatedLaunches = stringsOf(O.getArray("unevaluated_launches"));
+  L.WithoutArguments = O.getBoolean("without_arguments");
   return L;
 }
 

@@ -47,6 +47,9 @@ struct LaunchEntry {
   std::vector<std::string> Context;
   /// Why each launch of the kernel that could not be evaluated was not.
   std::vector<std::string> UnevaluatedLaunches;
+  /// A launch on branch ways: whether the program run without command-line
+  /// arguments makes it (analysis::LaunchConfig::WithoutArguments).
+  std::optional<bool> WithoutArguments;
 };
 
 /// How an access's numbers vary with a parameter no launch binds

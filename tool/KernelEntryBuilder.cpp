@@ -73,6 +73,7 @@ LaunchEntry launchEntry(const LaunchConfig &L) {
   E.Location = L.Location;
   E.Context = L.Context;
   E.UnevaluatedLaunches = L.Unevaluated;
+  E.WithoutArguments = L.WithoutArguments;
   return E;
 }
 

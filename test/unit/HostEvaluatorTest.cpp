@@ -957,6 +957,32 @@ int main(int argc, char **argv) {
   EXPECT_EQ(ByGrid, Expected);
 }
 
+// A launch on a way of a branch only a command-line option takes is not
+// one the program makes when run without arguments (a profiler's run):
+// each launch says which it is; a launch off any branch says nothing.
+TEST(HostEvaluator, LaunchesSayWhetherARunWithoutArgumentsMakesThem) {
+  Unit U(R"(
+#include <cstdlib>
+__global__ void k(float *p) {}
+__global__ void plain(float *p) {}
+int main(int argc, char **argv) {
+  int threads = 256;
+  if (argc > 1)
+    threads = std::atoi(argv[1]) > 0 ? 128 : 64;
+  k<<<1, threads>>>(nullptr);
+  plain<<<1, 32>>>(nullptr);
+  return 0;
+})");
+  std::map<std::uint32_t, std::optional<bool>> ByBlock;
+  for (const LaunchConfig &C : U.configs("k"))
+    ByBlock[C.Block.X] = C.WithoutArguments;
+  std::map<std::uint32_t, std::optional<bool>> Expected{{64, false}, {128, false}, {256, true}};
+  EXPECT_EQ(ByBlock, Expected);
+  auto Plain = U.configs("plain");
+  ASSERT_EQ(Plain.size(), 1u);
+  EXPECT_FALSE(Plain[0].WithoutArguments);
+}
+
 /// The default a launch gives the kernel's parameter Name when the program
 /// runs without command-line arguments, if any.
 std::optional<std::int64_t> commandLineDefault(const LaunchConfig &C, llvm::StringRef Name) {

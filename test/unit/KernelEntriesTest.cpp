@@ -33,7 +33,8 @@ const char *AnalysedKernel = R"json({
   "name": "transposeNaive", "file": "/w/main.cu", "line": 12, "status": "analysed",
   "launch": {"block": [32, 8, 1], "grid": [32, 128, 1], "source": "launch",
              "description": "the launch at main.cu:40", "dynamic_shared_bytes": 0,
-             "location": "main.cu:40", "context": ["'run' called at main.cu:60"],
+             "location": "main.cu:40", "context": ["'run' called at main.cu:60",
+             "the branch at main.cu:58 not taken"], "without_arguments": true,
              "unevaluated_launches": []},
   "simulated_warps": 128, "total_warps": 32768, "simulated_blocks": 16,
   "sampled_symbols": ["size"],
@@ -166,6 +167,7 @@ TEST(KernelEntries, AnalysedKernelHasItsNumbers) {
   ASSERT_TRUE(K.Launch->Grid);
   EXPECT_EQ((*K.Launch->Grid)[1], 128);
   EXPECT_EQ(K.Launch->Location, "main.cu:40");
+  EXPECT_EQ(K.Launch->WithoutArguments, std::optional<bool>(true));
   EXPECT_EQ(K.TotalWarps, 32768);
   ASSERT_EQ(K.BudgetCuts.size(), 1u);
   EXPECT_EQ(K.BudgetCuts[0], K.Limitations[0]);

@@ -98,6 +98,12 @@ struct LaunchConfig {
   /// ("the case 256 of the switch at main.cu:70"). Empty for a launch in
   /// the straight-line code of the function the host evaluation ran.
   std::vector<std::string> Context;
+  /// For a launch on a way of host branches (Context ends with them):
+  /// whether the program run without command-line arguments goes those
+  /// ways (true), or one of them is a way only an option takes (false:
+  /// "the branch at transpose.cu:316 taken", `-dimX=` given). Unset off
+  /// branches or where no main was run.
+  std::optional<bool> WithoutArguments;
   /// For a shape that is not a launch site's (an annotation,
   /// __launch_bounds__, the default block): why each launch of the kernel
   /// could not be evaluated, one sentence each ("the launch at main.cu:120
