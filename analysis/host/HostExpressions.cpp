@@ -416,10 +416,16 @@ HostValue HostEvaluator::evalConditional(const AbstractConditionalOperator *CO) 
       Decided["the condition at " + where(CO)] |= *T ? 1u : 2u;
     return *T ? (TrueExpr ? eval(TrueExpr) : C) : eval(CO->getFalseExpr());
   }
+  // Each arm knows its way of the condition, as an `if`'s do (iAlignUp's
+  // `(a % b != 0) ? (a - a % b + b) : a`: a is a multiple of b in the
+  // second).
   HostState Before = Cur;
+  if (TrueExpr)
+    refine(CO->getCond(), true);
   HostValue A = TrueExpr ? eval(TrueExpr) : C;
   HostState AfterTrue = Cur;
   Cur = Before;
+  refine(CO->getCond(), false);
   HostValue B = eval(CO->getFalseExpr());
   std::string Where = "the condition at " + where(CO);
   unsigned Decision = NextDecision++;

@@ -833,7 +833,8 @@ int main(int argc, char **argv) {
 
 // HSOpticalFlow's iAlignUp: `n + m - n % m` where the remainder is not 0,
 // n itself where it is (the branch not taken knows `n % m` is 0), so a
-// multiple of m either way; passed through a helper's parameter, it stays
+// multiple of m either way; the same written with `?:` (the convolution
+// samples' `(a % b != 0) ? (a - a % b + b) : a`); passed through a helper's parameter, it stays
 // one. The branch that knows only that the remainder is not 0 knows no
 // multiple.
 TEST(HostEvaluator, AlignedUpSizesAreMultiplesOnBothWays) {
@@ -848,10 +849,12 @@ inline int iAlignUp(int n, int m = 32) {
   else
     return n;
 }
+inline int iAlignUpSelect(int a, int b) { return (a % b != 0) ? (a - a % b + b) : a; }
 void run(int stride) { q<<<1, 64>>>(nullptr, stride); }
 int main(int argc, char **argv) {
   int width = std::atoi(argv[1]);
   run(iAlignUp(width));
+  q<<<2, 64>>>(nullptr, iAlignUpSelect(width, 16));
   if (!(width % 64))
     r<<<1, 64>>>(nullptr, width);
   if (width % 16 != 0)
@@ -859,8 +862,9 @@ int main(int argc, char **argv) {
   return 0;
 })");
   auto Qs = multiplesPassed(U, "q");
-  ASSERT_EQ(Qs.size(), 1u);
-  EXPECT_EQ(Qs[0]["stride"], 32);
+  ASSERT_EQ(Qs.size(), 2u);
+  std::multiset<std::int64_t> Strides{Qs[0]["stride"], Qs[1]["stride"]};
+  EXPECT_EQ(Strides, (std::multiset<std::int64_t>{16, 32}));
   auto Rs = multiplesPassed(U, "r");
   ASSERT_EQ(Rs.size(), 2u);
   std::multiset<std::int64_t> Widths{Rs[0]["width"], Rs[1]["width"]};
