@@ -1,5 +1,6 @@
 //===- BlockExtentArguments.cpp - arguments that pass the block's extent --===//
 #include "BlockExtentArguments.h"
+#include "CudaBuiltinVariables.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -45,16 +46,6 @@ bool sameObject(const Expr *A, const Expr *B) {
            sameObject(MA->getBase(), MB->getBase());
   }
   return false;
-}
-
-std::optional<unsigned> axisNamed(llvm::StringRef Name) {
-  if (Name == "x")
-    return 0u;
-  if (Name == "y")
-    return 1u;
-  if (Name == "z")
-    return 2u;
-  return std::nullopt;
 }
 
 } // namespace

@@ -32,6 +32,17 @@ inline llvm::StringRef builtinVariableName(const clang::Expr *E) {
   return "";
 }
 
+/// The axis a field of a dim3 or a builtin variable names: x 0, y 1, z 2.
+inline std::optional<unsigned> axisNamed(llvm::StringRef Field) {
+  if (Field == "x")
+    return 0u;
+  if (Field == "y")
+    return 1u;
+  if (Field == "z")
+    return 2u;
+  return std::nullopt;
+}
+
 /// A read of one field of a builtin variable: `threadIdx.y` is
 /// {"threadIdx", 1}.
 struct BuiltinRead {
@@ -51,11 +62,10 @@ inline std::optional<BuiltinRead> builtinRead(const clang::Expr *E) {
   if (!MP)
     return std::nullopt;
   llvm::StringRef Var = builtinVariableName(MP->getBaseExpr());
-  llvm::StringRef Field = MP->getPropertyDecl()->getName();
-  unsigned Axis = Field == "x" ? 0 : Field == "y" ? 1 : Field == "z" ? 2 : 3;
-  if (Var.empty() || Axis > 2)
+  std::optional<unsigned> Axis = axisNamed(MP->getPropertyDecl()->getName());
+  if (Var.empty() || !Axis)
     return std::nullopt;
-  return BuiltinRead{Var, Axis};
+  return BuiltinRead{Var, *Axis};
 }
 
 } // namespace warpcheck::analysis

@@ -165,6 +165,9 @@ public:
     if (!FD || isa<CUDAKernelCallExpr>(CE) || !Caller || Caller->isDependentContext())
       return true;
     Index.Callers[FD->getCanonicalDecl()].push_back(Caller->getCanonicalDecl());
+    if (host::definedInAnotherUnit(FD, SM) &&
+        (Index.Forwarders.empty() || Index.Forwarders.back() != Caller))
+      Index.Forwarders.push_back(Caller);
     if (!FD->getIdentifier())
       return true;
     llvm::StringRef Name = FD->getName();
@@ -266,7 +269,8 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaul
   // of it, with the arguments it passes; with unknown parameters when no
   // unit's call of it is known.
   auto RunRoot = [&](const FunctionDecl *Root, const std::string &ParamsWhy) {
-    if (OtherUnitCalls && Root->getNumParams() > 0) {
+    // A method's calls say what they know of its object too.
+    if (OtherUnitCalls && (Root->getNumParams() > 0 || isa<CXXMethodDecl>(Root))) {
       auto It = OtherUnitCalls->find(crossUnitName(Root));
       if (It != OtherUnitCalls->end() && !It->second.empty()) {
         for (const CrossUnitCall &X : It->second) {
@@ -279,21 +283,44 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaul
               Call.Integers[Index] = static_cast<std::uint64_t>(*Arg.Integer);
             else if (Arg.Multiple && *Arg.Multiple > 1)
               Call.Multiples[Index] = static_cast<std::uint64_t>(*Arg.Multiple);
+          if (const auto *MD = dyn_cast<CXXMethodDecl>(Root)) {
+            for (const auto &[Name, Bits] : X.ObjectFields)
+              Call.ObjectFields[Name] = static_cast<std::uint64_t>(Bits);
+            for (const CXXConstructorDecl *Ctor : MD->getParent()->ctors())
+              if (!X.ObjectConstructor.empty() && crossUnitName(Ctor) == X.ObjectConstructor) {
+                auto By = std::make_shared<host::ObjectConstruction>();
+                By->Constructor = Ctor;
+                for (const auto &[Index, Arg] : X.ObjectConstructorArguments)
+                  if (Arg.Integer)
+                    By->Integers[Index] = static_cast<std::uint64_t>(*Arg.Integer);
+                  else if (Arg.Multiple && *Arg.Multiple > 1)
+                    By->Multiples[Index] = static_cast<std::uint64_t>(*Arg.Multiple);
+                Call.ObjectBuiltBy = std::move(By);
+              }
+          }
           Run->run(Root, Call);
         }
         return;
       }
     }
-    if (Root->getNumParams() > 0)
+    if (Root->getNumParams() > 0 || isa<CXXMethodDecl>(Root))
       Unbound.push_back(Root);
     Run->run(Root, ParamsWhy);
   };
   // Launches main does not reach: from the functions that call their
-  // function and that nothing calls, then from that function itself.
-  for (const auto &S : Sites) {
-    if (!S->Caller || Run->reached(S->Caller))
+  // function and that nothing calls, then from that function itself. The
+  // same for calls of other units' functions (a method of test.cpp that
+  // builds an estimator and calls its operator(), defined with its
+  // launches in piestimator.cu): the calls are that unit's launches.
+  std::vector<const FunctionDecl *> Entries;
+  for (const auto &S : Sites)
+    if (S->Caller)
+      Entries.push_back(S->Caller);
+  Entries.insert(Entries.end(), Forwarders.begin(), Forwarders.end());
+  for (const FunctionDecl *Entry : Entries) {
+    if (Run->reached(Entry))
       continue;
-    std::vector<const FunctionDecl *> Work{S->Caller->getCanonicalDecl()}, Roots;
+    std::vector<const FunctionDecl *> Work{Entry->getCanonicalDecl()}, Roots;
     std::set<const FunctionDecl *> Seen(Work.begin(), Work.end());
     while (!Work.empty() && Roots.size() < 16) {
       const FunctionDecl *F = Work.back();
@@ -313,8 +340,8 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaul
     for (const FunctionDecl *Root : Roots)
       if (!Run->reached(Root))
         RunRoot(Root, ", which no function of this file calls");
-    if (!Run->reached(S->Caller))
-      Run->run(S->Caller, " whose calls were not followed");
+    if (!Run->reached(Entry))
+      Run->run(Entry, " whose calls were not followed");
   }
   return *Run;
 }
@@ -828,8 +855,15 @@ std::string crossUnitName(const FunctionDecl *Kernel) {
   std::unique_ptr<MangleContext> Mangler(Kernel->getASTContext().createMangleContext());
   std::string Name;
   llvm::raw_string_ostream OS(Name);
+  // A constructor or destructor by its complete-object variant (C1, D1),
+  // the one a declaration of a local object calls.
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(Kernel);
+  const auto *Dtor = dyn_cast<CXXDestructorDecl>(Kernel);
+  GlobalDecl GD = Ctor   ? GlobalDecl(Ctor, Ctor_Complete)
+                  : Dtor ? GlobalDecl(Dtor, Dtor_Complete)
+                         : GlobalDecl(Kernel);
   if (Mangler->shouldMangleDeclName(Kernel))
-    Mangler->mangleName(GlobalDecl(Kernel), OS);
+    Mangler->mangleName(GD, OS);
   else
     OS << Kernel->getName();
   return OS.str();
@@ -853,6 +887,15 @@ CrossUnitCalls LaunchSiteIndex::callsOfExternalFunctions(const LaunchDefaults &D
       Arg.Multiple = static_cast<std::int64_t>(M);
       X.Arguments[Index] = Arg;
     }
+    if (C.ObjectBuiltBy) {
+      X.ObjectConstructor = crossUnitName(C.ObjectBuiltBy->Constructor);
+      for (const auto &[Index, Bits] : C.ObjectBuiltBy->Integers)
+        X.ObjectConstructorArguments[Index].Integer = static_cast<std::int64_t>(Bits);
+      for (const auto &[Index, M] : C.ObjectBuiltBy->Multiples)
+        X.ObjectConstructorArguments[Index].Multiple = static_cast<std::int64_t>(M);
+    }
+    for (const auto &[Name, Bits] : C.ObjectFields)
+      X.ObjectFields[Name] = static_cast<std::int64_t>(Bits);
     Out[crossUnitName(C.Callee)].push_back(std::move(X));
   };
   const host::HostEvaluator &Run = hostRun(Defaults);

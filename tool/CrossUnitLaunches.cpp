@@ -56,16 +56,9 @@ Value argumentsToJson(const std::map<unsigned, analysis::BoundArgument> &Argumen
   return Args;
 }
 
-/// The location, context and arguments of a launch or a call.
-bool placeFromJson(const Object &O, std::string &Location, std::vector<std::string> &Context,
-                   std::map<unsigned, analysis::BoundArgument> &Arguments) {
-  if (std::optional<llvm::StringRef> L = O.getString("location"))
-    Location = L->str();
-  if (const Array *C = O.getArray("context"))
-    for (const Value &S : *C)
-      if (std::optional<llvm::StringRef> T = S.getAsString())
-        Context.push_back(T->str());
-  if (const Object *Args = O.getObject("arguments"))
+/// Arguments by parameter index, as argumentsToJson writes them.
+bool argumentsFromJson(const Object *Args, std::map<unsigned, analysis::BoundArgument> &Arguments) {
+  if (Args)
     for (const auto &[Index, AV] : *Args) {
       unsigned I = 0;
       const Object *A = AV.getAsObject();
@@ -81,6 +74,18 @@ bool placeFromJson(const Object &O, std::string &Location, std::vector<std::stri
       Arguments[I] = Arg;
     }
   return true;
+}
+
+/// The location, context and arguments of a launch or a call.
+bool placeFromJson(const Object &O, std::string &Location, std::vector<std::string> &Context,
+                   std::map<unsigned, analysis::BoundArgument> &Arguments) {
+  if (std::optional<llvm::StringRef> L = O.getString("location"))
+    Location = L->str();
+  if (const Array *C = O.getArray("context"))
+    for (const Value &S : *C)
+      if (std::optional<llvm::StringRef> T = S.getAsString())
+        Context.push_back(T->str());
+  return argumentsFromJson(O.getObject("arguments"), Arguments);
 }
 
 } // namespace
@@ -132,10 +137,22 @@ Value crossUnitCallsToJson(const analysis::CrossUnitCalls &C) {
   Object Out;
   for (const auto &[Function, Calls] : C) {
     Array List;
-    for (const analysis::CrossUnitCall &X : Calls)
-      List.push_back(Object{{"location", X.Location},
-                            {"context", contextToJson(X.Context)},
-                            {"arguments", argumentsToJson(X.Arguments)}});
+    for (const analysis::CrossUnitCall &X : Calls) {
+      Object O{{"location", X.Location},
+               {"context", contextToJson(X.Context)},
+               {"arguments", argumentsToJson(X.Arguments)}};
+      if (!X.ObjectConstructor.empty()) {
+        O["object_constructor"] = X.ObjectConstructor;
+        O["object_constructor_arguments"] = argumentsToJson(X.ObjectConstructorArguments);
+      }
+      if (!X.ObjectFields.empty()) {
+        Object Fields;
+        for (const auto &[Name, V] : X.ObjectFields)
+          Fields[Name] = V;
+        O["object_fields"] = std::move(Fields);
+      }
+      List.push_back(std::move(O));
+    }
     Out[Function] = std::move(List);
   }
   return Out;
@@ -152,8 +169,16 @@ bool crossUnitCallsFromJson(const Value &V, analysis::CrossUnitCalls &Out) {
     for (const Value &Item : *List) {
       const Object *O = Item.getAsObject();
       analysis::CrossUnitCall X;
-      if (!O || !placeFromJson(*O, X.Location, X.Context, X.Arguments))
+      if (!O || !placeFromJson(*O, X.Location, X.Context, X.Arguments) ||
+          !argumentsFromJson(O->getObject("object_constructor_arguments"),
+                             X.ObjectConstructorArguments))
         return false;
+      if (std::optional<llvm::StringRef> C = O->getString("object_constructor"))
+        X.ObjectConstructor = C->str();
+      if (const Object *Fields = O->getObject("object_fields"))
+        for (const auto &[Name, V] : *Fields)
+          if (std::optional<std::int64_t> I = V.getAsInteger())
+            X.ObjectFields[Name.str()] = *I;
       Out[Function.str()].push_back(std::move(X));
     }
   }
@@ -186,34 +211,71 @@ void bindLaunchesAcrossUnits(
     std::vector<TranslationUnitJob> &Jobs, std::vector<JobOutcome> &Outcomes,
     const std::function<std::vector<JobOutcome>(const std::vector<TranslationUnitJob> &)>
         &Rerun) {
-  // Every launch of another unit's kernel and every call of another
-  // unit's function, in job order.
-  OtherUnitsTable Table;
-  for (const JobOutcome &O : Outcomes)
-    if (O.Output) {
-      for (const auto &[Kernel, Launches] : O.Output->LaunchesOfOtherUnitsKernels) {
-        std::vector<analysis::CrossUnitLaunch> &All = Table.Launches[Kernel];
-        All.insert(All.end(), Launches.begin(), Launches.end());
+  // What each unit's last run was given of the table (its entries for the
+  // unit's kernels without launch and functions without caller, as JSON):
+  // a unit runs again when that changes. A chain of calls through units
+  // (main.cpp calls Test::operator() of test.cpp, which builds a
+  // PiEstimator and calls its operator(), whose launches are in
+  // piestimator.cu) takes a round per link; units parsed for their
+  // launches only run again too when they are a link, to pass the calls on.
+  std::vector<std::string> Given(Outcomes.size());
+  // The kernels and functions each unit found without a launch or caller
+  // of its own, from its first run (a run given their calls no longer
+  // lists them).
+  std::vector<std::set<std::string>> Kernels(Outcomes.size()), Functions(Outcomes.size());
+  for (unsigned Round = 0; Round < MaxCrossUnitRounds; ++Round) {
+    for (size_t I = 0; I < Outcomes.size(); ++I)
+      if (Outcomes[I].Output) {
+        Kernels[I].insert(Outcomes[I].Output->KernelsWithoutLaunch.begin(),
+                          Outcomes[I].Output->KernelsWithoutLaunch.end());
+        Functions[I].insert(Outcomes[I].Output->FunctionsWithoutCaller.begin(),
+                            Outcomes[I].Output->FunctionsWithoutCaller.end());
       }
-      for (const auto &[Function, Calls] : O.Output->CallsOfOtherUnitsFunctions) {
-        std::vector<analysis::CrossUnitCall> &All = Table.Calls[Function];
-        All.insert(All.end(), Calls.begin(), Calls.end());
+    // Every launch of another unit's kernel and every call of another
+    // unit's function, in job order, from each unit's latest run.
+    OtherUnitsTable Table;
+    for (const JobOutcome &O : Outcomes)
+      if (O.Output) {
+        for (const auto &[Kernel, Launches] : O.Output->LaunchesOfOtherUnitsKernels) {
+          std::vector<analysis::CrossUnitLaunch> &All = Table.Launches[Kernel];
+          All.insert(All.end(), Launches.begin(), Launches.end());
+        }
+        for (const auto &[Function, Calls] : O.Output->CallsOfOtherUnitsFunctions) {
+          std::vector<analysis::CrossUnitCall> &All = Table.Calls[Function];
+          All.insert(All.end(), Calls.begin(), Calls.end());
+        }
+      }
+    std::vector<size_t> Again;
+    for (size_t I = 0; I < Outcomes.size(); ++I) {
+      if (!Outcomes[I].Output)
+        continue;
+      analysis::CrossUnitLaunches Launches;
+      analysis::CrossUnitCalls Calls;
+      // A unit parsed for its launches only reports no kernel: only the
+      // calls it is given matter to it.
+      if (!Jobs[I].LaunchesOnly)
+        for (const std::string &K : Kernels[I])
+          if (auto It = Table.Launches.find(K); It != Table.Launches.end())
+            Launches.insert(*It);
+      for (const std::string &F : Functions[I])
+        if (auto It = Table.Calls.find(F); It != Table.Calls.end())
+          Calls.insert(*It);
+      if (Launches.empty() && Calls.empty())
+        continue;
+      std::string Mine;
+      llvm::raw_string_ostream OS(Mine);
+      OS << Value(Object{{"launches", crossUnitLaunchesToJson(Launches)},
+                         {"calls", crossUnitCallsToJson(Calls)}});
+      if (OS.str() != Given[I]) {
+        Given[I] = OS.str();
+        Again.push_back(I);
       }
     }
-  std::vector<size_t> Again;
-  for (size_t I = 0; I < Outcomes.size(); ++I) {
-    // A unit parsed for its launches only is not analysed again.
-    if (!Outcomes[I].Output || Jobs[I].LaunchesOnly)
-      continue;
-    const JobResult &R = *Outcomes[I].Output;
-    if (llvm::any_of(R.KernelsWithoutLaunch,
-                     [&](const std::string &K) { return Table.Launches.count(K) != 0; }) ||
-        llvm::any_of(R.FunctionsWithoutCaller,
-                     [&](const std::string &F) { return Table.Calls.count(F) != 0; }))
-      Again.push_back(I);
-  }
-  llvm::SmallString<128> Path;
-  if (!Again.empty() && !llvm::sys::fs::createTemporaryFile("warpcheck-launches", "json", Path)) {
+    if (Again.empty())
+      return;
+    llvm::SmallString<128> Path;
+    if (llvm::sys::fs::createTemporaryFile("warpcheck-launches", "json", Path))
+      return;
     std::error_code EC;
     {
       llvm::raw_fd_ostream OS(Path, EC);
@@ -228,12 +290,14 @@ void bindLaunchesAcrossUnits(
         Subset.push_back(Jobs[I]);
       }
       std::vector<JobOutcome> Second = Rerun(Subset);
-      // A second run that fails keeps the first run's result.
+      // A run that fails keeps the previous run's result.
       for (size_t J = 0; J < Again.size() && J < Second.size(); ++J)
         if (Second[J].Output)
           Outcomes[Again[J]] = std::move(Second[J]);
     }
     llvm::sys::fs::remove(Path);
+    if (EC)
+      return;
   }
 }
 

@@ -45,12 +45,18 @@ bool crossUnitCallsFromJson(const llvm::json::Value &V, analysis::CrossUnitCalls
 /// {"launches": {...}, "calls": {...}}.
 bool readOtherUnitsTable(const std::string &Path, OtherUnitsTable &Out, std::string &Error);
 
+/// Rounds of bindLaunchesAcrossUnits after the first run: a chain of calls
+/// through this many units is followed to its launches.
+inline constexpr unsigned MaxCrossUnitRounds = 3;
+
 /// After the first run of every job: the launches each unit made of the
 /// others' kernels go to the units that define them and saw no launch of
 /// their own, and the calls each unit made of the others' host functions
-/// go to the units that define them and ran them with unknown parameters;
-/// those jobs run again (Rerun, with OtherUnitsFile set) and their outcomes
-/// replace the first ones.
+/// (methods with what is known of their object) go to the units that
+/// define them and ran them with unknown parameters; those jobs run again
+/// (Rerun, with OtherUnitsFile set) and their outcomes replace the first
+/// ones. A unit whose run makes new calls passes them on in the next round,
+/// up to MaxCrossUnitRounds.
 void bindLaunchesAcrossUnits(
     std::vector<TranslationUnitJob> &Jobs, std::vector<JobOutcome> &Outcomes,
     const std::function<std::vector<JobOutcome>(const std::vector<TranslationUnitJob> &)>

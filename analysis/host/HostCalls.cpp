@@ -10,7 +10,7 @@
 // opaque: its result, and what it may write through an address or a
 // non-const reference, are unknown, naming the function. A launch site's
 // shape, shared bytes, kernels and arguments are recorded each time it is
-// reached.
+// reached. The objects methods run on: HostObjects.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +107,25 @@ HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
   if (GlobalsTracked && GlobalsLost.empty() &&
       (!FD || !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()))))
     GlobalsLost = Name + " (" + where(CE) + ")";
+  // Another unit's method: its object as it is before the call (which may
+  // change it), for the unit that runs the method.
+  std::optional<HostValue> ObjectBefore;
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (Method && !Method->isStatic() && definedInAnotherUnit(FD)) {
+    const Expr *Obj = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      Obj = MC->getImplicitObjectArgument();
+    else if (FirstArg == 1 && CE->getNumArgs() > 0)
+      Obj = CE->getArg(0);
+    if (Obj && !Obj->HasSideEffects(Ctx))
+      if (std::optional<VarKey> Key = objectOf(Obj)) {
+        Place P;
+        P.Valid = true;
+        P.Var = *Key;
+        ObjectBefore = read(P, Obj->getType()->isPointerType() ? Obj->getType()->getPointeeType()
+                                                               : Obj->getType());
+      }
+  }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     const Expr *Obj = MC->getImplicitObjectArgument();
     const auto *MD = MC->getMethodDecl();
@@ -144,16 +163,27 @@ HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
       writeThrough(V, Written);
   }
   if (FD && FirstArg == 0)
-    recordExternalCall(FD, CE, ArgValues);
+    recordExternalCall(FD, CE, ArgValues, ObjectBefore ? &*ObjectBefore : nullptr);
+  else if (FD && Method && FirstArg == 1)
+    recordExternalCall(FD, CE, std::vector<HostValue>(ArgValues.begin() + 1, ArgValues.end()),
+                       ObjectBefore ? &*ObjectBefore : nullptr);
   return HostValue::unknown("a value " + Name + " returns" + At);
 }
 
-bool HostEvaluator::definedInAnotherUnit(const FunctionDecl *FD) const {
+bool definedInAnotherUnit(const FunctionDecl *FD, const SourceManager &SM) {
   // A function of the program's own code that this unit cannot run:
   // declared here (in the unit or a user header), defined in another unit.
-  // Methods are left out: their object is another unit's too.
-  return FD && !FD->hasBody() && !isa<CXXMethodDecl>(FD) && FD->getIdentifier() &&
-         !FD->getBuiltinID() && !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
+  // A method too: the call says what is known of its object.
+  // Not a pure virtual method: the call runs an override, which one the
+  // object's type decides.
+  return FD && !FD->hasBody() && !FD->isImplicit() && !FD->isPureVirtual() &&
+         (FD->getIdentifier() || (isa<CXXMethodDecl>(FD) && FD->isOverloadedOperator())) &&
+         !isa<CXXConstructorDecl, CXXDestructorDecl>(FD) && !FD->getBuiltinID() &&
+         !SM.isInSystemHeader(SM.getFileLoc(FD->getLocation()));
+}
+
+bool HostEvaluator::definedInAnotherUnit(const FunctionDecl *FD) const {
+  return host::definedInAnotherUnit(FD, SM);
 }
 
 bool HostEvaluator::callsAnotherUnit(const Stmt *S) const {
@@ -164,20 +194,52 @@ bool HostEvaluator::callsAnotherUnit(const Stmt *S) const {
 }
 
 void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *CE,
-                                       const std::vector<HostValue> &Args) {
+                                       const std::vector<HostValue> &Args,
+                                       const HostValue *Object) {
   if (!definedInAnotherUnit(FD))
     return;
+  // What is known of a method's object: who built it, its integer fields
+  // (on each way of the branches its fields' choices were made by, as the
+  // arguments': main.cpp's `test.threadBlockSize` is 128 where no
+  // block-size option is given).
+  std::shared_ptr<const ObjectConstruction> BuiltBy;
+  std::map<std::string, std::uint64_t> Fields;
+  auto SameObject = [&](const ExternalCall &C) {
+    bool SameBuild = C.ObjectBuiltBy == BuiltBy ||
+                     (C.ObjectBuiltBy && BuiltBy &&
+                      C.ObjectBuiltBy->Constructor == BuiltBy->Constructor &&
+                      C.ObjectBuiltBy->Integers == BuiltBy->Integers &&
+                      C.ObjectBuiltBy->Multiples == BuiltBy->Multiples);
+    return SameBuild && C.ObjectFields == Fields;
+  };
   // A value chosen by a branch here is passed along each of its ways, as a
   // launch here would be split (reduction.cpp's `reduce<T>(size, threads,
   // ...)` with `threads` from `n < maxThreads * 2 ? nextPow2(...) :
   // maxThreads`): one call per way, the way in its context; past 16 ways,
   // one call with the integers alone.
-  std::vector<ValueWay> Ways = waysOf(Args, Args.size(), 16);
+  std::vector<HostValue> Values = Args;
+  bool WithObject = Object && Object->K == HostValue::Record;
+  if (WithObject)
+    Values.push_back(*Object);
+  std::vector<ValueWay> Ways = waysOf(Values, Values.size(), 16);
   if (Ways.empty())
-    Ways.push_back(ValueWay{Args, {}});
-  for (const ValueWay &W : Ways) {
+    Ways.push_back(ValueWay{Values, {}});
+  for (ValueWay &W : Ways) {
+    Fields.clear();
+    BuiltBy.reset();
+    if (WithObject) {
+      const HostValue &O = W.Values.back();
+      BuiltBy = O.BuiltBy;
+      for (const HostField &F : O.Fields)
+        if (F.Value.K == HostValue::Int && F.Decl->getIdentifier() &&
+            F.Decl->getType()->isIntegralOrEnumerationType())
+          Fields[F.Decl->getName().str()] = F.Value.Bits;
+      W.Values.pop_back();
+    }
     ExternalCall Call;
     Call.Callee = FD->getCanonicalDecl();
+    Call.ObjectBuiltBy = BuiltBy;
+    Call.ObjectFields = Fields;
     for (unsigned I = 0; I < W.Values.size() && I < FD->getNumParams(); ++I)
       if (W.Values[I].K == HostValue::Int &&
           FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
@@ -200,7 +262,7 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
     unsigned Same = 0;
     bool Recorded = false;
     for (const ExternalCall &Prev : ExternalCalls) {
-      if (Prev.Callee != Call.Callee)
+      if (Prev.Callee != Call.Callee || !SameObject(Prev))
         continue;
       if ((Prev.Integers == Call.Integers && Prev.Multiples == Call.Multiples) || (++Same >= 32 && !LeavesOneUnknown)) {
         Recorded = true;
@@ -299,17 +361,16 @@ std::optional<HostValue> HostEvaluator::libraryCall(const FunctionDecl *FD,
   return std::nullopt;
 }
 
-void HostEvaluator::bindParameters(const FunctionDecl *FD, const CallExpr *CE,
-                                   unsigned FirstArg, Frame &Callee) {
+void HostEvaluator::bindParameters(const FunctionDecl *FD, llvm::ArrayRef<const Expr *> Args,
+                                   Frame &Callee) {
   std::string Name = FD->getNameAsString();
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     const ParmVarDecl *P = FD->getParamDecl(I);
-    unsigned ArgIndex = FirstArg + I;
-    if (ArgIndex >= CE->getNumArgs()) {
+    if (I >= Args.size()) {
       Cur.Vars[VarKey{Callee.Id, P}] = HostValue::unknown("a parameter of '" + Name + "'");
       continue;
     }
-    const Expr *A = CE->getArg(ArgIndex);
+    const Expr *A = Args[I];
     if (P->getType()->isReferenceType()) {
       Place Pl = place(A);
       if (Pl.Valid && Pl.Path.empty()) {
@@ -336,8 +397,8 @@ void HostEvaluator::bindParameters(const FunctionDecl *FD, const CallExpr *CE,
     }
     Cur.Vars[VarKey{Callee.Id, P}] = identified(toType(V, P->getType().getNonReferenceType()));
   }
-  for (unsigned I = FirstArg + FD->getNumParams(); I < CE->getNumArgs(); ++I)
-    eval(CE->getArg(I)); // variadic arguments
+  for (unsigned I = FD->getNumParams(); I < Args.size(); ++I)
+    eval(Args[I]); // variadic arguments
 }
 
 bool HostEvaluator::mayLaunch(const Stmt *Root) const {
@@ -409,13 +470,23 @@ HostValue HostEvaluator::callFunction(const FunctionDecl *FD, const CallExpr *CE
 
 HostValue HostEvaluator::runCall(const FunctionDecl *Def, const CallExpr *CE,
                                  unsigned FirstArg) {
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+  std::optional<VarKey> Object;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     if (const Expr *Obj = MC->getImplicitObjectArgument())
-      eval(Obj);
-  if (FirstArg == 1 && CE->getNumArgs() > 0)
-    eval(CE->getArg(0));
-  Frame F{Def, NextFrameId++, {}, {}, std::nullopt, {}};
-  bindParameters(Def, CE, FirstArg, F);
+      Object = objectOf(Obj);
+  } else if (FirstArg == 1 && CE->getNumArgs() > 0) {
+    Object = objectOf(CE->getArg(0));
+  }
+  // A lambda's captures are its enclosing function's variables, not
+  // fields read through `this`.
+  const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+  if (!MD || MD->isStatic() || MD->getParent()->isLambda())
+    Object.reset();
+  else
+    Def = dynamicCallee(Def, Object);
+  Frame F{Def, NextFrameId++, {}, {}, std::nullopt, {}, Object};
+  std::vector<const Expr *> Args(CE->arg_begin(), CE->arg_end());
+  bindParameters(Def, llvm::ArrayRef(Args).drop_front(std::min<size_t>(FirstArg, Args.size())), F);
   Context.push_back(functionName(Def) + " called at " + where(CE));
   Frames.push_back(std::move(F));
   runFunction(Def);

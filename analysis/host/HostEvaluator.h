@@ -16,7 +16,10 @@
 // evaluated once), a call of a host function with a body runs it with its
 // arguments bound (a lambda's body sees the function it is written in; a
 // generic lambda's instances each launch; std::forward and std::move pass
-// their argument), globals hold their initial values in
+// their argument; a constructor of the program's own code builds its
+// object and a method runs on the object it is called on, HostObjects.cpp;
+// a test that finds a variable equal to a constant, a switch's case or
+// `v == C` taken, settles its copies too), globals hold their initial values in
 // a run from main until a call not followed may change them, the
 // runtime's occupancy functions answer with the occupancy model, and
 // everything else (the rest of the CUDA runtime, the C library, reads of
@@ -39,9 +42,11 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -99,6 +104,12 @@ struct ExternalCall {
   std::map<unsigned, std::uint64_t> Multiples;
   std::string Location; ///< "main.cpp:111"
   std::vector<std::string> Context;
+  /// A method's call: what the calling unit knows of the object it is
+  /// called on: the construction that built it (a constructor of the
+  /// defining unit), and its integer fields by name (`test.threadBlockSize
+  /// = 128; test();`).
+  std::shared_ptr<const ObjectConstruction> ObjectBuiltBy;
+  std::map<std::string, std::uint64_t> ObjectFields;
 };
 
 struct HostLimits {
@@ -133,6 +144,11 @@ bool anyStatement(const clang::Stmt *Root, llvm::function_ref<bool(const clang::
 /// The argument of a call of std::forward or std::move (a cast to a
 /// reference, written as a call), else null.
 const clang::Expr *forwardedArgument(const clang::CallExpr *CE);
+
+/// Whether FD is a function of the program's own code declared here and
+/// defined in another unit (a method too), whose calls the evaluator
+/// records for that unit (HostEvaluator::externalCalls).
+bool definedInAnotherUnit(const clang::FunctionDecl *FD, const clang::SourceManager &SM);
 
 /// Whether T (or what it refers to) is std::vector (HostVectors.cpp).
 bool isStdVector(clang::QualType T);
@@ -201,6 +217,11 @@ private:
     std::vector<HostState> Returns;
     std::optional<HostValue> Returned;
     std::vector<Breakable> Breakables;
+    /// A method's object (what `this` points to): the variable holding it,
+    /// when the call's object is a whole variable the evaluation follows
+    /// (`PiEstimator estimator(n, 128); estimator();`); else none, and
+    /// `this` is unknown.
+    std::optional<VarKey> This;
   };
   /// A place a value can be stored: a variable, then fields and elements.
   struct Place {
@@ -255,8 +276,8 @@ private:
   /// a pointer, or calls a function with a body that can (memoised).
   bool mayLaunch(const clang::Stmt *S) const;
   /// Whether FD is a function of the program's own code declared here and
-  /// defined in another unit (not a method: its object is the other
-  /// unit's), whose calls recordExternalCall records.
+  /// defined in another unit (a method too, with what is known of its
+  /// object), whose calls recordExternalCall records.
   bool definedInAnotherUnit(const clang::FunctionDecl *FD) const;
   /// Whether S calls such a function.
   bool callsAnotherUnit(const clang::Stmt *S) const;
@@ -272,8 +293,18 @@ private:
   std::set<const clang::FunctionDecl *> Reached;
   std::vector<ExternalCall> ExternalCalls;
   /// Records a call of FD (no body here) with its argument values.
+  /// A method's call: Object is the value of the object it is called on.
   void recordExternalCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
-                          const std::vector<HostValue> &Args);
+                          const std::vector<HostValue> &Args,
+                          const HostValue *Object = nullptr);
+  /// Builds, for a run of the method Root for Call, the object Call
+  /// describes: the constructor it names run with its integers, then the
+  /// fields it knows set; the variable holding it.
+  std::optional<VarKey> objectFor(const clang::CXXMethodDecl *Root, const ExternalCall &Call);
+  /// Runs the constructor Def on the object held by Object: Bind binds its
+  /// parameters in its frame; CalledAt says where, for the context.
+  void constructInto(VarKey Object, const clang::CXXConstructorDecl *Def,
+                     llvm::function_ref<void(Frame &)> Bind, const std::string &CalledAt);
   /// Starts a run of Root: its frame, nothing else known.
   const clang::FunctionDecl *startRun(const clang::FunctionDecl *Root);
 
@@ -360,8 +391,23 @@ private:
   bool runnable(const clang::FunctionDecl *FD) const;
   void recordLaunch(const LaunchSite &S, const clang::CallExpr *CE);
   std::vector<const clang::FunctionDecl *> kernelsOf(const HostValue &V);
-  void bindParameters(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
-                      unsigned FirstArg, Frame &Callee);
+  /// Binds FD's parameters to the arguments Args (a call's, past its
+  /// object; a construction's), in Callee's frame.
+  void bindParameters(const clang::FunctionDecl *FD, llvm::ArrayRef<const clang::Expr *> Args,
+                      Frame &Callee);
+  /// The variable holding the object a method is called on (`obj.f()`,
+  /// `p->f()` with p the address of one, `this->f()`), evaluating Obj;
+  /// none where it is not a whole variable the evaluation follows.
+  std::optional<VarKey> objectOf(const clang::Expr *Obj);
+  /// The method of the object's own class that a call of MD on the object
+  /// held by Object runs (a virtual method's override).
+  const clang::FunctionDecl *dynamicCallee(const clang::FunctionDecl *MD,
+                                           std::optional<VarKey> Object);
+  /// Runs a constructor of the program's own code for CE on an object of
+  /// its own (its member initializers, then its body, `this` bound) and
+  /// gives the object's value: its fields as the constructor left them.
+  HostValue runConstructor(const clang::CXXConstructorDecl *Ctor,
+                           const clang::CXXConstructExpr *CE);
 
   // ---- statements (HostStatements.cpp) ----
   void exec(const clang::Stmt *S);
@@ -382,6 +428,10 @@ private:
   /// a multiple of m there (refineRemainder).
   void refine(const clang::Expr *Cond, bool Holds);
   void refineRemainder(const clang::Expr *Cond, bool Holds);
+  /// A variable found equal to Value on this path (`v == C` holds, a
+  /// switch's case): P takes it, and so does every copy of its unknown
+  /// quantity (HostValue::Atom) in other variables and fields.
+  void settle(const Place &P, const HostValue &Value, clang::QualType T);
   void runFunction(const clang::FunctionDecl *FD);
   std::string loopContext(const clang::Stmt *Loop, const std::vector<const clang::VarDecl *> &Vars);
 };

@@ -16,6 +16,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace warpcheck::analysis::host {
@@ -170,8 +172,11 @@ HostValue HostEvaluator::eval(const Expr *E) {
     return zeroOf(E->getType());
   if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
     return HostValue::unknown("a null pointer");
-  if (isa<CXXThisExpr>(E))
+  if (isa<CXXThisExpr>(E)) {
+    if (!Frames.empty() && frame().This)
+      return HostValue::address(*frame().This);
     return HostValue::unknown("'this'");
+  }
   if (isa<LambdaExpr>(E) || isa<StringLiteral>(E) || isa<FloatingLiteral>(E))
     return HostValue::unknown(isa<FloatingLiteral>(E)
                                   ? "floating-point arithmetic, which the host evaluator "
@@ -328,8 +333,7 @@ HostValue HostEvaluator::arithmetic(BinaryOperatorKind Op, const HostValue &L,
   if (L.K != HostValue::Int || R.K != HostValue::Int) {
     if ((L.known() && L.K != HostValue::Int) || (R.known() && R.K != HostValue::Int))
       return HostValue::unknown("");
-    std::optional<HostValue> U = unknownArithmetic(Op, L, R);
-    return U ? toType(*U, Result) : HostValue::unknown("");
+    return toType(unknownArithmetic(Op, L, R), Result);
   }
   values::IntegerResult V =
       values::binary(Op, L.Bits, R.Bits, values::integerTypeOf(Operand, Ctx),
@@ -519,6 +523,34 @@ HostValue HostEvaluator::construct(const CXXConstructExpr *CE) {
   const CXXRecordDecl *RD = Ctor->getParent();
   if (CE->getNumArgs() == 1 && Ctor->isCopyOrMoveConstructor())
     return eval(CE->getArg(0));
+  // A constructor of the program's own code runs, as a call does: its
+  // object's fields are what its initializers and body leave. One that
+  // cannot reach a launch runs on the launch-free budget (callFunction).
+  bool OnStack = std::any_of(Frames.begin(), Frames.end(), [&](const Frame &F) {
+    return F.Function->getCanonicalDecl() == Ctor->getCanonicalDecl();
+  });
+  if (runnable(Ctor) && !isCudaVector(RD) && RD->getName() != "dim3" && !OnStack &&
+      Frames.size() < Limits.MaxCallDepth) {
+    bool Bounded = !LocalStepLimit && !mayLaunchFunction(Ctor);
+    HostState Before;
+    std::vector<std::string> ContextBefore;
+    if (Bounded) {
+      Before = Cur;
+      ContextBefore = Context;
+      LocalStepLimit = Steps + Limits.MaxStepsLaunchFreeCall;
+      LocalAborted = false;
+    }
+    HostValue Object = runConstructor(Ctor, CE);
+    if (!Bounded)
+      return Object;
+    LocalStepLimit = 0;
+    if (!LocalAborted)
+      return Object;
+    LocalAborted = false;
+    Aborted = Exhausted;
+    Cur = std::move(Before);
+    Context = std::move(ContextBefore);
+  }
   std::vector<HostValue> Args;
   for (const Expr *A : CE->arguments())
     Args.push_back(eval(A));
@@ -547,6 +579,28 @@ HostValue HostEvaluator::construct(const CXXConstructExpr *CE) {
       R = zeroOf(CE->getType());
     return R; // fields not set read as unknown
   }
+  // A constructor another unit defines: the object is what it builds
+  // there from these arguments (a method of that unit called on it runs
+  // on it: ExternalCall::ObjectBuiltBy).
+  HostValue Built = HostValue::unknown("an object of '" + RD->getNameAsString() + "' (" +
+                                       where(CE) + ")");
+  if (!Ctor->hasBody() && !Ctor->isImplicit() &&
+      !SM.isInSystemHeader(SM.getFileLoc(Ctor->getLocation()))) {
+    auto By = std::make_shared<ObjectConstruction>();
+    By->Constructor = Ctor->getCanonicalDecl();
+    for (unsigned I = 0; I < Args.size() && I < Ctor->getNumParams(); ++I) {
+      QualType PT = Ctor->getParamDecl(I)->getType();
+      if (!PT->isIntegralOrEnumerationType())
+        continue;
+      if (Args[I].K == HostValue::Int)
+        By->Integers[I] = toType(Args[I], PT).Bits;
+      else if (Args[I].K == HostValue::Unknown && Args[I].Multiple > 1)
+        By->Multiples[I] = Args[I].Multiple;
+    }
+    Built = HostValue();
+    Built.K = HostValue::Record;
+    Built.BuiltBy = std::move(By);
+  }
   // A constructor that runs code: its object is not followed; what it may
   // change through references is no longer known.
   for (unsigned I = 0; I < CE->getNumArgs() && I < Ctor->getNumParams(); ++I) {
@@ -558,7 +612,7 @@ HostValue HostEvaluator::construct(const CXXConstructExpr *CE) {
                                     "' constructs at run time (" + where(CE) + ")"));
     }
   }
-  return HostValue::unknown("an object of '" + RD->getNameAsString() + "' (" + where(CE) + ")");
+  return Built;
 }
 
 HostValue HostEvaluator::member(const HostValue &Base, const FieldDecl *F) {
@@ -580,6 +634,10 @@ HostValue HostEvaluator::member(const HostValue &Base, const FieldDecl *F) {
     }
     return HostValue::unknown(Why);
   }
+  if (Base.BuiltBy)
+    return HostValue::unknown("a field of an object built by " +
+                              functionName(Base.BuiltBy->Constructor) +
+                              ", which another file defines (" + F->getNameAsString() + ")");
   return HostValue::unknown("a field that is not set (" + F->getNameAsString() + ")");
 }
 

@@ -316,6 +316,8 @@ void HostEvaluator::write(const Place &P, HostValue V) {
         *At = HostValue();
         At->K = HostValue::Record;
       }
+      // Changed here: no longer what another unit's constructor built.
+      At->BuiltBy.reset();
       if (!At->field(S.Field))
         At->setField(S.Field, HostValue::unknown("a field that is not set"));
       for (HostField &F : At->Fields)

@@ -74,6 +74,11 @@ void HostEvaluator::run(const FunctionDecl *Root, const ExternalCall &Call) {
   }
   Context = Call.Context;
   Context.push_back("'" + Name + "' called at " + Call.Location);
+  // A method: the object the calling unit describes (its constructor run
+  // here, its known fields set), when it describes one.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+    if (std::optional<VarKey> Object = objectFor(MD, Call))
+      frame().This = Object;
   runFunction(Def);
   Frames.clear();
   Context.clear();
@@ -216,7 +221,36 @@ void HostEvaluator::refine(const Expr *Cond, bool Holds) {
     return;
   Place P = place(DRE);
   if (P.Valid)
-    write(P, toType(HostValue::integer(*C), DRE->getType()));
+    settle(P, toType(HostValue::integer(*C), DRE->getType()), DRE->getType());
+}
+
+void HostEvaluator::settle(const Place &P, const HostValue &Value, QualType T) {
+  HostValue Was = read(P, T);
+  write(P, Value);
+  // Copies of the variable's unknown quantity made before the test are
+  // that value too: `dim3 dimBlock(threads, 1, 1); switch (threads) { case
+  // 32: reduce4<T, 32><<<dimGrid, dimBlock>>>(...)` launches 32 threads.
+  // Only exact copies (same quantity and offset, no remainder) of a small
+  // non-negative value, whose bits are the same at every integer width,
+  // in the function's own variables (a caller's copy stays as it was: the
+  // test is this function's, and ways split in callers multiply).
+  if (Value.K != HostValue::Int || Value.Bits >= (std::uint64_t(1) << 31) ||
+      Was.K != HostValue::Unknown || Was.isChoice() || !Was.Atom || Was.Modulus)
+    return;
+  std::function<void(HostValue &)> Visit = [&](HostValue &V) {
+    if (V.K == HostValue::Unknown && !V.isChoice() && V.Atom == Was.Atom &&
+        V.Offset == Was.Offset && !V.Modulus) {
+      V = HostValue::integer(Value.Bits);
+      return;
+    }
+    for (HostField &F : V.Fields)
+      Visit(F.Value);
+    for (HostValue &E : V.Elements)
+      Visit(E);
+  };
+  for (auto &[Key, V] : Cur.Vars)
+    if (Key.first == frame().Id)
+      Visit(V);
 }
 
 void HostEvaluator::refineRemainder(const Expr *Cond, bool Holds) {
@@ -375,7 +409,7 @@ void HostEvaluator::execSwitch(const SwitchStmt *Sw) {
       if (Var && V && isa<VarDecl>(Var->getDecl())) {
         Place P = place(Var);
         if (P.Valid)
-          write(P, toType(HostValue::integer(*V), Var->getType()));
+          settle(P, toType(HostValue::integer(*V), Var->getType()), Var->getType());
       }
       Context.push_back(Case);
       RunFrom(SC);

@@ -48,7 +48,8 @@ bool HostValue::operator==(const HostValue &O) const {
   case Pointer:
     return Bits == O.Bits;
   case Record:
-    if (DeviceProperties != O.DeviceProperties || Fields.size() != O.Fields.size())
+    if (DeviceProperties != O.DeviceProperties || Fields.size() != O.Fields.size() ||
+        BuiltBy != O.BuiltBy)
       return false;
     for (const HostField &F : Fields) {
       const HostValue *Other = O.field(F.Decl);
@@ -274,6 +275,8 @@ HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
     HostValue R;
     R.K = HostValue::Record;
     R.DeviceProperties = A.DeviceProperties;
+    if (A.BuiltBy == B.BuiltBy)
+      R.BuiltBy = A.BuiltBy;
     for (const HostField &F : A.Fields)
       if (const HostValue *Other = B.field(F.Decl))
         R.setField(F.Decl, join(F.Value, *Other, Where, Decision, Ways));

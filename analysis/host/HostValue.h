@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -35,6 +36,16 @@ namespace warpcheck::analysis::host {
 using VarKey = std::pair<unsigned, const clang::ValueDecl *>;
 
 struct HostField;
+
+/// How an object of a class whose constructor another unit defines was
+/// built here: that constructor, and the integers passed to it (parameter
+/// index -> bits, normalised to the parameter's type) or, for an unknown
+/// value, the number it is a multiple of. The defining unit runs the
+/// constructor with them (HostEvaluator::run for an ExternalCall).
+struct ObjectConstruction {
+  const clang::CXXConstructorDecl *Constructor = nullptr;
+  std::map<unsigned, std::uint64_t> Integers, Multiples;
+};
 
 /// The words for the two ways of a branch whose values become choices:
 /// an `if` is "taken" or "not taken", a `?:`'s condition "true" or "false".
@@ -73,6 +84,10 @@ struct HostValue {
   /// Record: a cudaDeviceProp filled by the runtime; fields not set are the
   /// device's (DeviceProperties.h).
   bool DeviceProperties = false;
+  /// Record: an object built by a constructor another unit defines, as
+  /// nothing but that construction has changed it (a write to the object
+  /// drops it); its fields are that unit's to know.
+  std::shared_ptr<const ObjectConstruction> BuiltBy;
   /// Array: the elements.
   std::vector<HostValue> Elements;
   /// Functions: every function the pointer may hold.
@@ -163,10 +178,9 @@ HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
 /// with low bits clear, a sum of multiples, `n - n % m`), the quantity it
 /// is an offset of (`n + 32`), the remainder it is (`n % 32`); 0 where a
 /// remainder of a multiple is (`pitch % 32`). The unknown operand's
-/// reason and variable are kept. Null: nothing known (an unknown with no
-/// reason, for the caller to give).
-std::optional<HostValue> unknownArithmetic(clang::BinaryOperatorKind Op, const HostValue &L,
-                                           const HostValue &R);
+/// reason and variable are kept. The other operand must be an integer or
+/// an unknown too (anything else: an unknown with no reason).
+HostValue unknownArithmetic(clang::BinaryOperatorKind Op, const HostValue &L, const HostValue &R);
 
 /// The most values one choice may hold (its nested choices' included):
 /// past it, arithmetic on choices and joins give an unknown.

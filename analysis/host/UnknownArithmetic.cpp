@@ -58,13 +58,12 @@ bool isOffsetQuantity(const HostValue &V) {
 
 } // namespace
 
-std::optional<HostValue> unknownArithmetic(BinaryOperatorKind Op, const HostValue &L,
-                                           const HostValue &R) {
+HostValue unknownArithmetic(BinaryOperatorKind Op, const HostValue &L, const HostValue &R) {
   bool LeftUnknown = L.K == HostValue::Unknown;
   const HostValue &U = LeftUnknown ? L : R;
   const HostValue &Other = LeftUnknown ? R : L;
   if (Other.K != HostValue::Int && Other.K != HostValue::Unknown)
-    return std::nullopt;
+    return HostValue::unknown("");
   bool OtherInt = Other.K == HostValue::Int;
   HostValue Result = U;
   Result.Multiple = 0;

@@ -14,6 +14,7 @@
 #include "InterpreterImpl.h"
 
 #include "CudaAtomics.h"
+#include "CudaBuiltinVariables.h"
 
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
@@ -68,14 +69,6 @@ std::optional<BuiltinVariable> builtinVariableNamed(llvm::StringRef Name) {
       .Case("blockIdx", BuiltinVariable::BlockIdx)
       .Case("blockDim", BuiltinVariable::BlockDim)
       .Case("gridDim", BuiltinVariable::GridDim)
-      .Default(std::nullopt);
-}
-
-std::optional<unsigned> axisNamed(llvm::StringRef Field) {
-  return llvm::StringSwitch<std::optional<unsigned>>(Field)
-      .Case("x", 0)
-      .Case("y", 1)
-      .Case("z", 2)
       .Default(std::nullopt);
 }
 

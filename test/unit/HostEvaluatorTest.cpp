@@ -11,6 +11,7 @@
 #include "warpcheck/analysis/LaunchConfig.h"
 
 #include "CudaTestUnit.h"
+#include "HostLaunchUnit.h"
 
 #include <gtest/gtest.h>
 
@@ -22,44 +23,11 @@ using namespace warpcheck::analysis;
 
 namespace {
 
-struct Unit {
-  std::unique_ptr<clang::ASTUnit> AST;
-  std::unique_ptr<LaunchSiteIndex> Index;
-
-  explicit Unit(const std::string &Code)
-      : AST(warpcheck::testing::parseCuda(Code, warpcheck::testing::CudaSide::Host)) {
-    Index = std::make_unique<LaunchSiteIndex>(AST->getASTContext());
-  }
-
-  const clang::FunctionDecl *kernel(llvm::StringRef Name) {
-    return warpcheck::testing::kernelNamed(AST->getASTContext(), Name);
-  }
-
-  std::vector<LaunchConfig> configs(llvm::StringRef Kernel, const std::string &Arch = "sm_90") {
-    const clang::FunctionDecl *K = kernel(Kernel);
-    EXPECT_TRUE(K) << Kernel.str();
-    LaunchDefaults D;
-    D.Arch = Arch;
-    return K ? Index->configsFor(K, D) : std::vector<LaunchConfig>{};
-  }
-};
-
-std::vector<std::string> blocks(const std::vector<LaunchConfig> &Cs) {
-  std::vector<std::string> Out;
-  for (const LaunchConfig &C : Cs)
-    Out.push_back(C.Block.str());
-  return Out;
-}
-
-/// The integer a launch binds to the kernel's parameter Name, if any.
-std::optional<std::int64_t> integerArgument(const LaunchConfig &C, llvm::StringRef Name) {
-  for (const auto &[P, A] : C.Arguments)
-    if (P->getName() == Name)
-      return A.Integer;
-  return std::nullopt;
-}
-
-const char *Kernels = "__global__ void k(float *p, int n) {}\n";
+using warpcheck::testing::blocks;
+using warpcheck::testing::HostUnit;
+using warpcheck::testing::integerArgument;
+using warpcheck::testing::Kernels;
+using Unit = HostUnit;
 
 TEST(HostEvaluator, FieldStoresAndLaterAssignments) {
   Unit U(std::string(Kernels) + R"(

@@ -153,6 +153,15 @@ struct CrossUnitCall {
   std::vector<std::string> Context;
   /// Parameter index -> value passed (integers only; the others unknown).
   std::map<unsigned, BoundArgument> Arguments;
+  /// A method's call (test.cpp's `PiEstimator<Real> estimator(numSims,
+  /// device, threadBlockSize); estimator();`, the constructor and
+  /// operator() defined in piestimator.cu): the constructor that built its
+  /// object (by crossUnitName; empty when none is known) with the
+  /// arguments passed to it, and the object's integer fields the calling
+  /// unit knows, by name.
+  std::string ObjectConstructor;
+  std::map<unsigned, BoundArgument> ObjectConstructorArguments;
+  std::map<std::string, std::int64_t> ObjectFields;
 };
 
 /// Host function (by mangled name) -> the calls other units make of it.
@@ -244,6 +253,9 @@ private:
   /// In source order.
   std::vector<std::unique_ptr<host::LaunchSite>> Sites;
   std::map<const clang::Expr *, const host::LaunchSite *> SiteByCall;
+  /// Host functions that call a function another unit defines, in source
+  /// order: their calls are that unit's launches (hostRun runs them).
+  std::vector<const clang::FunctionDecl *> Forwarders;
   /// Host function -> the functions that call it.
   std::map<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callers;
   const clang::FunctionDecl *Main = nullptr;
