@@ -127,4 +127,12 @@ unsigned knownTrailingZeroBits(const Expr *Index, const VarDecl *Skipped, ASTCon
   return trailingZeros(Index, Skipped, Ctx, 0);
 }
 
+bool provesAligned(const Expr *Index, std::uint64_t ElementBytes, std::uint64_t Bytes,
+                   ASTContext &Ctx) {
+  unsigned Zeros = knownTrailingZeroBits(Index, nullptr, Ctx);
+  return Zeros >= 64 ||
+         Zeros + static_cast<unsigned>(llvm::countr_zero(ElementBytes)) >=
+             static_cast<unsigned>(llvm::countr_zero(Bytes));
+}
+
 } // namespace warpcheck::analysis

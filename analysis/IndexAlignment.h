@@ -20,6 +20,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <cstdint>
+
 namespace warpcheck::analysis {
 
 /// The number of low bits of Index the compiler knows are zero, whatever
@@ -34,6 +36,14 @@ namespace warpcheck::analysis {
 /// add, sums take the smaller, shifts by constants add.
 unsigned knownTrailingZeroBits(const clang::Expr *Index, const clang::VarDecl *Skipped,
                                clang::ASTContext &Ctx);
+
+/// Whether Index, an index into an array of ElementBytes-byte elements
+/// aligned to Bytes (a power of two), proves the element at it aligned to
+/// Bytes: where two adjacent elements `s[i0]`, `s[i0 + 1]` can be one
+/// access of twice the element (nvcc 13 pairs `s[2 * t]`, `s[2 * t + 1]`
+/// into one LDS.64, not `s[t * stride]`, `s[t * stride + 1]`).
+bool provesAligned(const clang::Expr *Index, std::uint64_t ElementBytes, std::uint64_t Bytes,
+                   clang::ASTContext &Ctx);
 
 } // namespace warpcheck::analysis
 

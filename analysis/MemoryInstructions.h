@@ -41,9 +41,10 @@ bool isNextIndex(const clang::Expr *Index, const clang::Expr *Next,
 /// two fields of one aligned vector-like element (float2, int4...) read or
 /// written through the same expression, or two adjacent elements `s[i]` and
 /// `s[i + 1]` of a __shared__ array whose first element is aligned to their
-/// pair, both non-volatile.
+/// pair in every lane and whose index as written proves it so
+/// (IndexAlignment.h), both non-volatile.
 void noteMergeableAccesses(std::vector<AccessResult> &Accesses, const CapturedValues &Captured,
-                           const clang::ASTContext &Ctx);
+                           clang::ASTContext &Ctx);
 
 } // namespace warpcheck::analysis
 

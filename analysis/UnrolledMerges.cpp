@@ -153,7 +153,20 @@ const Expr *adjacentPartner(const Expr *Site, AccessOp Op, ASTContext &Ctx) {
       Tie = true;
     }
   }
-  return Tie ? nullptr : Nearest;
+  if (Tie || !Nearest)
+    return nullptr;
+  // A pair merges only where the index as written proves its first
+  // element aligned to the pair's bytes (IndexAlignment.h): nvcc 13 makes
+  // `s[2 * t]`, `s[2 * t + 1]` one LDS.64 but leaves `s[t * stride]`,
+  // `s[t * stride + 1]` two LDS, whatever the stride passed (a kernel
+  // parameter proves nothing), as it does `s[idx[t]]`, `s[idx[t] + 1]`
+  // (listings of nvcc 13.0 for sm_90).
+  const auto *Other = cast<ArraySubscriptExpr>(Nearest);
+  const ArraySubscriptExpr *Lower = isNextIndex(AS->getIdx(), Other->getIdx(), Ctx) ? AS : Other;
+  if (!provesAligned(Lower->getIdx(), static_cast<std::uint64_t>(Elem),
+                     2 * static_cast<std::uint64_t>(Elem), Ctx))
+    return nullptr;
+  return Nearest;
 }
 
 std::optional<FieldGroup> fieldGroup(const Expr *Site, AccessOp Op, ASTContext &Ctx) {

@@ -96,7 +96,8 @@ struct UnrolledLoopAccess {
 /// Site is one (`s[i0]` and `s[i1]` with `int i1 = i0 + 1`, both read or
 /// both written, of 4 or 8 bytes, in one function): the pair ptxas merges
 /// into one 8- or 16-byte access per lane when the first is aligned to it
-/// (fastWalshTransform's LDS.64 and STS.64, measured); null otherwise.
+/// (fastWalshTransform's LDS.64 and STS.64, measured) and its index as
+/// written proves that alignment (IndexAlignment.h); null otherwise.
 const clang::Expr *adjacentPartner(const clang::Expr *Site, AccessOp Op, clang::ASTContext &Ctx);
 
 /// Every field of a vector-like element accessed in one statement or in

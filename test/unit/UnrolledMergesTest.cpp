@@ -174,6 +174,22 @@ __global__ void runtimeRow(float *out, int r) {
     acc += t[r][i];
   out[threadIdx.x] = acc;
 }
+__global__ void pairsNotProved(float *data, int stride, const int *idx) {
+  __shared__ float p[2048];
+  int i0 = threadIdx.x * stride;
+  int i1 = i0 + 1;
+  int j0 = idx[threadIdx.x];
+  int j1 = j0 + 1;
+  int k0 = threadIdx.x * 2 + 1;
+  int k1 = k0 + 1;
+  float a = p[i0];
+  float b = p[i1];
+  float c = p[j0];
+  float d = p[j1];
+  float e = p[k0];
+  float f = p[k1];
+  data[threadIdx.x] = a + b + c + d + e + f;
+}
 )";
 
 clang::ASTUnit &unit(bool Rdc) {
@@ -284,9 +300,9 @@ TEST(UnrolledMergesTest, OnlyWhatTheIndexProvesAlignedIsMerged) {
 
 /// The line of the partner adjacentPartner gives the access to p on Line
 /// (loads or stores as Op), 0 when none.
-unsigned partnerLine(unsigned Line, AccessOp Op) {
+unsigned partnerLine(unsigned Line, AccessOp Op, llvm::StringRef Kernel = "pairs") {
   clang::ASTContext &Ctx = unit(false).getASTContext();
-  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, "pairs");
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(Ctx, Kernel);
   auto Found = onLine<clang::ArraySubscriptExpr>(
       Ctx, K, Line, [](const clang::ArraySubscriptExpr *E) {
         const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
@@ -308,6 +324,19 @@ TEST(UnrolledMergesTest, AdjacentElementsPairWithTheirNearestPartner) {
   EXPECT_EQ(partnerLine(103, AccessOp::Store), 102u);
   // p[threadIdx.x + 1] has no p[threadIdx.x] beside it.
   EXPECT_EQ(partnerLine(104, AccessOp::Load), 0u);
+}
+
+TEST(UnrolledMergesTest, PairsMergeOnlyWhereTheIndexProvesThemAligned) {
+  // nvcc 13.0's listings for sm_90: `s[2 * t]`, `s[2 * t + 1]` is one
+  // LDS.64 (the pairs above); with the first index `t * stride` (a
+  // parameter), `idx[t]` (a load) or `2 * t + 1` (odd), two LDS. The
+  // kernel pairsNotProved starts on line 152: p[i0] is read on line 160.
+  EXPECT_EQ(partnerLine(160, AccessOp::Load, "pairsNotProved"), 0u);
+  EXPECT_EQ(partnerLine(161, AccessOp::Load, "pairsNotProved"), 0u);
+  EXPECT_EQ(partnerLine(162, AccessOp::Load, "pairsNotProved"), 0u);
+  EXPECT_EQ(partnerLine(163, AccessOp::Load, "pairsNotProved"), 0u);
+  EXPECT_EQ(partnerLine(164, AccessOp::Load, "pairsNotProved"), 0u);
+  EXPECT_EQ(partnerLine(165, AccessOp::Load, "pairsNotProved"), 0u);
 }
 
 unsigned alignmentOf(llvm::StringRef Name, bool Rdc) {
