@@ -89,10 +89,7 @@ HostValue HostEvaluator::evalCall(const CallExpr *CE) {
   }
   if (auto V = libraryCall(FD, CE))
     return *V;
-  bool OnStack = std::any_of(Frames.begin(), Frames.end(), [&](const Frame &F) {
-    return F.Function->getCanonicalDecl() == FD->getCanonicalDecl();
-  });
-  if (runnable(FD) && !OnStack && Frames.size() < Limits.MaxCallDepth)
+  if (runnable(FD) && !onStack(FD) && Frames.size() < Limits.MaxCallDepth)
     return callFunction(FD, CE, FirstArg);
   return opaqueCall(FD, CE, FirstArg);
 }
@@ -435,37 +432,46 @@ bool HostEvaluator::mayLaunchFunction(const FunctionDecl *FD) const {
   return Result;
 }
 
+std::optional<HostValue>
+HostEvaluator::withinLaunchFreeBudget(const FunctionDecl *Def,
+                                      llvm::function_ref<HostValue()> Run) {
+  // A call that cannot reach a launch runs on a small budget of its own:
+  // past it, the state before the call comes back.
+  if (LocalStepLimit || mayLaunchFunction(Def))
+    return Run();
+  HostState Before = Cur;
+  std::vector<std::string> ContextBefore = Context;
+  LocalStepLimit = Steps + Limits.MaxStepsLaunchFreeCall;
+  LocalAborted = false;
+  HostValue Result = Run();
+  LocalStepLimit = 0;
+  if (!LocalAborted)
+    return Result;
+  LocalAborted = false;
+  Aborted = Exhausted;
+  Cur = std::move(Before);
+  Context = std::move(ContextBefore);
+  return std::nullopt;
+}
+
+bool HostEvaluator::onStack(const FunctionDecl *FD) const {
+  return std::any_of(Frames.begin(), Frames.end(), [&](const Frame &F) {
+    return F.Function->getCanonicalDecl() == FD->getCanonicalDecl();
+  });
+}
+
 HostValue HostEvaluator::callFunction(const FunctionDecl *FD, const CallExpr *CE,
                                       unsigned FirstArg) {
   const FunctionDecl *Def = nullptr;
   FD->hasBody(Def);
-  // A call that cannot reach a launch runs on a small budget of its own:
-  // past it, the state before the call comes back and the call is opaque.
-  bool Bounded = !LocalStepLimit && !mayLaunchFunction(Def);
-  HostState Before;
-  std::vector<std::string> ContextBefore;
-  if (Bounded) {
-    Before = Cur;
-    ContextBefore = Context;
-    LocalStepLimit = Steps + Limits.MaxStepsLaunchFreeCall;
-    LocalAborted = false;
-  }
-  HostValue Result = runCall(Def, CE, FirstArg);
-  if (Bounded) {
-    LocalStepLimit = 0;
-    if (LocalAborted) {
-      LocalAborted = false;
-      Aborted = Exhausted;
-      Cur = std::move(Before);
-      Context = std::move(ContextBefore);
-      HostValue Opaque = opaqueCall(FD, CE, FirstArg);
-      forgetAssignedIn(Def->getBody(), "a value " + functionName(Def) +
-                                           " may change (" + where(CE) +
-                                           "), too long to follow");
-      return Opaque;
-    }
-  }
-  return Result;
+  if (std::optional<HostValue> Result =
+          withinLaunchFreeBudget(Def, [&] { return runCall(Def, CE, FirstArg); }))
+    return *Result;
+  // Abandoned: the call is opaque.
+  HostValue Opaque = opaqueCall(FD, CE, FirstArg);
+  forgetAssignedIn(Def->getBody(), "a value " + functionName(Def) + " may change (" +
+                                       where(CE) + "), too long to follow");
+  return Opaque;
 }
 
 HostValue HostEvaluator::runCall(const FunctionDecl *Def, const CallExpr *CE,

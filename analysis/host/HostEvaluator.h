@@ -371,6 +371,15 @@ private:
   HostValue evalCall(const clang::CallExpr *CE);
   HostValue callFunction(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                          unsigned FirstArg);
+  /// Run() for a call of Def (a function's or a constructor's body): where
+  /// Def cannot reach a launch, on a budget of HostLimits::
+  /// MaxStepsLaunchFreeCall steps of its own, past which the state before
+  /// it comes back and the result is none (the caller takes the call as
+  /// one not followed).
+  std::optional<HostValue> withinLaunchFreeBudget(const clang::FunctionDecl *Def,
+                                                  llvm::function_ref<HostValue()> Run);
+  /// Whether FD is running (a call of it now would be recursive).
+  bool onStack(const clang::FunctionDecl *FD) const;
   /// Runs Def's body for the call CE (callFunction's work, without the
   /// launch-free budget).
   HostValue runCall(const clang::FunctionDecl *Def, const clang::CallExpr *CE,

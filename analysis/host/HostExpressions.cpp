@@ -16,8 +16,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
 
-#include <algorithm>
-
 using namespace clang;
 
 namespace warpcheck::analysis::host {
@@ -525,32 +523,13 @@ HostValue HostEvaluator::construct(const CXXConstructExpr *CE) {
     return eval(CE->getArg(0));
   // A constructor of the program's own code runs, as a call does: its
   // object's fields are what its initializers and body leave. One that
-  // cannot reach a launch runs on the launch-free budget (callFunction).
-  bool OnStack = std::any_of(Frames.begin(), Frames.end(), [&](const Frame &F) {
-    return F.Function->getCanonicalDecl() == Ctor->getCanonicalDecl();
-  });
-  if (runnable(Ctor) && !isCudaVector(RD) && RD->getName() != "dim3" && !OnStack &&
-      Frames.size() < Limits.MaxCallDepth) {
-    bool Bounded = !LocalStepLimit && !mayLaunchFunction(Ctor);
-    HostState Before;
-    std::vector<std::string> ContextBefore;
-    if (Bounded) {
-      Before = Cur;
-      ContextBefore = Context;
-      LocalStepLimit = Steps + Limits.MaxStepsLaunchFreeCall;
-      LocalAborted = false;
-    }
-    HostValue Object = runConstructor(Ctor, CE);
-    if (!Bounded)
-      return Object;
-    LocalStepLimit = 0;
-    if (!LocalAborted)
-      return Object;
-    LocalAborted = false;
-    Aborted = Exhausted;
-    Cur = std::move(Before);
-    Context = std::move(ContextBefore);
-  }
+  // cannot reach a launch runs on the launch-free budget; abandoned, it is
+  // taken as one not followed (below).
+  if (runnable(Ctor) && !isCudaVector(RD) && RD->getName() != "dim3" && !onStack(Ctor) &&
+      Frames.size() < Limits.MaxCallDepth)
+    if (std::optional<HostValue> Object =
+            withinLaunchFreeBudget(Ctor, [&] { return runConstructor(Ctor, CE); }))
+      return *Object;
   std::vector<HostValue> Args;
   for (const Expr *A : CE->arguments())
     Args.push_back(eval(A));
