@@ -439,7 +439,9 @@ private:
   void refineRemainder(const clang::Expr *Cond, bool Holds);
   /// A variable found equal to Value on this path (`v == C` holds, a
   /// switch's case): P takes it, and so does every copy of its unknown
-  /// quantity (HostValue::Atom) in other variables and fields.
+  /// quantity (HostValue::Atom) in other variables and fields; where it
+  /// held a branch's choice of integers, every value takes that branch's
+  /// ways on which it is Value, and the path ends where it is on none.
   void settle(const Place &P, const HostValue &Value, clang::QualType T);
   void runFunction(const clang::FunctionDecl *FD);
   std::string loopContext(const clang::Stmt *Loop, const std::vector<const clang::VarDecl *> &Vars);

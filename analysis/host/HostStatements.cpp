@@ -226,6 +226,27 @@ void HostEvaluator::refine(const Expr *Cond, bool Holds) {
 
 void HostEvaluator::settle(const Place &P, const HostValue &Value, QualType T) {
   HostValue Was = read(P, T);
+  // A choice between integers (the ways of one branch): this path is the
+  // ways on which it is Value, and none where no way is (threadFenceReduction's
+  // `switch (threads)` with threads 128 or 1 from the caller's branch never
+  // reaches `case 32`).
+  if (Value.K == HostValue::Int && Was.isChoice() && Was.Arms.size() == 2 &&
+      !Was.Arms[0].isChoice() && !Was.Arms[1].isChoice()) {
+    std::vector<unsigned> Matching;
+    bool AllIntegers = true;
+    for (unsigned Arm = 0; Arm < 2; ++Arm) {
+      AllIntegers = AllIntegers && Was.Arms[Arm].K == HostValue::Int;
+      if (Was.Arms[Arm].K == HostValue::Int && Was.Arms[Arm].Bits == Value.Bits)
+        Matching.push_back(Arm);
+    }
+    if (Matching.empty() && AllIntegers) {
+      Cur.Live = false;
+      return;
+    }
+    if (Matching.size() == 1)
+      for (auto &[Key, V] : Cur.Vars)
+        V = restrictChoice(V, Was.Decision, Matching[0]);
+  }
   write(P, Value);
   // Copies of the variable's unknown quantity made before the test are
   // that value too: `dim3 dimBlock(threads, 1, 1); switch (threads) { case

@@ -66,4 +66,32 @@ int main(int argc, char **argv) {
   EXPECT_FALSE(warpcheck::testing::integerArgument(Cs[1], "n"));
 }
 
+TEST(HostEqualQuantities, ACaseNoWayOfAChoiceReachesRunsNot) {
+  // threadFenceReduction: the caller's branch makes threads 128 or 1; the
+  // switch's case 32 is on no way, case 128 on one, where blocks is 2.
+  HostUnit U(R"(
+#include <cstdlib>
+template <unsigned Threads> __global__ void reduce(const int *in, int *out) {}
+void run(const int *in, int *out, int threads, int blocks) {
+  dim3 dimBlock(threads, 1, 1);
+  switch (threads) {
+  case 128: reduce<128><<<blocks, dimBlock>>>(in, out); break;
+  case 32: reduce<32><<<blocks, dimBlock>>>(in, out); break;
+  }
+}
+int main(int argc, char **argv) {
+  int threads = 1, blocks = 64;
+  if (argc > 1) { threads = 128; blocks = 2; }
+  run(nullptr, nullptr, threads, blocks);
+  return 0;
+})");
+  auto Wide = U.configs("reduce<128>");
+  ASSERT_EQ(Wide.size(), 1u);
+  EXPECT_EQ(Wide[0].Block.str(), "(128, 1, 1)");
+  EXPECT_EQ(Wide[0].Grid.str(), "(2, 1, 1)");
+  auto Narrow = U.configs("reduce<32>");
+  ASSERT_EQ(Narrow.size(), 1u);
+  EXPECT_EQ(Narrow[0].Source, LaunchSource::Default);
+}
+
 } // namespace
