@@ -255,6 +255,29 @@ static const model::ArchSpec &archFor(const std::string &Name) {
   return A ? *A : *model::findArch(model::DefaultArchName);
 }
 
+/// The integers (and, for unknown values, the multiples) a cross-unit
+/// call's arguments carry, as the host evaluator takes them, and back.
+static void takeArguments(const std::map<unsigned, BoundArgument> &Arguments,
+                          std::map<unsigned, std::uint64_t> &Integers,
+                          std::map<unsigned, std::uint64_t> &Multiples) {
+  for (const auto &[Index, Arg] : Arguments)
+    if (Arg.Integer)
+      Integers[Index] = static_cast<std::uint64_t>(*Arg.Integer);
+    else if (Arg.Multiple && *Arg.Multiple > 1)
+      Multiples[Index] = static_cast<std::uint64_t>(*Arg.Multiple);
+}
+
+static std::map<unsigned, BoundArgument>
+boundArguments(const std::map<unsigned, std::uint64_t> &Integers,
+               const std::map<unsigned, std::uint64_t> &Multiples) {
+  std::map<unsigned, BoundArgument> Out;
+  for (const auto &[Index, Bits] : Integers)
+    Out[Index].Integer = static_cast<std::int64_t>(Bits);
+  for (const auto &[Index, M] : Multiples)
+    Out[Index].Multiple = static_cast<std::int64_t>(M);
+  return Out;
+}
+
 const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaults) const {
   std::unique_ptr<host::HostEvaluator> &Run = Runs[Defaults.Arch];
   if (Run)
@@ -278,11 +301,7 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaul
           Call.Callee = Root;
           Call.Location = X.Location;
           Call.Context = X.Context;
-          for (const auto &[Index, Arg] : X.Arguments)
-            if (Arg.Integer)
-              Call.Integers[Index] = static_cast<std::uint64_t>(*Arg.Integer);
-            else if (Arg.Multiple && *Arg.Multiple > 1)
-              Call.Multiples[Index] = static_cast<std::uint64_t>(*Arg.Multiple);
+          takeArguments(X.Arguments, Call.Integers, Call.Multiples);
           if (const auto *MD = dyn_cast<CXXMethodDecl>(Root)) {
             for (const auto &[Name, Bits] : X.ObjectFields)
               Call.ObjectFields[Name] = static_cast<std::uint64_t>(Bits);
@@ -290,11 +309,7 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaul
               if (!X.ObjectConstructor.empty() && crossUnitName(Ctor) == X.ObjectConstructor) {
                 auto By = std::make_shared<host::ObjectConstruction>();
                 By->Constructor = Ctor;
-                for (const auto &[Index, Arg] : X.ObjectConstructorArguments)
-                  if (Arg.Integer)
-                    By->Integers[Index] = static_cast<std::uint64_t>(*Arg.Integer);
-                  else if (Arg.Multiple && *Arg.Multiple > 1)
-                    By->Multiples[Index] = static_cast<std::uint64_t>(*Arg.Multiple);
+                takeArguments(X.ObjectConstructorArguments, By->Integers, By->Multiples);
                 Call.ObjectBuiltBy = std::move(By);
               }
           }
@@ -877,22 +892,11 @@ CrossUnitCalls LaunchSiteIndex::callsOfExternalFunctions(const LaunchDefaults &D
     if (Before)
       X.Context.push_back(Before);
     X.Context.insert(X.Context.end(), C.Context.begin(), C.Context.end());
-    for (const auto &[Index, Bits] : C.Integers) {
-      BoundArgument Arg;
-      Arg.Integer = static_cast<std::int64_t>(Bits);
-      X.Arguments[Index] = Arg;
-    }
-    for (const auto &[Index, M] : C.Multiples) {
-      BoundArgument Arg;
-      Arg.Multiple = static_cast<std::int64_t>(M);
-      X.Arguments[Index] = Arg;
-    }
+    X.Arguments = boundArguments(C.Integers, C.Multiples);
     if (C.ObjectBuiltBy) {
       X.ObjectConstructor = crossUnitName(C.ObjectBuiltBy->Constructor);
-      for (const auto &[Index, Bits] : C.ObjectBuiltBy->Integers)
-        X.ObjectConstructorArguments[Index].Integer = static_cast<std::int64_t>(Bits);
-      for (const auto &[Index, M] : C.ObjectBuiltBy->Multiples)
-        X.ObjectConstructorArguments[Index].Multiple = static_cast<std::int64_t>(M);
+      X.ObjectConstructorArguments =
+          boundArguments(C.ObjectBuiltBy->Integers, C.ObjectBuiltBy->Multiples);
     }
     for (const auto &[Name, Bits] : C.ObjectFields)
       X.ObjectFields[Name] = static_cast<std::int64_t>(Bits);
