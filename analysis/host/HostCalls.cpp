@@ -199,15 +199,11 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
   // (on each way of the branches its fields' choices were made by, as the
   // arguments': main.cpp's `test.threadBlockSize` is 128 where no
   // block-size option is given).
-  std::shared_ptr<const ObjectConstruction> BuiltBy;
-  std::map<std::string, std::uint64_t> Fields;
-  auto SameObject = [&](const ExternalCall &C) {
-    bool SameBuild = C.ObjectBuiltBy == BuiltBy ||
-                     (C.ObjectBuiltBy && BuiltBy &&
-                      C.ObjectBuiltBy->Constructor == BuiltBy->Constructor &&
-                      C.ObjectBuiltBy->Integers == BuiltBy->Integers &&
-                      C.ObjectBuiltBy->Multiples == BuiltBy->Multiples);
-    return SameBuild && C.ObjectFields == Fields;
+  auto SameObject = [](const ExternalCall &A, const ExternalCall &B) {
+    const ObjectConstruction *X = A.ObjectBuiltBy.get(), *Y = B.ObjectBuiltBy.get();
+    bool SameBuild = X == Y || (X && Y && X->Constructor == Y->Constructor &&
+                                X->Integers == Y->Integers && X->Multiples == Y->Multiples);
+    return SameBuild && A.ObjectFields == B.ObjectFields;
   };
   // A value chosen by a branch here is passed along each of its ways, as a
   // launch here would be split (reduction.cpp's `reduce<T>(size, threads,
@@ -222,21 +218,17 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
   if (Ways.empty())
     Ways.push_back(ValueWay{Values, {}});
   for (ValueWay &W : Ways) {
-    Fields.clear();
-    BuiltBy.reset();
+    ExternalCall Call;
     if (WithObject) {
       const HostValue &O = W.Values.back();
-      BuiltBy = O.BuiltBy;
+      Call.ObjectBuiltBy = O.BuiltBy;
       for (const HostField &F : O.Fields)
         if (F.Value.K == HostValue::Int && F.Decl->getIdentifier() &&
             F.Decl->getType()->isIntegralOrEnumerationType())
-          Fields[F.Decl->getName().str()] = F.Value.Bits;
+          Call.ObjectFields[F.Decl->getName().str()] = F.Value.Bits;
       W.Values.pop_back();
     }
-    ExternalCall Call;
     Call.Callee = FD->getCanonicalDecl();
-    Call.ObjectBuiltBy = BuiltBy;
-    Call.ObjectFields = Fields;
     for (unsigned I = 0; I < W.Values.size() && I < FD->getNumParams(); ++I)
       if (W.Values[I].K == HostValue::Int &&
           FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
@@ -259,7 +251,7 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
     unsigned Same = 0;
     bool Recorded = false;
     for (const ExternalCall &Prev : ExternalCalls) {
-      if (Prev.Callee != Call.Callee || !SameObject(Prev))
+      if (Prev.Callee != Call.Callee || !SameObject(Prev, Call))
         continue;
       if ((Prev.Integers == Call.Integers && Prev.Multiples == Call.Multiples) || (++Same >= 32 && !LeavesOneUnknown)) {
         Recorded = true;
