@@ -190,6 +190,20 @@ bool HostEvaluator::callsAnotherUnit(const Stmt *S) const {
   });
 }
 
+void HostEvaluator::passedIntegers(const FunctionDecl *FD, const std::vector<HostValue> &Args,
+                                   std::map<unsigned, std::uint64_t> &Integers,
+                                   std::map<unsigned, std::uint64_t> &Multiples) {
+  for (unsigned I = 0; I < Args.size() && I < FD->getNumParams(); ++I) {
+    QualType PT = FD->getParamDecl(I)->getType();
+    if (!PT->isIntegralOrEnumerationType())
+      continue;
+    if (Args[I].K == HostValue::Int)
+      Integers[I] = toType(Args[I], PT).Bits;
+    else if (Args[I].K == HostValue::Unknown && Args[I].Multiple > 1)
+      Multiples[I] = Args[I].Multiple;
+  }
+}
+
 void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *CE,
                                        const std::vector<HostValue> &Args,
                                        const HostValue *Object) {
@@ -229,13 +243,7 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
       W.Values.pop_back();
     }
     Call.Callee = FD->getCanonicalDecl();
-    for (unsigned I = 0; I < W.Values.size() && I < FD->getNumParams(); ++I)
-      if (W.Values[I].K == HostValue::Int &&
-          FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
-        Call.Integers[I] = toType(W.Values[I], FD->getParamDecl(I)->getType()).Bits;
-      else if (W.Values[I].K == HostValue::Unknown && W.Values[I].Multiple > 1 &&
-               FD->getParamDecl(I)->getType()->isIntegralOrEnumerationType())
-        Call.Multiples[I] = W.Values[I].Multiple;
+    passedIntegers(FD, W.Values, Call.Integers, Call.Multiples);
     // One record per distinct binding: a loop that calls with the same
     // values every iteration is one call; a few dozen bindings are enough
     // to stand for a loop over sizes (each is a run of the callee

@@ -293,6 +293,11 @@ private:
   std::set<const clang::FunctionDecl *> Reached;
   std::vector<ExternalCall> ExternalCalls;
   /// Records a call of FD (no body here) with its argument values.
+  /// The integers (normalised to their parameters' types) and, for the
+  /// unknown ones, the multiples that Args pass FD's integer parameters.
+  void passedIntegers(const clang::FunctionDecl *FD, const std::vector<HostValue> &Args,
+                      std::map<unsigned, std::uint64_t> &Integers,
+                      std::map<unsigned, std::uint64_t> &Multiples);
   /// A method's call: Object is the value of the object it is called on.
   void recordExternalCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                           const std::vector<HostValue> &Args,

@@ -567,15 +567,7 @@ HostValue HostEvaluator::construct(const CXXConstructExpr *CE) {
       !SM.isInSystemHeader(SM.getFileLoc(Ctor->getLocation()))) {
     auto By = std::make_shared<ObjectConstruction>();
     By->Constructor = Ctor->getCanonicalDecl();
-    for (unsigned I = 0; I < Args.size() && I < Ctor->getNumParams(); ++I) {
-      QualType PT = Ctor->getParamDecl(I)->getType();
-      if (!PT->isIntegralOrEnumerationType())
-        continue;
-      if (Args[I].K == HostValue::Int)
-        By->Integers[I] = toType(Args[I], PT).Bits;
-      else if (Args[I].K == HostValue::Unknown && Args[I].Multiple > 1)
-        By->Multiples[I] = Args[I].Multiple;
-    }
+    passedIntegers(Ctor, Args, By->Integers, By->Multiples);
     Built = HostValue();
     Built.K = HostValue::Record;
     Built.BuiltBy = std::move(By);
