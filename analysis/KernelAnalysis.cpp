@@ -186,13 +186,15 @@ std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
     Given = "; the numbers given are those with the values read taken as " +
             std::to_string(*D.RepresentativeValue) +
             (D.MemoryReads.size() > 1 ? " (element e of an array as e + 1 times it)" : "");
-  // Parameters the host code passes multiples of (a pitch in elements)
-  // take each value rounded up to one.
+  // Parameters the host code passes multiples of (a pitch in elements),
+  // or a known amount more than multiples of, take each value rounded up
+  // to one such.
   std::string Multiples;
   for (const auto &[Param, Arg] : Launch.Arguments)
     if (Arg.Multiple && llvm::is_contained(D.Symbols, Param->getNameAsString()))
-      Multiples += (Multiples.empty() ? "; " : ", ") + ("'" + Param->getNameAsString() +
-                   "' a multiple of " + std::to_string(*Arg.Multiple));
+      Multiples += (Multiples.empty() ? "; " : ", ") + ("'" + Param->getNameAsString() + "' " +
+                   (Arg.Residue ? std::to_string(Arg.Residue) + " more than " : "") +
+                   "a multiple of " + std::to_string(*Arg.Multiple));
   if (!Multiples.empty())
     Multiples += " as the host code passes it, each value rounded up to one";
   return "the numbers depend on " + Names + ": " + Range +

@@ -255,26 +255,29 @@ static const model::ArchSpec &archFor(const std::string &Name) {
   return A ? *A : *model::findArch(model::DefaultArchName);
 }
 
-/// The integers (and, for unknown values, the multiples) a cross-unit
+/// The integers (and, for unknown values, the congruences) a cross-unit
 /// call's arguments carry, as the host evaluator takes them, and back.
 static void takeArguments(const std::map<unsigned, BoundArgument> &Arguments,
                           std::map<unsigned, std::uint64_t> &Integers,
-                          std::map<unsigned, std::uint64_t> &Multiples) {
+                          std::map<unsigned, host::Congruence> &Multiples) {
   for (const auto &[Index, Arg] : Arguments)
     if (Arg.Integer)
       Integers[Index] = static_cast<std::uint64_t>(*Arg.Integer);
     else if (Arg.Multiple && *Arg.Multiple > 1)
-      Multiples[Index] = static_cast<std::uint64_t>(*Arg.Multiple);
+      Multiples[Index] = {static_cast<std::uint64_t>(*Arg.Multiple),
+                          static_cast<std::uint64_t>(Arg.Residue)};
 }
 
 static std::map<unsigned, BoundArgument>
 boundArguments(const std::map<unsigned, std::uint64_t> &Integers,
-               const std::map<unsigned, std::uint64_t> &Multiples) {
+               const std::map<unsigned, host::Congruence> &Multiples) {
   std::map<unsigned, BoundArgument> Out;
   for (const auto &[Index, Bits] : Integers)
     Out[Index].Integer = static_cast<std::int64_t>(Bits);
-  for (const auto &[Index, M] : Multiples)
-    Out[Index].Multiple = static_cast<std::int64_t>(M);
+  for (const auto &[Index, C] : Multiples) {
+    Out[Index].Multiple = static_cast<std::int64_t>(C.Multiple);
+    Out[Index].Residue = static_cast<std::int64_t>(C.Residue);
+  }
   return Out;
 }
 
@@ -301,6 +304,7 @@ const host::HostEvaluator &LaunchSiteIndex::hostRun(const LaunchDefaults &Defaul
           Call.Callee = Root;
           Call.Location = X.Location;
           Call.Context = X.Context;
+          Call.WithoutArguments = X.WithoutArguments;
           takeArguments(X.Arguments, Call.Integers, Call.Multiples);
           if (const auto *MD = dyn_cast<CXXMethodDecl>(Root)) {
             for (const auto &[Name, Bits] : X.ObjectFields)
@@ -457,8 +461,11 @@ std::map<const ParmVarDecl *, BoundArgument> boundArguments(const host::LaunchSi
       Arg.Integer = static_cast<std::int64_t>(R.Args[I].Bits);
     else if (P->getType()->isPointerType() && R.Args[I].K == host::HostValue::Pointer)
       Arg.PointerOffsetBytes = static_cast<std::int64_t>(R.Args[I].Bits);
-    else if (P->getType()->isIntegerType() && !R.Args[I].known() && R.Args[I].Multiple > 1)
-      Arg.Multiple = static_cast<std::int64_t>(R.Args[I].Multiple);
+    else if (std::optional<host::Congruence> C = R.Args[I].congruence();
+             P->getType()->isIntegerType() && C && !R.Args[I].isChoice()) {
+      Arg.Multiple = static_cast<std::int64_t>(C->Multiple);
+      Arg.Residue = static_cast<std::int64_t>(C->Residue);
+    }
     if (P->getType()->isIntegerType() && !Arg.Integer && I < S.Args.size())
       Arg.BlockExtentAxis = blockExtentAxisOf(S.Args[I], S.Block);
     if (Arg.Integer || Arg.PointerOffsetBytes || Arg.Multiple || Arg.BlockExtentAxis)
@@ -512,7 +519,8 @@ std::optional<LaunchConfig> configOf(const host::LaunchSite &S, const host::Laun
 
 bool sameArgument(const BoundArgument &A, const BoundArgument &B) {
   return A.Integer == B.Integer && A.PointerOffsetBytes == B.PointerOffsetBytes &&
-         A.Multiple == B.Multiple && A.BlockExtentAxis == B.BlockExtentAxis &&
+         A.Multiple == B.Multiple && A.Residue == B.Residue &&
+         A.BlockExtentAxis == B.BlockExtentAxis &&
          A.CommandLineDefault == B.CommandLineDefault;
 }
 
@@ -769,7 +777,7 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
       }
       // Whether the program run without options makes a launch on branch
       // ways (a profiler's run, the one a user runs first).
-      if (!R.Ways.empty() && FromPlainRun[Index])
+      if ((!R.Ways.empty() && FromPlainRun[Index]) || R.WithoutArguments)
         C->WithoutArguments = true;
       else if (!R.Ways.empty())
         if (const host::HostEvaluator *Argumentless = runWithoutArguments(Defaults))
@@ -893,6 +901,7 @@ CrossUnitCalls LaunchSiteIndex::callsOfExternalFunctions(const LaunchDefaults &D
       X.Context.push_back(Before);
     X.Context.insert(X.Context.end(), C.Context.begin(), C.Context.end());
     X.Arguments = boundArguments(C.Integers, C.Multiples);
+    X.WithoutArguments = C.WithoutArguments;
     if (C.ObjectBuiltBy) {
       X.ObjectConstructor = crossUnitName(C.ObjectBuiltBy->Constructor);
       X.ObjectConstructorArguments =
@@ -907,17 +916,31 @@ CrossUnitCalls LaunchSiteIndex::callsOfExternalFunctions(const LaunchDefaults &D
     Add(C, nullptr);
   // A run cut short by its steps leaves the calls after the cut unmade:
   // those of the run without arguments stand for them (the program run
-  // without options), when it makes calls at places the run did not.
-  if (Run.exhausted())
-    if (const host::HostEvaluator *Plain = runWithoutArguments(Defaults)) {
-      std::set<std::string> Made;
-      for (const host::ExternalCall &C : Run.externalCalls())
-        Made.insert(C.Location);
-      for (const host::ExternalCall &C : Plain->externalCalls())
-        if (!Made.count(C.Location))
-          Add(C, "a run without command-line arguments (the run with them was too long to "
-                 "follow)");
+  // without options), when it makes calls at places the run did not. A
+  // call whose arguments chose among more ways than are followed was made
+  // with the integers common to all of them (FDTD3d's edge, from the
+  // device's memory or from three options, each clamped): the calls the
+  // run without arguments makes there, on its fewer ways, are made too.
+  std::set<std::string> Made, Cut;
+  for (const host::ExternalCall &C : Run.externalCalls())
+    (C.WaysCut ? Cut : Made).insert(C.Location);
+  const host::HostEvaluator *Plain =
+      Run.exhausted() || !Cut.empty() ? runWithoutArguments(Defaults) : nullptr;
+  if (Plain) {
+    auto Binds = [](const host::ExternalCall &A, const host::ExternalCall &B) {
+      return A.Callee == B.Callee && A.Integers == B.Integers && A.Multiples == B.Multiples;
+    };
+    for (const host::ExternalCall &C : Plain->externalCalls()) {
+      if (Run.exhausted() && !Made.count(C.Location) && !Cut.count(C.Location))
+        Add(C, "a run without command-line arguments (the run with them was too long to "
+               "follow)");
+      else if (Cut.count(C.Location) && !C.WaysCut &&
+               llvm::none_of(Run.externalCalls(),
+                             [&](const host::ExternalCall &R) { return Binds(R, C); }))
+        Add(C, "a run without command-line arguments (the run with them chose among more "
+               "ways than are followed)");
     }
+  }
   return Out;
 }
 

@@ -931,10 +931,15 @@ def compare_hardware(prog, docs, wc):
                 # A program run without command-line arguments was
                 # measured on the launches a run without options makes:
                 # not one on a way only an option takes ("the branch at
-                # transpose.cu:316 taken", -dimX= given).
+                # transpose.cu:316 taken", -dimX= given); and, where
+                # warpcheck says which launches such a run makes, those
+                # (FDTD3d's edge from the device's memory, where the
+                # launch of every option's way knows no more than the
+                # edge is some integer).
                 if not any(r.get("args") for r in doc.get("runs", [])):
-                    same = [k for k in same
-                            if (k.get("launch") or {}).get("without_arguments") is not False] or same
+                    plain = lambda k: (k.get("launch") or {}).get("without_arguments")
+                    same = [k for k in same if plain(k) is True] or \
+                        [k for k in same if plain(k) is not False] or same
                 chosen = (same_grid or same or cands)[0]
                 shape = (chosen.get("launch") or {}).get("block")
                 # A record made before blocks were recorded says nothing of

@@ -51,6 +51,8 @@ Value argumentsToJson(const std::map<unsigned, analysis::BoundArgument> &Argumen
       A["command_line_default"] = *Arg.CommandLineDefault;
     if (Arg.Multiple)
       A["multiple"] = *Arg.Multiple;
+    if (Arg.Multiple && Arg.Residue)
+      A["residue"] = Arg.Residue;
     Args[std::to_string(Index)] = std::move(A);
   }
   return Args;
@@ -68,9 +70,15 @@ bool argumentsFromJson(const Object *Args, std::map<unsigned, analysis::BoundArg
       Arg.Integer = A->getInteger("integer");
       Arg.PointerOffsetBytes = A->getInteger("pointer_offset_bytes");
       Arg.CommandLineDefault = A->getInteger("command_line_default");
-      // A multiple is a positive number (1 says nothing).
-      if (std::optional<std::int64_t> M = A->getInteger("multiple"); M && *M > 1)
-        Arg.Multiple = M;
+      // A multiple is a positive number (1 says nothing), its residue less
+      // than it (anything else is not what argumentsToJson writes: none).
+      if (std::optional<std::int64_t> M = A->getInteger("multiple"); M && *M > 1) {
+        std::int64_t Residue = A->getInteger("residue").value_or(0);
+        if (Residue >= 0 && Residue < *M) {
+          Arg.Multiple = M;
+          Arg.Residue = Residue;
+        }
+      }
       Arguments[I] = Arg;
     }
   return true;
@@ -151,6 +159,8 @@ Value crossUnitCallsToJson(const analysis::CrossUnitCalls &C) {
           Fields[Name] = V;
         O["object_fields"] = std::move(Fields);
       }
+      if (X.WithoutArguments)
+        O["without_arguments"] = true;
       List.push_back(std::move(O));
     }
     Out[Function] = std::move(List);
@@ -179,6 +189,7 @@ bool crossUnitCallsFromJson(const Value &V, analysis::CrossUnitCalls &Out) {
         for (const auto &[Name, V] : *Fields)
           if (std::optional<std::int64_t> I = V.getAsInteger())
             X.ObjectFields[Name.str()] = *I;
+      X.WithoutArguments = O->getBoolean("without_arguments").value_or(false);
       Out[Function.str()].push_back(std::move(X));
     }
   }

@@ -87,11 +87,19 @@ HostValue HostEvaluator::evalCall(const CallExpr *CE) {
     if (!FD)
       return opaqueCall(nullptr, CE, 0);
   }
-  if (auto V = libraryCall(FD, CE))
-    return *V;
-  if (runnable(FD) && !onStack(FD) && Frames.size() < Limits.MaxCallDepth)
-    return callFunction(FD, CE, FirstArg);
-  return opaqueCall(FD, CE, FirstArg);
+  HostValue V;
+  if (auto Library = libraryCall(FD, CE))
+    V = std::move(*Library);
+  else if (runnable(FD) && !onStack(FD) && Frames.size() < Limits.MaxCallDepth)
+    V = callFunction(FD, CE, FirstArg);
+  else
+    V = opaqueCall(FD, CE, FirstArg);
+  // `exit(EXIT_FAILURE)`, `abort()`, a [[noreturn]] helper of the
+  // program's: the path ends there (FDTD3d's edge too small for the
+  // device: no launch follows it).
+  if (FD->isNoReturn())
+    Cur.Live = false;
+  return V;
 }
 
 HostValue HostEvaluator::opaqueCall(const FunctionDecl *FD, const CallExpr *CE,
@@ -192,15 +200,15 @@ bool HostEvaluator::callsAnotherUnit(const Stmt *S) const {
 
 void HostEvaluator::passedIntegers(const FunctionDecl *FD, const std::vector<HostValue> &Args,
                                    std::map<unsigned, std::uint64_t> &Integers,
-                                   std::map<unsigned, std::uint64_t> &Multiples) {
+                                   std::map<unsigned, Congruence> &Multiples) {
   for (unsigned I = 0; I < Args.size() && I < FD->getNumParams(); ++I) {
     QualType PT = FD->getParamDecl(I)->getType();
     if (!PT->isIntegralOrEnumerationType())
       continue;
     if (Args[I].K == HostValue::Int)
       Integers[I] = toType(Args[I], PT).Bits;
-    else if (Args[I].K == HostValue::Unknown && Args[I].Multiple > 1)
-      Multiples[I] = Args[I].Multiple;
+    else if (std::optional<Congruence> C = Args[I].congruence(); C && !Args[I].isChoice())
+      Multiples[I] = *C;
   }
 }
 
@@ -229,7 +237,8 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
   if (WithObject)
     Values.push_back(*Object);
   std::vector<ValueWay> Ways = waysOf(Values, Values.size(), 16);
-  if (Ways.empty())
+  bool WaysCut = Ways.empty();
+  if (WaysCut)
     Ways.push_back(ValueWay{Values, {}});
   for (ValueWay &W : Ways) {
     ExternalCall Call;
@@ -243,6 +252,8 @@ void HostEvaluator::recordExternalCall(const FunctionDecl *FD, const CallExpr *C
       W.Values.pop_back();
     }
     Call.Callee = FD->getCanonicalDecl();
+    Call.WaysCut = WaysCut;
+    Call.WithoutArguments = ArgumentlessRun;
     passedIntegers(FD, W.Values, Call.Integers, Call.Multiples);
     // One record per distinct binding: a loop that calls with the same
     // values every iteration is one call; a few dozen bindings are enough
@@ -385,7 +396,7 @@ void HostEvaluator::bindParameters(const FunctionDecl *FD, llvm::ArrayRef<const 
         V.Why = Said.Why;
         V.Var.clear();
       } else {
-        Said.Multiple = V.Multiple;
+        Said.setCongruence({V.Multiple, V.Residue});
         Said.Atom = V.Atom;
         Said.Offset = V.Offset;
         Said.Modulus = V.Modulus;
@@ -519,6 +530,7 @@ std::vector<const FunctionDecl *> HostEvaluator::kernelsOf(const HostValue &V) {
 void HostEvaluator::recordLaunch(const LaunchSite &S, const CallExpr *CE) {
   LaunchRecord R;
   R.Context = Context;
+  R.WithoutArguments = ArgumentlessRun;
   R.InWidenedIteration = WidenedDepth > 0;
   if (S.Kernel) {
     R.Kernels = {S.Kernel->getCanonicalDecl()};

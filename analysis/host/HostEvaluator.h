@@ -90,6 +90,10 @@ struct LaunchRecord {
   /// main.cu:30 not taken", "the condition at main.cu:31 true" (of a `?:`).
   /// Also at the end of Context.
   std::vector<std::string> Ways;
+  /// Made by a run of main without command-line arguments: this unit's
+  /// (runWithoutArguments) or, through a call another unit's such run
+  /// made, that unit's (ExternalCall::WithoutArguments).
+  bool WithoutArguments = false;
 };
 
 /// A call of a host function this unit declares but does not define (its
@@ -99,9 +103,10 @@ struct ExternalCall {
   /// Parameter index -> the integer passed, normalised to the parameter's
   /// type; the parameters not here were passed values not known.
   std::map<unsigned, std::uint64_t> Integers;
-  /// Parameter index -> the number the value passed, not known, is a
-  /// multiple of (`iAlignUp(width)`: 32).
-  std::map<unsigned, std::uint64_t> Multiples;
+  /// Parameter index -> what the value passed, not known, is known to be
+  /// congruent to (`iAlignUp(width)`: a multiple of 32; `iAlignUp(width) +
+  /// 1`: 1 more than one).
+  std::map<unsigned, Congruence> Multiples;
   std::string Location; ///< "main.cpp:111"
   std::vector<std::string> Context;
   /// A method's call: what the calling unit knows of the object it is
@@ -110,6 +115,11 @@ struct ExternalCall {
   /// = 128; test();`).
   std::shared_ptr<const ObjectConstruction> ObjectBuiltBy;
   std::map<std::string, std::uint64_t> ObjectFields;
+  /// The arguments held choices of more ways than are followed: this one
+  /// call stands for them all, with the integers common to every way.
+  bool WaysCut = false;
+  /// Made by a run of main without command-line arguments (LaunchRecord).
+  bool WithoutArguments = false;
 };
 
 struct HostLimits {
@@ -265,6 +275,9 @@ private:
   HostValue identified(HostValue V);
   /// decidedBranches(), recorded in a run without arguments only.
   bool RecordDecided = false;
+  /// This run is one of main without command-line arguments, or of a
+  /// function another unit's such run called: its launches and calls are.
+  bool ArgumentlessRun = false;
   std::map<std::string, unsigned> Decided;
   std::uint64_t Steps = 0;
   bool Aborted = false, Exhausted = false;
@@ -294,10 +307,10 @@ private:
   std::vector<ExternalCall> ExternalCalls;
   /// Records a call of FD (no body here) with its argument values.
   /// The integers (normalised to their parameters' types) and, for the
-  /// unknown ones, the multiples that Args pass FD's integer parameters.
+  /// unknown ones, the congruences that Args pass FD's integer parameters.
   void passedIntegers(const clang::FunctionDecl *FD, const std::vector<HostValue> &Args,
                       std::map<unsigned, std::uint64_t> &Integers,
-                      std::map<unsigned, std::uint64_t> &Multiples);
+                      std::map<unsigned, Congruence> &Multiples);
   /// A method's call: Object is the value of the object it is called on.
   void recordExternalCall(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                           const std::vector<HostValue> &Args,

@@ -148,7 +148,7 @@ std::optional<VarKey> HostEvaluator::objectFor(const CXXMethodDecl *Root,
                                                " passes a value not known");
         if (auto M = Call.ObjectBuiltBy->Multiples.find(I);
             !V.known() && M != Call.ObjectBuiltBy->Multiples.end())
-          V.Multiple = M->second;
+          V.setCongruence(M->second);
         Cur.Vars[VarKey{F.Id, P}] = identified(V);
       }
     };

@@ -39,6 +39,7 @@ const FunctionDecl *HostEvaluator::startRun(const FunctionDecl *Root) {
   Context.clear();
   GlobalsTracked = Def->isMain();
   GlobalsLost.clear();
+  ArgumentlessRun = false;
   Steps = 0;
   Aborted = false;
   Frames.push_back(Frame{Def, NextFrameId++, {}, {}, std::nullopt, {}});
@@ -69,10 +70,11 @@ void HostEvaluator::run(const FunctionDecl *Root, const ExternalCall &Call) {
                       : HostValue::unknown("a parameter of '" + Name + "' whose caller at " +
                                            Call.Location + " passes a value not known");
     if (auto M = Call.Multiples.find(I); !V.known() && M != Call.Multiples.end())
-      V.Multiple = M->second;
+      V.setCongruence(M->second);
     Cur.Vars[VarKey{frame().Id, P}] = identified(V);
   }
   Context = Call.Context;
+  ArgumentlessRun = Call.WithoutArguments;
   Context.push_back("'" + Name + "' called at " + Call.Location);
   // A method: the object the calling unit describes (its constructor run
   // here, its known fields set), when it describes one.
@@ -89,6 +91,7 @@ void HostEvaluator::runWithoutArguments(const FunctionDecl *Main) {
   if (!Def)
     return;
   RecordDecided = true;
+  ArgumentlessRun = true;
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     Cur.Vars[VarKey{frame().Id, P}] =
@@ -303,8 +306,8 @@ void HostEvaluator::refineRemainder(const Expr *Cond, bool Holds) {
   HostValue Rem = eval(E);
   if (Rem.K != HostValue::Unknown || !Rem.Modulus || !Rem.Atom)
     return;
-  // (n + b) % m is 0: n + a is a multiple of gcd(m, a - b), and a remainder
-  // (n + a) % m with a = b is 0 too.
+  // (n + b) % m is 0: n + a is a - b more than a multiple of m, and a
+  // remainder (n + a) % m with a = b is 0 too.
   for (auto &[K, V] : Cur.Vars) {
     if (V.K != HostValue::Unknown || V.isChoice() || V.Atom != Rem.Atom)
       continue;
@@ -315,10 +318,23 @@ void HostEvaluator::refineRemainder(const Expr *Cond, bool Holds) {
         V = HostValue::integer(0);
       continue;
     }
-    std::uint64_t G = std::gcd(Rem.Modulus, Diff);
-    std::uint64_t M = V.Multiple ? V.Multiple : 1;
-    if (G > 1 && M / std::gcd(M, G) <= (std::uint64_t(1) << 40) / G)
-      V.Multiple = M / std::gcd(M, G) * G; // both: their least common multiple
+    if (Rem.Modulus <= 1)
+      continue;
+    std::uint64_t M = Rem.Modulus;
+    std::uint64_t R = V.Offset >= Rem.Offset ? Diff % M : (M - Diff % M) % M;
+    std::optional<Congruence> Old = V.congruence();
+    // Both what V was known to be and this hold: keep the finer where one
+    // modulus divides the other, both as their least common multiple
+    // where both are multiples, else the larger.
+    if (!Old || M % Old->Multiple == 0)
+      V.setCongruence({M, R});
+    else if (Old->Multiple % M == 0)
+      continue;
+    else if (R == 0 && Old->Residue == 0 &&
+             Old->Multiple / std::gcd(Old->Multiple, M) <= (std::uint64_t(1) << 40) / M)
+      V.setCongruence({Old->Multiple / std::gcd(Old->Multiple, M) * M, 0});
+    else if (M > Old->Multiple)
+      V.setCongruence({M, R});
   }
 }
 

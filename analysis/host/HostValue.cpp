@@ -41,9 +41,9 @@ bool HostValue::operator==(const HostValue &O) const {
     return false;
   switch (K) {
   case Unknown:
-    return Why == O.Why && Var == O.Var && Multiple == O.Multiple && Atom == O.Atom &&
-           Offset == O.Offset && Modulus == O.Modulus && Decision == O.Decision &&
-           Arms == O.Arms;
+    return Why == O.Why && Var == O.Var && Multiple == O.Multiple && Residue == O.Residue &&
+           Atom == O.Atom && Offset == O.Offset && Modulus == O.Modulus &&
+           Decision == O.Decision && Arms == O.Arms;
   case Int:
   case Pointer:
     return Bits == O.Bits;
@@ -79,23 +79,6 @@ HostValue HostValue::withoutIdentity() const {
   for (HostValue &A : V.Arms)
     A = A.withoutIdentity();
   return V;
-}
-
-/// What a value that may be either of two unknowns, or an unknown and an
-/// integer, is known to be a multiple of: their greatest common divisor.
-static std::uint64_t commonMultiple(const HostValue &A, const HostValue &B) {
-  auto Of = [](const HostValue &V) -> std::uint64_t {
-    return V.K == HostValue::Int ? V.Bits : V.known() ? 0 : V.Multiple;
-  };
-  std::uint64_t X = Of(A), Y = Of(B);
-  if (!X || !Y)
-    return 0;
-  while (Y) {
-    std::uint64_t T = X % Y;
-    X = Y;
-    Y = T;
-  }
-  return X;
 }
 
 namespace {
@@ -252,7 +235,7 @@ HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
     return HostValue::unknown(differs(Where));
   if (!A.known() || !B.known()) {
     HostValue R = !A.known() ? A : B;
-    R.Multiple = commonMultiple(A, B);
+    R.setCongruence(commonCongruence(A, B));
     // One quantity on both paths stays itself; two (or a quantity and an
     // integer) are neither.
     if (A.known() || B.known() || A.Atom != B.Atom || A.Offset != B.Offset ||

@@ -37,14 +37,26 @@ using VarKey = std::pair<unsigned, const clang::ValueDecl *>;
 
 struct HostField;
 
+/// What is known of an integer not known: it is Residue more than a
+/// multiple of Multiple (Multiple > 1, 0 <= Residue < Multiple). A size
+/// rounded up to 32 is {32, 0}; that size less a halo of 8, {32, 24};
+/// plus one element of padding, {32, 1}.
+struct Congruence {
+  std::uint64_t Multiple = 0, Residue = 0;
+  bool operator==(const Congruence &O) const {
+    return Multiple == O.Multiple && Residue == O.Residue;
+  }
+};
+
 /// How an object of a class whose constructor another unit defines was
 /// built here: that constructor, and the integers passed to it (parameter
 /// index -> bits, normalised to the parameter's type) or, for an unknown
-/// value, the number it is a multiple of. The defining unit runs the
+/// value, what it is known to be congruent to. The defining unit runs the
 /// constructor with them (HostEvaluator::run for an ExternalCall).
 struct ObjectConstruction {
   const clang::CXXConstructorDecl *Constructor = nullptr;
-  std::map<unsigned, std::uint64_t> Integers, Multiples;
+  std::map<unsigned, std::uint64_t> Integers;
+  std::map<unsigned, Congruence> Multiples;
 };
 
 /// The words for the two ways of a branch whose values become choices:
@@ -66,9 +78,10 @@ struct HostValue {
   /// unknown value comes from, as a phrase ("a value 'atoi' returns at run
   /// time (main.cu:12)").
   std::string Var, Why;
-  /// Unknown: a positive number the value is known to be a multiple of (a
-  /// pitch cudaMallocPitch gives: 512), or 0.
-  std::uint64_t Multiple = 0;
+  /// Unknown: a positive number the value is known to be Residue more
+  /// than a multiple of (a pitch cudaMallocPitch gives: 512, Residue 0;
+  /// `FLOOR(n, 32) - 8`: 32, Residue 24), or 0.
+  std::uint64_t Multiple = 0, Residue = 0;
   /// Unknown: which unknown quantity it is, so that two reads of one
   /// variable are known to be equal (`n - n % 32` is a multiple of 32
   /// whatever n is). A variable's unknown value gets a number the first
@@ -137,6 +150,16 @@ struct HostValue {
   }
 
   bool known() const { return K != Unknown; }
+  /// An unknown's Multiple and Residue, where it has a Multiple.
+  std::optional<Congruence> congruence() const {
+    if (K != Unknown || Multiple <= 1)
+      return std::nullopt;
+    return Congruence{Multiple, Residue};
+  }
+  void setCongruence(const Congruence &C) {
+    Multiple = C.Multiple;
+    Residue = C.Residue;
+  }
   bool isChoice() const { return K == Unknown && !Arms.empty(); }
   /// The field's value, or null.
   const HostValue *field(const clang::FieldDecl *F) const;
@@ -174,13 +197,20 @@ HostValue join(const HostValue &A, const HostValue &B, const std::string &Where,
 /// What is known of an unknown after a binary operation with another
 /// value (L or R unknown, neither a choice), as the C++ semantics of the
 /// operation on integers of type Operand guarantee whatever the unknown
-/// is: the multiple it is of (a product by a constant, a shift, an `&`
-/// with low bits clear, a sum of multiples, `n - n % m`), the quantity it
+/// is: the multiple it is of and by how much more (a product by a
+/// constant, a shift, an `&` with low bits clear, a sum of multiples and
+/// constants, `n - n % m`), the quantity it
 /// is an offset of (`n + 32`), the remainder it is (`n % 32`); 0 where a
 /// remainder of a multiple is (`pitch % 32`). The unknown operand's
 /// reason and variable are kept. The other operand must be an integer or
 /// an unknown too (anything else: an unknown with no reason).
 HostValue unknownArithmetic(clang::BinaryOperatorKind Op, const HostValue &L, const HostValue &R);
+
+/// What is known of a value that may be A or B (one of them unknown, or
+/// both): the largest modulus both are congruent under, and their residue
+/// (an integer is exactly itself: 376 or 32 q + 24 is 24 more than a
+/// multiple of 32). Nothing (Multiple 0) where no modulus above 1 is.
+Congruence commonCongruence(const HostValue &A, const HostValue &B);
 
 /// The most values one choice may hold (its nested choices' included):
 /// past it, arithmetic on choices and joins give an unknown.

@@ -63,13 +63,14 @@ void WarpInterpreter::Impl::runWarp(const FunctionDecl *Kernel,
         S.Val = splat(LaneValue::integer(normalize(
             static_cast<std::uint64_t>(*Bound->second.Integer), T)));
       else {
-        // Unbound: the sampled value, rounded up to the multiple the host
-        // code guarantees (a pitch in elements) when it says one.
+        // Unbound: the sampled value, rounded up to the next value the
+        // host code guarantees it is congruent to (a pitch in elements, a
+        // multiple of 32 less a halo of 8) when it says one.
         auto Own = Samples.ParameterValues.find(P);
         std::int64_t V = Own != Samples.ParameterValues.end() ? Own->second : Samples.UnboundInteger;
         if (Bound != Launch.Arguments.end() && Bound->second.Multiple && V > 0) {
-          std::int64_t M = *Bound->second.Multiple;
-          V = (V + M - 1) / M * M;
+          std::int64_t M = *Bound->second.Multiple, R = Bound->second.Residue;
+          V = R + (V - R + M - 1) / M * M;
         }
         S.Val = splat(LaneValue::integer(normalize(static_cast<std::uint64_t>(V), T)));
         S.IsReference = false;

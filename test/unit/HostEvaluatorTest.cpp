@@ -25,6 +25,7 @@ namespace {
 
 using warpcheck::testing::blocks;
 using warpcheck::testing::HostUnit;
+using warpcheck::testing::multiplesPassed;
 using warpcheck::testing::integerArgument;
 using warpcheck::testing::Kernels;
 using Unit = HostUnit;
@@ -751,20 +752,10 @@ int main(int argc, char **argv) {
   ASSERT_TRUE(ByName.count("stride"));
   EXPECT_FALSE(ByName["stride"].Integer);
   EXPECT_EQ(ByName["stride"].Multiple, std::optional<std::int64_t>(256));
-  EXPECT_FALSE(ByName.count("rows") && ByName["rows"].Multiple);
-}
-
-/// The multiple the host code guarantees for each integer argument of the
-/// launches of Kernel, by parameter name, in the order of the launches.
-std::vector<std::map<std::string, std::int64_t>> multiplesPassed(Unit &U, llvm::StringRef Kernel) {
-  std::vector<std::map<std::string, std::int64_t>> Out;
-  for (const LaunchConfig &C : U.configs(Kernel)) {
-    std::map<std::string, std::int64_t> ByName;
-    for (const auto &[P, A] : C.Arguments)
-      ByName[P->getNameAsString()] = A.Integer ? -1 : A.Multiple.value_or(0);
-    Out.push_back(ByName);
-  }
-  return Out;
+  EXPECT_EQ(ByName["stride"].Residue, 0);
+  // One element of padding: 1 more than a multiple of 256.
+  EXPECT_EQ(ByName["rows"].Multiple, std::optional<std::int64_t>(256));
+  EXPECT_EQ(ByName["rows"].Residue, 1);
 }
 
 // Sizes read at run time and rounded before the launch are multiples
@@ -794,9 +785,13 @@ int main(int argc, char **argv) {
   EXPECT_EQ(Ms[0]["masked"], 32);
   EXPECT_EQ(Ms[0]["shifted"], 16);
   EXPECT_EQ(Ms[0]["product"], 6);
-  EXPECT_EQ(Ms[0]["offByOne"], 0);
+  EXPECT_EQ(Ms[0]["offByOne"], 32); // 1 more than a multiple of 32
   EXPECT_EQ(Ms[0]["otherVar"], 0);
   EXPECT_EQ(Ms[0]["offsetBack"], 32);
+  auto Rs = multiplesPassed(U, "q", /*Residues=*/true);
+  EXPECT_EQ(Rs[0]["offByOne"], 1);
+  EXPECT_EQ(Rs[0]["floored"], 0);
+  EXPECT_EQ(Rs[0]["offsetBack"], 0);
 }
 
 // HSOpticalFlow's iAlignUp: `n + m - n % m` where the remainder is not 0,

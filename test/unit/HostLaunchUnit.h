@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,6 +67,23 @@ inline std::optional<std::int64_t> integerArgument(const analysis::LaunchConfig 
     if (P->getName() == Name)
       return A.Integer;
   return std::nullopt;
+}
+
+/// The multiple (or, with Residues, the residue) the host code guarantees
+/// for each unknown integer argument of the launches of Kernel, by
+/// parameter name, in the order of the launches; -1 for an integer.
+inline std::vector<std::map<std::string, std::int64_t>>
+multiplesPassed(HostUnit &U, llvm::StringRef Kernel, bool Residues = false) {
+  std::vector<std::map<std::string, std::int64_t>> Out;
+  for (const analysis::LaunchConfig &C : U.configs(Kernel)) {
+    std::map<std::string, std::int64_t> ByName;
+    for (const auto &[P, A] : C.Arguments)
+      ByName[P->getNameAsString()] = A.Integer    ? -1
+                                     : Residues ? A.Residue
+                                                : A.Multiple.value_or(0);
+    Out.push_back(ByName);
+  }
+  return Out;
 }
 
 inline const char *Kernels = "__global__ void k(float *p, int n) {}\n";

@@ -51,9 +51,12 @@ struct BoundArgument {
   std::optional<std::int64_t> Integer;
   /// Byte offset of a pointer argument from its allocation (d_in + 1 -> 4).
   std::optional<std::int64_t> PointerOffsetBytes;
-  /// An integer known only to be a multiple of this (a pitch in elements,
-  /// `pitch / sizeof(short)`: 256): the values it is simulated with are.
+  /// An integer known only to be Residue more than a multiple of this (a
+  /// pitch in elements, `pitch / sizeof(short)`: 256, Residue 0; a size
+  /// rounded to 32 less a halo of 8: 32, Residue 24): the values it is
+  /// simulated with are.
   std::optional<std::int64_t> Multiple;
+  std::int64_t Residue = 0;
   /// An integer the launch passes as its own block's extent along this axis
   /// (0 = x, 1 = y, 2 = z): `kernel<<<grid, block>>>(..., block.x)` with the
   /// block read at run time. Whatever shape the analysis then assumes, the
@@ -162,6 +165,9 @@ struct CrossUnitCall {
   std::string ObjectConstructor;
   std::map<unsigned, BoundArgument> ObjectConstructorArguments;
   std::map<std::string, std::int64_t> ObjectFields;
+  /// Made by a run of main without command-line arguments: the callee's
+  /// launches are the ones such a run makes (LaunchConfig::WithoutArguments).
+  bool WithoutArguments = false;
 };
 
 /// Host function (by mangled name) -> the calls other units make of it.
