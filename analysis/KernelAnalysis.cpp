@@ -48,9 +48,13 @@ std::string AnalysisOptions::fingerprint() const {
 
 bool isAnalysableKernel(const FunctionDecl *FD) {
   // An invalid kernel is analysable in this sense: it is reported, with
-  // the error that stops it (SourceErrors.h), never silently left out.
-  if (!FD || !FD->hasAttr<CUDAGlobalAttr>() || !FD->doesThisDeclarationHaveABody() ||
-      FD->isDependentContext())
+  // the error that stops it (SourceErrors.h), never silently left out; so
+  // is an instance of a kernel template whose body clang dropped for an
+  // error in it (one it may not even report: SourceErrors.cpp).
+  if (!FD || !FD->hasAttr<CUDAGlobalAttr>() || FD->isDependentContext())
+    return false;
+  if (!FD->doesThisDeclarationHaveABody() &&
+      !(FD->isInvalidDecl() && FD->isTemplateInstantiation()))
     return false;
   // Library kernels (CUB, Thrust) are not the user's code: the report leaves
   // them out, and clang-tidy would not show a diagnostic in a system header,

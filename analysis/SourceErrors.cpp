@@ -63,7 +63,12 @@ public:
   bool shouldVisitImplicitCode() const { return true; }
 
   bool VisitExpr(Expr *E) {
-    if (E->containsErrors())
+    // The uses of a declaration clang refused for an error nvcc does not
+    // make (`init(&bar, n)`, `bar.arrive_and_wait()` of a `__shared__
+    // cuda::barrier<...> bar`) are left with errors too, with no
+    // diagnostic of their own: any other error in the body has one, which
+    // firstErrorIn finds.
+    if (E->containsErrors() && !AfterAcceptedDeclaration)
       return found(E->getExprLoc());
     return true;
   }
@@ -81,6 +86,8 @@ public:
   bool VisitDecl(Decl *D) {
     if (D->isInvalidDecl() && !Accepted(D))
       return found(D->getLocation());
+    if (D->isInvalidDecl())
+      AfterAcceptedDeclaration = true;
     return true;
   }
   bool VisitCallExpr(CallExpr *CE) {
@@ -116,6 +123,8 @@ private:
   std::vector<const FunctionDecl *> &Callees;
   /// An invalid declaration whose only error nvcc does not make.
   std::function<bool(const Decl *)> Accepted;
+  /// The walk has passed such a declaration (it walks in source order).
+  bool AfterAcceptedDeclaration = false;
 };
 
 } // namespace
@@ -136,6 +145,43 @@ static bool isNvccAcceptedDeviceError(llvm::StringRef Message) {
          Message.starts_with("initialization is not supported for __shared__ variables");
 }
 
+/// Why Kernel, an invalid declaration, does not compile. An instance of a
+/// kernel template whose body clang dropped: clang 19 refuses a __shared__
+/// object whose type has a constructor (nvcc only warns that it does not
+/// initialise it) and, in an instance it does not emit for the device (one
+/// launched from host code only), defers the diagnostic and never prints
+/// it: the instance is left with no body and no message. The pattern's
+/// first such object is named.
+static KernelError invalidKernel(const FunctionDecl *Kernel) {
+  const SourceManager &SM = Kernel->getASTContext().getSourceManager();
+  KernelError Out{SM.getFileLoc(Kernel->getLocation()), Kernel,
+                  "the kernel's declaration is invalid"};
+  const FunctionDecl *Pattern = Kernel->getTemplateInstantiationPattern();
+  if (Kernel->hasBody() || !Pattern || !Pattern->hasBody())
+    return Out;
+  Out.Message = "clang dropped the body of this instance of the template for an error it "
+                "did not report";
+  struct SharedObjects : RecursiveASTVisitor<SharedObjects> {
+    const VarDecl *First = nullptr;
+    bool VisitVarDecl(VarDecl *VD) {
+      const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+      if (!First && VD->hasAttr<CUDASharedAttr>() && RD && RD->hasDefinition() &&
+          !RD->hasTrivialDefaultConstructor())
+        First = VD;
+      return !First;
+    }
+  } Finder;
+  Finder.TraverseStmt(Pattern->getBody());
+  if (Finder.First) {
+    Out.Loc = SM.getFileLoc(Finder.First->getLocation());
+    Out.Message = "clang dropped the body of this instance of the template: it refuses the "
+                  "__shared__ object '" + Finder.First->getNameAsString() +
+                  "', whose type has a constructor (nvcc only warns that it does not "
+                  "initialise it)";
+  }
+  return Out;
+}
+
 std::optional<KernelError> firstErrorIn(const FunctionDecl *Kernel,
                                         const std::vector<CompilerError> &Reported,
                                         std::vector<SourceLocation> *DroppedLaunches) {
@@ -143,8 +189,7 @@ std::optional<KernelError> firstErrorIn(const FunctionDecl *Kernel,
     return std::nullopt;
   const SourceManager &SM = Kernel->getASTContext().getSourceManager();
   if (Kernel->isInvalidDecl())
-    return KernelError{SM.getFileLoc(Kernel->getLocation()), Kernel,
-                       "the kernel's declaration is invalid"};
+    return invalidKernel(Kernel);
   // The compiler's message for an error at Loc, when it reported one there.
   auto MessageAt = [&](SourceLocation Loc, const std::string &Otherwise) {
     SourceLocation File = SM.getFileLoc(Loc);

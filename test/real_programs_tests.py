@@ -325,6 +325,54 @@ def counting_cases(wc, tmp):
           "missing.cu: no such file" in err and "Error while processing" not in err, err)
 
 
+# A __shared__ object whose type has a constructor (the SDK's `__shared__
+# cuda::barrier<cuda::thread_scope_block> bar;`): nvcc compiles it (it only
+# warns that it does not initialise it), clang 19 refuses the declaration
+# and then every use of it. The plain kernel is analysed all the same (its
+# store after the barrier's use is costed); the template's instance, whose
+# body clang drops without a word, is reported as not compiling, naming the
+# object, not left out.
+SHARED_OBJECT = """\
+    struct Barrier {
+      int count;
+      __device__ Barrier() : count(0) {}
+      __device__ void arrive() { atomicAdd(&count, 1); }
+    };
+    template <int N> __global__ void strided(float *out) {
+      __shared__ Barrier bar;
+      bar.arrive();
+      out[threadIdx.x * N] = 1.0f;
+    }
+    __global__ void plain(float *out) {
+      __shared__ Barrier bar;
+      if (threadIdx.x == 0)
+        bar.arrive();
+      out[threadIdx.x * 2] = 1.0f;
+    }
+    int main() {
+      strided<2><<<1, 64>>>(nullptr);
+      plain<<<1, 64>>>(nullptr);
+    }
+    """
+
+
+def shared_object_cases(wc, tmp):
+    root = os.path.join(tmp, "shared-object")
+    write(root, "barrier.cu", SHARED_OBJECT)
+    rc, doc, err = report(wc, ["barrier.cu"], root)
+    kernels = {k["name"]: k for k in doc["kernels"]} if doc else {}
+    plain = kernels.get("plain", {})
+    stores = [(a["line"], a.get("sectors_per_request")) for a in plain.get("accesses", [])
+              if a["op"] == "store" and a["space"] == "global"]
+    check("a kernel with a __shared__ object clang refuses is analysed past its uses",
+          plain.get("status") == "analysed" and stores == [(15, 8)], json.dumps(plain)[:2000] or err)
+    instance = kernels.get("strided<2>", {})
+    check("the template instance clang drops is reported as not compiling, naming the object",
+          instance.get("status") == "error" and
+          "refuses the __shared__ object 'bar'" in instance.get("error", {}).get("message", "") and
+          instance.get("error", {}).get("line") == 7, json.dumps(instance)[:2000] or err)
+
+
 # Dynamic parallelism: a kernel launching another from device code, built
 # with -rdc=true as its build must be. clang does not compile the device-side
 # launch (the unit is analysed with errors); nvcc does, but only in separate
@@ -374,6 +422,7 @@ def main():
         entry_cases(wc, tmp)
         folder_cases(wc, tmp)
         counting_cases(wc, tmp)
+        shared_object_cases(wc, tmp)
         device_launch_cases(wc, tmp)
     return RESULTS.summary()
 
