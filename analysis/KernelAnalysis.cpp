@@ -597,12 +597,19 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           A.Assumptions.push_back({AssumptionKind::DataDependentBranch,
                                   "the access is under a data-dependent condition; "
                                   "all lanes were assumed to take it"});
-        if (T.Site.Space == MemorySpace::Shared && T.Site.Op == AccessOp::Atomic &&
+        // The loop's read of the old values (a load the atomic's call
+        // makes: its traits are the atomic's) repeats with its rounds too.
+        if (T.Site.Space == MemorySpace::Shared && T.Site.Op != AccessOp::Store &&
             model::isSharedAtomicRetryLoop(T.Site.Atomic))
           A.Assumptions.push_back({AssumptionKind::RetryLoop,
-                                  "the compiler emits this atomic as a compare-and-swap loop "
-                                  "(ATOMS.CAST.SPIN) whose rounds depend on how the lanes race; "
-                                  "the numbers are those of one round"});
+                                  std::string("the compiler emits this atomic as a "
+                                              "compare-and-swap loop (ATOMS.CAST.SPIN") +
+                                      (T.Site.Op == AccessOp::Load
+                                           ? ", which reads the old values with this load "
+                                             "each round"
+                                           : "") +
+                                      ") whose rounds depend on how the lanes race; the "
+                                      "numbers are those of one round"});
         // The listing counts the copy's instructions: a field the compiler
         // dropped would be missing there.
         if (T.StructCopy && !(T.FromListing && T.CopyComplete && T.Unmatched.empty())) {

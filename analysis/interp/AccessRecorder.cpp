@@ -12,6 +12,7 @@
 #include "llvm/Support/SaveAndRestore.h"
 
 #include "warpcheck/analysis/AosAccesses.h"
+#include "warpcheck/model/SharedMemory.h"
 #include "warpcheck/model/StructCopy.h"
 
 #include "ReadValueUses.h"
@@ -179,6 +180,18 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
   // read from memory): its address does not change what the request costs.
   if (!R.Addresses && !R.UnderUncertainMask && llvm::popcount(Active) == 1)
     R.OneLane = true;
+  // A shared atomic nvcc emits as a compare-and-swap loop reads the old
+  // values first, with a plain load of the same width at the same
+  // addresses (measured: 'LDS R4, [R2+UR5]' before the ATOMS.CAST.SPIN of
+  // a float atomicAdd, 'LDS.64' before that of a 64-bit one;
+  // shared-atomics.cu, llm.c's layernorm_backward), once a round of the
+  // loop: a load of its own, which keeps the atomic's traits.
+  if (Op == AccessOp::Atomic && R.Site.Space == MemorySpace::Shared &&
+      model::isSharedAtomicRetryLoop(R.Site.Atomic)) {
+    RecordedRequest Read = R;
+    Read.Site.Op = AccessOp::Load;
+    Sink(Read);
+  }
   Sink(R);
 }
 
