@@ -139,6 +139,25 @@ WarpInterpreter::Impl::GroupOrigin WarpInterpreter::Impl::groupOrigin(const Expr
 std::optional<Lanes>
 WarpInterpreter::Impl::cooperativeGroupsCall(const FunctionDecl *FD,
                                              const CallExpr *CE) {
+  // cg::reduce(group, value, op), cg::inclusive_scan and exclusive_scan
+  // (group, value[, op]): the group's lanes combine their values with
+  // shuffles. The value is read whatever it binds to (a forwarding
+  // reference: `cg::reduce(warp, block_acc[warp.thread_rank()], plus)`
+  // loads the element, llm.c's attention_backward); the result is other
+  // lanes' values, not followed.
+  if (!isa<CXXMethodDecl>(FD) && FD->getIdentifier() && CE->getNumArgs() >= 2 &&
+      inCooperativeGroups(FD->getDeclContext()) &&
+      llvm::is_contained({"reduce", "inclusive_scan", "exclusive_scan"}, FD->getName())) {
+    eval(CE->getArg(0));
+    const Expr *Value = CE->getArg(1)->IgnoreParens();
+    if (Value->isGLValue())
+      readLValue(evalLValue(Value), Value, Value->getType().getNonReferenceType());
+    else
+      eval(Value);
+    for (unsigned I = 2; I < CE->getNumArgs(); ++I)
+      eval(CE->getArg(I));
+    return Lanes();
+  }
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   if (!MD || !MD->getIdentifier() || !inCooperativeGroups(MD->getParent()))
     return std::nullopt;

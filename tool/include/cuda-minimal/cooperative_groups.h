@@ -11,7 +11,8 @@
  * lane mask's arithmetic the toolkit's compute, without its packed fields.
  *
  * Not declared: the grid-wide and multi-grid launch helpers' internals,
- * cooperative_groups::reduce/scan/memcpy_async (separate toolkit headers),
+ * cooperative_groups::memcpy_async (a separate toolkit header; reduce and
+ * scan are in cooperative_groups/reduce.h and scan.h beside this one),
  * and labeled partitions.
  *
  *===----------------------------------------------------------------------===*/
