@@ -507,6 +507,12 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       AccessResult A;
       A.Site = T.Site;
       A.Cost = costOf(T);
+      for (const auto &[Call, Totals] : T.ByCallSite)
+        A.CallSites.push_back({Call, costOf(Totals)});
+      const SourceManager &SM = Kernel->getASTContext().getSourceManager();
+      llvm::sort(A.CallSites, [&](const CallSiteCost &X, const CallSiteCost &Y) {
+        return SM.isBeforeInTranslationUnit(X.Call->getBeginLoc(), Y.Call->getBeginLoc());
+      });
       A.WorstGlobal = T.WorstGlobal;
       A.WorstShared = T.WorstShared;
       A.WorstRequest = T.Worst;

@@ -395,6 +395,16 @@ private:
       if (keepIfWorst(T, double(C.Sectors) - C.IdealSectors, A))
         T.WorstGlobal = C;
     }
+    for (const CallExpr *Call : R.CallSites) {
+      CallSiteTotals &S = T.ByCallSite[Call];
+      ++S.Requests;
+      S.Sectors += Out.Sectors;
+      S.IdealSectors += Out.IdealSectors;
+      S.Lines += Out.Lines;
+      S.IdealLines += Out.IdealLines;
+      S.Wavefronts += Out.Wavefronts;
+      S.IdealWavefronts += Out.IdealWavefronts;
+    }
     return Out;
   }
 
@@ -536,6 +546,8 @@ template <typename Totals> AccessCost perRequest(const Totals &T) {
 AccessCost costOf(const InstructionTotals &T) { return perRequest(T); }
 
 AccessCost costOf(const SiteTotals &T) { return perRequest(T); }
+
+AccessCost costOf(const CallSiteTotals &T) { return perRequest(T); }
 
 std::uint64_t saturatingCount(const Dim3 &D) {
   unsigned __int128 N = static_cast<unsigned __int128>(D.X) * D.Y * D.Z;

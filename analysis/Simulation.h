@@ -54,6 +54,14 @@ struct InstructionTotals {
   double Wavefronts = 0, IdealWavefronts = 0;
 };
 
+/// Running totals of the requests an access site made through one call of
+/// the function that holds it (SiteTotals::ByCallSite).
+struct CallSiteTotals {
+  unsigned Requests = 0;
+  double Sectors = 0, IdealSectors = 0, Lines = 0, IdealLines = 0;
+  double Wavefronts = 0, IdealWavefronts = 0;
+};
+
 /// Running totals of one access site over the simulated warps.
 struct SiteTotals {
   AccessSite Site;
@@ -102,6 +110,12 @@ struct SiteTotals {
   /// instruction (no field dropped).
   bool CopyComplete = false;
   std::vector<InstructionTotals> Instructions;
+  /// An access in a device function run inline: its requests through each
+  /// call on the way to it (RecordedRequest::CallSites). The line table
+  /// gives an inlined instruction the call's line too, and Nsight
+  /// Compute's source view counts it on every line of the chain: each
+  /// call of load128(p) is costed on its own line.
+  std::map<const clang::CallExpr *, CallSiteTotals> ByCallSite;
   std::string Unmatched;
   /// Executions another access's instruction served (counted there).
   unsigned ServedByOthers = 0;
@@ -140,6 +154,7 @@ struct SiteTotals {
 /// Per-request averages of a site's totals.
 AccessCost costOf(const SiteTotals &T);
 AccessCost costOf(const InstructionTotals &T);
+AccessCost costOf(const CallSiteTotals &T);
 
 /// One simulation of a launch under one set of sampled values.
 struct Simulation {

@@ -951,7 +951,7 @@ def compare_hardware(prog, docs, wc):
             st["kernels_detail"].append({"id": doc["id"], "kernel": mk["kernel"],
                                          "warpcheck": chosen.get("name") if chosen else None,
                                          "measured_block": mk.get("block"), "warpcheck_block": shape})
-            acc, spanning = {}, {}
+            acc, spanning, called = {}, {}, {}
             if chosen:
                 for a in chosen.get("accesses", []):
                     rel = os.path.relpath(os.path.normpath(a["file"]), prog.root)
@@ -974,6 +974,21 @@ def compare_hardware(prog, docs, wc):
                     # access of its own, is the expression's.
                     for ln in range(a["line"] + 1, (a.get("end_line") or a["line"]) + 1):
                         spanning.setdefault((rel, ln, a["space"], a["op"]), []).append(a)
+                # An access in a device function run inline, at each call on
+                # the way to it (Nsight Compute counts an inlined instruction
+                # on the call's line too): the requests made through that
+                # call, where the line has no access of the class itself.
+                for a in chosen.get("accesses", []):
+                    for cs in a.get("call_sites") or []:
+                        if not cs.get("file"):
+                            continue
+                        crel = os.path.relpath(os.path.normpath(cs["file"]), prog.root)
+                        through = dict(a, line=cs["line"], instructions=None,
+                                       requests_simulated=cs.get("requests_simulated"))
+                        for m in ("sectors_per_request", "ideal_sectors_per_request",
+                                  "wavefronts_per_request", "ideal_wavefronts_per_request"):
+                            through[m] = cs.get(m)
+                        called.setdefault((crel, cs["line"], a["space"], a["op"]), []).append(through)
             for r in recs:
                 hwp = hw_positive(r)
                 if hwp is None:
@@ -982,7 +997,8 @@ def compare_hardware(prog, docs, wc):
                 st["lines_guarded"] += not r.get("full_warps", False)
                 st["hw_positive"] += hwp
                 mine = acc.get((r["file"], r["line"], r["space"], r["op"])) or \
-                    spanning.get((r["file"], r["line"], r["space"], r["op"]), [])
+                    spanning.get((r["file"], r["line"], r["space"], r["op"])) or \
+                    called.get((r["file"], r["line"], r["space"], r["op"]), [])
                 pred = predicted(mine, r["space"]) if chosen else None
                 # A kernel that launches kernels from device code (dynamic
                 # parallelism): ncu profiles its launch with the grids it

@@ -177,6 +177,20 @@ Object toJson(const AccessEntry &A) {
   for (const InstructionEntry &I : A.Instructions)
     Instructions.push_back(toJson(I));
   O["instructions"] = std::move(Instructions);
+  if (!A.CallSites.empty()) {
+    Array Calls;
+    for (const CallSiteEntry &S : A.CallSites)
+      Calls.push_back(Object{{"file", orNull(S.File)},
+                             {"line", S.Line},
+                             {"column", S.Column},
+                             {"requests_simulated", S.RequestsSimulated},
+                             {"sectors_per_request", orNull(S.SectorsPerRequest)},
+                             {"ideal_sectors_per_request", orNull(S.IdealSectorsPerRequest)},
+                             {"wavefronts_per_request", orNull(S.WavefrontsPerRequest)},
+                             {"ideal_wavefronts_per_request",
+                              orNull(S.IdealWavefrontsPerRequest)}});
+    O["call_sites"] = std::move(Calls);
+  }
   return O;
 }
 
@@ -213,6 +227,20 @@ AccessEntry accessFromJson(const Object &O) {
     for (const Value &V : *Instructions)
       if (const Object *I = V.getAsObject())
         A.Instructions.push_back(instructionFromJson(*I));
+  if (const Array *Calls = O.getArray("call_sites"))
+    for (const Value &V : *Calls)
+      if (const Object *S = V.getAsObject()) {
+        CallSiteEntry E;
+        E.File = stringField(*S, "file");
+        E.Line = S->getInteger("line").value_or(0);
+        E.Column = S->getInteger("column").value_or(0);
+        E.RequestsSimulated = S->getInteger("requests_simulated").value_or(0);
+        E.SectorsPerRequest = S->getNumber("sectors_per_request");
+        E.IdealSectorsPerRequest = S->getNumber("ideal_sectors_per_request");
+        E.WavefrontsPerRequest = S->getNumber("wavefronts_per_request");
+        E.IdealWavefrontsPerRequest = S->getNumber("ideal_wavefronts_per_request");
+        A.CallSites.push_back(std::move(E));
+      }
   return A;
 }
 

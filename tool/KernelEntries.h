@@ -76,6 +76,17 @@ struct ValueDependenceEntry {
   std::vector<Sample> Samples;
 };
 
+/// The requests an access in a device function run inline made through
+/// one call on the way to it (analysis::CallSiteCost, rounded as
+/// reported): the call's position and the numbers of those requests.
+struct CallSiteEntry {
+  std::optional<std::string> File;
+  std::int64_t Line = 0, Column = 0;
+  std::int64_t RequestsSimulated = 0;
+  std::optional<double> SectorsPerRequest, IdealSectorsPerRequest;
+  std::optional<double> WavefrontsPerRequest, IdealWavefrontsPerRequest;
+};
+
 /// One kind of instruction that executes an access, as read from the
 /// compiled kernel's listing (analysis::EmittedInstruction, rounded as
 /// reported).
@@ -133,6 +144,8 @@ struct AccessEntry {
   /// instructions, each kind in Instructions).
   std::string InstructionsFrom = "source";
   std::vector<InstructionEntry> Instructions;
+  /// Its requests through each call of the function that holds it.
+  std::vector<CallSiteEntry> CallSites;
 };
 
 /// Registers and theoretical occupancy of a launch on one architecture.

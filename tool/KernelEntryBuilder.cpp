@@ -156,6 +156,25 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
       E.Instructions.push_back(std::move(X));
     }
   }
+  if (Known)
+    for (const CallSiteCost &C : A.CallSites) {
+      CallSiteEntry S;
+      Position At = positionOf(C.Call->getBeginLoc(), Ctx.getSourceManager());
+      S.File = At.File;
+      S.Line = At.Line.value_or(0);
+      S.Column = At.Column.value_or(0);
+      S.RequestsSimulated = C.Cost.Requests;
+      if (C.Cost.Requests > 0) {
+        if (Global) {
+          S.SectorsPerRequest = rounded(C.Cost.SectorsPerRequest);
+          S.IdealSectorsPerRequest = rounded(C.Cost.IdealSectorsPerRequest);
+        } else {
+          S.WavefrontsPerRequest = rounded(C.Cost.WavefrontsPerRequest);
+          S.IdealWavefrontsPerRequest = rounded(C.Cost.IdealWavefrontsPerRequest);
+        }
+      }
+      E.CallSites.push_back(std::move(S));
+    }
   if (A.Dependence) {
     // The numbers above are the sweep's worst case; this says where it is
     // and what the other values give.

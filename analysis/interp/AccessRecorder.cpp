@@ -110,6 +110,8 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
   R.StructCopy = StructCopy;
   R.MemoryToMemory = StructCopy && MemoryToMemory;
   R.CopyPiecesOfWidth = StructCopy ? CopyPiecesOfWidth : 0;
+  for (const InlinedCall &C : inlinedCalls())
+    R.CallSites.insert(R.CallSites.begin(), C.Call);
   // Which memory: the region of the first known lane.
   int FirstRegion = -1;
   bool AnyUnknown = false;

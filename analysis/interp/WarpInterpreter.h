@@ -88,6 +88,10 @@ struct RecordedRequest {
   /// Of a StructCopy: how many requests of its width one copy makes
   /// (model::structCopyPieces), each an instruction of its own.
   unsigned CopyPiecesOfWidth = 0;
+  /// The calls run inline to reach the access, outermost (the kernel's
+  /// own) first: its executions through each are costed apart too
+  /// (SiteTotals::ByCallSite).
+  std::vector<const clang::CallExpr *> CallSites;
 };
 
 /// Receives each request as it is executed.

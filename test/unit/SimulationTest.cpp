@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace warpcheck::analysis;
 
 namespace {
@@ -82,6 +84,38 @@ __global__ void strides(const float *in, float *out) {
   EXPECT_DOUBLE_EQ(Stride2.LinesPerRequest, 2);
   EXPECT_DOUBLE_EQ(Stride2.IdealLinesPerRequest, 1);
   EXPECT_DOUBLE_EQ(Stride2.efficiency(MemorySpace::Global), 0.5);
+}
+
+// A device function run inline from two calls: its load is one access,
+// whose requests through each call are costed apart as well (llm.c's
+// load128(p) helper, called once per array; Nsight Compute counts the
+// inlined instruction on each call's line).
+TEST(Simulation, AnInlinedAccessIsCostedPerCall) {
+  const char *Code = R"(
+__device__ float fetch(const float *p, int i) { return p[i]; }
+__global__ void twoCalls(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float a = fetch(in, i);
+  float b = fetch(in, 32 * i);
+  out[i] = a + b;
+}
+)";
+  Launched L(Code, "twoCalls", Dim3{64, 1, 1}, Dim3{1, 1, 1});
+  const SiteTotals &Fetch = L.site("p[i]", AccessOp::Load);
+  // Both calls' requests: (4 + 32) / 2 sectors each, on average.
+  AccessCost Both = costOf(Fetch);
+  EXPECT_EQ(Both.Requests, 4u);
+  EXPECT_DOUBLE_EQ(Both.SectorsPerRequest, 18);
+  ASSERT_EQ(Fetch.ByCallSite.size(), 2u);
+  std::map<std::string, AccessCost> ByCall;
+  for (const auto &[Call, Totals] : Fetch.ByCallSite)
+    ByCall[sourceText(Call, L.AST->getASTContext())] = costOf(Totals);
+  EXPECT_EQ(ByCall["fetch(in, i)"].Requests, 2u);
+  EXPECT_DOUBLE_EQ(ByCall["fetch(in, i)"].SectorsPerRequest, 4);
+  EXPECT_EQ(ByCall["fetch(in, 32 * i)"].Requests, 2u);
+  EXPECT_DOUBLE_EQ(ByCall["fetch(in, 32 * i)"].SectorsPerRequest, 32);
+  // The kernel's own store is made through no call.
+  EXPECT_TRUE(L.site("out[i]", AccessOp::Store).ByCallSite.empty());
 }
 
 TEST(Simulation, WarpsThatDifferAreAveraged) {

@@ -99,6 +99,14 @@ enum class InstructionOrigin {
   Model,
 };
 
+/// The requests an access in a device function run inline made through
+/// one call on the way to it (a call in the kernel, or in a function
+/// between): Nsight Compute's source view counts them on the call's line.
+struct CallSiteCost {
+  const clang::CallExpr *Call = nullptr;
+  AccessCost Cost;
+};
+
 /// One kind of instruction that executes an access: an opcode at a source
 /// line, serving one or more accesses of the source. An access has one per
 /// shape its executions took (an unrolled reduction's s[i] + s[i + s] is one
@@ -187,6 +195,10 @@ struct AccessResult {
   /// Instructions. Source: Instructions is empty.
   InstructionOrigin InstructionsFrom = InstructionOrigin::Source;
   std::vector<EmittedInstruction> Instructions;
+  /// Its requests through each call of the function that holds it, in
+  /// the order of the calls' positions; empty for an access of the
+  /// kernel's own body.
+  std::vector<CallSiteCost> CallSites;
 };
 
 struct KernelLaunchAnalysis {
