@@ -2,6 +2,8 @@
 
 #include "warpcheck/analysis/CountFormula.h"
 
+#include "values/WideIntegers.h"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -10,23 +12,14 @@ namespace warpcheck::analysis {
 
 namespace {
 
-using Wide = __int128;
+using values::Wide;
 
 /// Magnitudes past this are given up on (far below __int128's 2^127, so
 /// that one product of two checked values cannot wrap before the check).
 constexpr Wide Limit = Wide(1) << 62;
 
 Wide absolute(Wide V) { return V < 0 ? -V : V; }
-Wide gcdOf(Wide A, Wide B) {
-  A = absolute(A);
-  B = absolute(B);
-  while (B) {
-    Wide T = A % B;
-    A = B;
-    B = T;
-  }
-  return A;
-}
+Wide gcdOf(Wide A, Wide B) { return static_cast<Wide>(values::gcd(A, B)); }
 
 /// An exact fraction; Overflow once any result left the limit.
 struct Rational {

@@ -254,13 +254,7 @@ public:
       return I;
     };
     InstructionTotals &Own = Totals(T, nullptr);
-    ++Own.Requests;
-    Own.Sectors += C.Sectors;
-    Own.IdealSectors += C.IdealSectors;
-    Own.Lines += C.Lines;
-    Own.IdealLines += C.IdealLines;
-    Own.Wavefronts += C.Wavefronts;
-    Own.IdealWavefronts += C.IdealWavefronts;
+    addRequest(Own, C);
     for (const RecordedRequest *M : E.Members) {
       SiteKey Key{M->Site.Expr, M->Site.Op};
       if (M->Site.Expr == R.Site.Expr && M->Site.Op == R.Site.Op) {
@@ -395,17 +389,21 @@ private:
       if (keepIfWorst(T, double(C.Sectors) - C.IdealSectors, A))
         T.WorstGlobal = C;
     }
-    for (const CallExpr *Call : R.CallSites) {
-      CallSiteTotals &S = T.ByCallSite[Call];
-      ++S.Requests;
-      S.Sectors += Out.Sectors;
-      S.IdealSectors += Out.IdealSectors;
-      S.Lines += Out.Lines;
-      S.IdealLines += Out.IdealLines;
-      S.Wavefronts += Out.Wavefronts;
-      S.IdealWavefronts += Out.IdealWavefronts;
-    }
+    for (const CallExpr *Call : R.CallSites)
+      addRequest(T.ByCallSite[Call], Out);
     return Out;
+  }
+
+  /// Counts one request of cost C in the totals of an instruction or of a
+  /// call site.
+  template <typename Totals> static void addRequest(Totals &T, const RequestCost &C) {
+    ++T.Requests;
+    T.Sectors += C.Sectors;
+    T.IdealSectors += C.IdealSectors;
+    T.Lines += C.Lines;
+    T.IdealLines += C.IdealLines;
+    T.Wavefronts += C.Wavefronts;
+    T.IdealWavefronts += C.IdealWavefronts;
   }
 
   /// Keeps the request as the site's worst (for messages: its lanes, banks

@@ -77,6 +77,21 @@ LaunchEntry launchEntry(const LaunchConfig &L) {
   return E;
 }
 
+/// The requests of an instruction or a call site, and their rounded
+/// per-request numbers of the access's space (none without requests).
+template <typename Entry> void setPerRequest(Entry &X, const AccessCost &C, bool Global) {
+  X.RequestsSimulated = C.Requests;
+  if (C.Requests == 0)
+    return;
+  if (Global) {
+    X.SectorsPerRequest = rounded(C.SectorsPerRequest);
+    X.IdealSectorsPerRequest = rounded(C.IdealSectorsPerRequest);
+  } else {
+    X.WavefrontsPerRequest = rounded(C.WavefrontsPerRequest);
+    X.IdealWavefrontsPerRequest = rounded(C.IdealWavefrontsPerRequest);
+  }
+}
+
 AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
   AccessEntry E;
   Position P = positionOf(A.Site.Expr->getBeginLoc(), Ctx.getSourceManager());
@@ -142,17 +157,8 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
         X.Serves.push_back(sourceText(S, Ctx));
       if (I.CountedWith)
         X.CountedWith = sourceText(I.CountedWith, Ctx);
-      X.RequestsSimulated = I.Cost.Requests;
       X.ServedExecutions = I.ServedExecutions;
-      if (I.Cost.Requests > 0) {
-        if (Global) {
-          X.SectorsPerRequest = rounded(I.Cost.SectorsPerRequest);
-          X.IdealSectorsPerRequest = rounded(I.Cost.IdealSectorsPerRequest);
-        } else {
-          X.WavefrontsPerRequest = rounded(I.Cost.WavefrontsPerRequest);
-          X.IdealWavefrontsPerRequest = rounded(I.Cost.IdealWavefrontsPerRequest);
-        }
-      }
+      setPerRequest(X, I.Cost, Global);
       E.Instructions.push_back(std::move(X));
     }
   }
@@ -163,16 +169,7 @@ AccessEntry accessEntry(const AccessResult &A, ASTContext &Ctx) {
       S.File = At.File;
       S.Line = At.Line.value_or(0);
       S.Column = At.Column.value_or(0);
-      S.RequestsSimulated = C.Cost.Requests;
-      if (C.Cost.Requests > 0) {
-        if (Global) {
-          S.SectorsPerRequest = rounded(C.Cost.SectorsPerRequest);
-          S.IdealSectorsPerRequest = rounded(C.Cost.IdealSectorsPerRequest);
-        } else {
-          S.WavefrontsPerRequest = rounded(C.Cost.WavefrontsPerRequest);
-          S.IdealWavefrontsPerRequest = rounded(C.Cost.IdealWavefrontsPerRequest);
-        }
-      }
+      setPerRequest(S, C.Cost, Global);
       E.CallSites.push_back(std::move(S));
     }
   if (A.Dependence) {

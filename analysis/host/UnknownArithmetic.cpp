@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostValue.h"
+#include "values/WideIntegers.h"
 
 #include "llvm/ADT/bit.h"
 
@@ -40,26 +41,13 @@ constexpr std::uint64_t LargestMultiple = std::uint64_t(1) << 40;
 
 std::int64_t signedValue(const HostValue &V) { return static_cast<std::int64_t>(V.Bits); }
 
-using Wide = __int128;
-using UWide = unsigned __int128;
-
-UWide wideMagnitude(Wide X) { return X < 0 ? static_cast<UWide>(-X) : static_cast<UWide>(X); }
-
-UWide gcdOf(UWide A, UWide B) {
-  while (B) {
-    UWide T = A % B;
-    A = B;
-    B = T;
-  }
-  return A;
-}
+using values::Wide;
 
 /// What V is known to be: Residue more than a multiple of Multiple. An
 /// integer is exactly itself (Multiple 0); an unknown with no congruence
 /// (or a remainder) is only a multiple of 1.
 struct Known {
-  UWide Multiple;
-  Wide Residue;
+  Wide Multiple, Residue;
 };
 
 Known knownOf(const HostValue &V) {
@@ -70,15 +58,19 @@ Known knownOf(const HostValue &V) {
   return {1, 0};
 }
 
+/// The greatest common divisor of three numbers, as a modulus.
+Wide gcdOf(Wide A, Wide B, Wide C = 0) {
+  return static_cast<Wide>(values::gcd(static_cast<Wide>(values::gcd(A, B)), C));
+}
+
 /// The congruence worth keeping: a modulus more than 1, not past
 /// LargestMultiple, the residue reduced into [0, Multiple); else none.
-Congruence kept(UWide Multiple, Wide Residue) {
-  if (Multiple <= 1 || Multiple > LargestMultiple)
+Congruence kept(Wide Multiple, Wide Residue) {
+  if (Multiple <= 1 || Multiple > Wide(LargestMultiple))
     return {};
-  Wide M = static_cast<Wide>(Multiple);
-  Wide R = Residue % M;
+  Wide R = Residue % Multiple;
   if (R < 0)
-    R += M;
+    R += Multiple;
   return {static_cast<std::uint64_t>(Multiple), static_cast<std::uint64_t>(R)};
 }
 
@@ -90,12 +82,10 @@ Congruence sumOf(const Known &A, const Known &B, bool Subtract) {
 Congruence productOf(const Known &A, const Known &B) {
   // (a q + r)(b p + s) = a b q p + a s q + b r p + r s. The residues are
   // at most 2^63 and the multiples 2^40, so each product fits.
-  UWide M = gcdOf(gcdOf(A.Multiple * B.Multiple, A.Multiple * wideMagnitude(B.Residue)),
-                  B.Multiple * wideMagnitude(A.Residue));
-  if (M <= 1 || M > LargestMultiple)
+  Wide M = gcdOf(A.Multiple * B.Multiple, A.Multiple * B.Residue, B.Multiple * A.Residue);
+  if (M <= 1 || M > Wide(LargestMultiple))
     return {};
-  Wide W = static_cast<Wide>(M);
-  return kept(M, (A.Residue % W) * (B.Residue % W));
+  return kept(M, (A.Residue % M) * (B.Residue % M));
 }
 
 /// Whether V is an unknown quantity plus an offset (not a remainder).
@@ -176,15 +166,15 @@ HostValue unknownArithmetic(BinaryOperatorKind Op, const HostValue &L, const Hos
     auto LowZeros = [](const Known &V) -> unsigned {
       if (V.Multiple == 1)
         return 0;
-      unsigned OfResidue = V.Residue ? llvm::countr_zero(static_cast<std::uint64_t>(
-                                           wideMagnitude(V.Residue)))
-                                     : 63;
+      unsigned OfResidue =
+          V.Residue ? llvm::countr_zero(static_cast<std::uint64_t>(values::magnitude(V.Residue)))
+                    : 63;
       unsigned OfMultiple =
           V.Multiple ? llvm::countr_zero(static_cast<std::uint64_t>(V.Multiple)) : 63;
       return std::min(OfResidue, OfMultiple);
     };
     unsigned Zeros = std::max(LowZeros(KL), LowZeros(KR));
-    Result.setCongruence(Zeros > 0 && Zeros < 40 ? kept(UWide(1) << Zeros, 0) : Congruence{});
+    Result.setCongruence(Zeros > 0 && Zeros < 40 ? kept(Wide(1) << Zeros, 0) : Congruence{});
     return Result;
   }
   default:
@@ -201,8 +191,7 @@ Congruence commonCongruence(const HostValue &A, const HostValue &B) {
   // Both are r_A + a q or r_B + b p: both are r_A more than a multiple of
   // gcd(a, b, r_A - r_B).
   Known KA = knownOf(A), KB = knownOf(B);
-  UWide M = gcdOf(gcdOf(KA.Multiple, KB.Multiple), wideMagnitude(KA.Residue - KB.Residue));
-  return kept(M, KA.Residue);
+  return kept(gcdOf(KA.Multiple, KB.Multiple, KA.Residue - KB.Residue), KA.Residue);
 }
 
 } // namespace warpcheck::analysis::host
