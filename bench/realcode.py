@@ -977,7 +977,11 @@ def compare_hardware(prog, docs, wc):
                 # An access in a device function run inline, at each call on
                 # the way to it (Nsight Compute counts an inlined instruction
                 # on the call's line too): the requests made through that
-                # call, where the line has no access of the class itself.
+                # call, where the line has no access of the class itself and
+                # the call makes one access of the class (llm.c's load128):
+                # the instructions of several (sortingNetworks' Comparator's
+                # loads of four references) the line table shares between
+                # the callee's lines and the call's, as it will.
                 for a in chosen.get("accesses", []):
                     for cs in a.get("call_sites") or []:
                         if not cs.get("file"):
@@ -996,9 +1000,10 @@ def compare_hardware(prog, docs, wc):
                 st["lines"] += 1
                 st["lines_guarded"] += not r.get("full_warps", False)
                 st["hw_positive"] += hwp
-                mine = acc.get((r["file"], r["line"], r["space"], r["op"])) or \
-                    spanning.get((r["file"], r["line"], r["space"], r["op"])) or \
-                    called.get((r["file"], r["line"], r["space"], r["op"]), [])
+                key = (r["file"], r["line"], r["space"], r["op"])
+                through_call = called.get(key, [])
+                mine = acc.get(key) or spanning.get(key) or \
+                    (through_call if len(through_call) == 1 else [])
                 pred = predicted(mine, r["space"]) if chosen else None
                 # A kernel that launches kernels from device code (dynamic
                 # parallelism): ncu profiles its launch with the grids it
