@@ -135,6 +135,35 @@ std::string otherwiseClause(const warpcheck::analysis::AccessResult &A) {
          (*Hi - *Lo > 0.005 ? " to " + formatCount(*Hi) : std::string()) + " otherwise";
 }
 
+std::vector<std::pair<SourceLocation, std::string>>
+callSiteNotes(const warpcheck::analysis::AccessResult &A) {
+  using namespace warpcheck::analysis;
+  bool Shared = A.Site.Space == MemorySpace::Shared;
+  auto PerRequest = [&](const AccessCost &C) {
+    return Shared ? C.WavefrontsPerRequest : C.SectorsPerRequest;
+  };
+  std::vector<std::pair<SourceLocation, std::string>> Out;
+  bool Differ = false;
+  for (const CallSiteCost &C : A.CallSites)
+    Differ |= C.Cost.Requests > 0 && A.CallSites.front().Cost.Requests > 0 &&
+              std::abs(PerRequest(C.Cost) - PerRequest(A.CallSites.front().Cost)) > 1e-9;
+  if (!Differ)
+    return Out;
+  for (const CallSiteCost &C : A.CallSites) {
+    if (C.Cost.Requests == 0)
+      continue;
+    double Cost = PerRequest(C.Cost);
+    std::string Unit = Shared ? " wavefront" : " sector";
+    Out.push_back({C.Call->getBeginLoc(),
+                   "through this call: " + formatCount(Cost) + Unit + (Cost == 1 ? "" : "s") +
+                       (Shared ? " per request (ideal " : " per warp request (ideal ") +
+                       formatCount(Shared ? C.Cost.IdealWavefrontsPerRequest
+                                          : C.Cost.IdealSectorsPerRequest) +
+                       ")"});
+  }
+  return Out;
+}
+
 std::vector<std::string> executedAs(const warpcheck::analysis::AccessResult &A,
                                     const ASTContext &Ctx) {
   using namespace warpcheck::analysis;

@@ -95,6 +95,15 @@ std::string otherwiseClause(const warpcheck::analysis::AccessResult &A);
 std::vector<std::string> executedAs(const warpcheck::analysis::AccessResult &A,
                                     const ASTContext &Ctx);
 
+/// An access in a device function run inline from calls whose requests
+/// cost differently (a helper called with a coalesced index and with a
+/// strided one): at each call, what its requests cost, "through this call:
+/// 32 sectors per warp request (ideal 4)". The warning's numbers average
+/// the calls; these say which call the cost is at. Empty for an access of
+/// one call, or of calls that cost alike.
+std::vector<std::pair<SourceLocation, std::string>>
+callSiteNotes(const warpcheck::analysis::AccessResult &A);
+
 /// 32 -> "32", 4.5 -> "4.5", 4.333 -> "4.33".
 std::string formatCount(double Value);
 /// 0.125 -> "12.5%".

@@ -284,6 +284,8 @@ void SharedBankConflictCheck::checkKernel(const FunctionDecl *Kernel, ASTContext
       }
       for (const std::string &Executed : executedAs(A, Ctx))
         P.Notes.push_back({Loc, Executed});
+      for (auto &CallNote : callSiteNotes(A))
+        P.Notes.push_back(std::move(CallNote));
       for (const Assumption &Assumed : A.Assumptions)
         P.Notes.push_back({Loc, "assumed: " + Assumed.Text});
       for (const std::string &Cut : Launch.BudgetCuts)
@@ -333,6 +335,8 @@ SharedBankConflictCheck::phaseSplit(const AccessResult &A, const FunctionDecl *K
                   "the active ones, not its threadIdx) so that they share phases"});
   for (const std::string &Executed : executedAs(A, Ctx))
     P.Notes.push_back({P.Loc, Executed});
+  for (auto &CallNote : callSiteNotes(A))
+    P.Notes.push_back(std::move(CallNote));
   for (const Assumption &Assumed : A.Assumptions)
     P.Notes.push_back({P.Loc, "assumed: " + Assumed.Text});
   for (const std::string &Cut : Launch.BudgetCuts)

@@ -199,6 +199,8 @@ void UncoalescedGlobalAccessCheck::checkKernel(const FunctionDecl *Kernel, ASTCo
       }
       for (const std::string &Executed : executedAs(A, Ctx))
         diag(Loc, "%0", DiagnosticIDs::Note) << Executed;
+      for (const auto &[At, Note] : callSiteNotes(A))
+        diag(At, "%0", DiagnosticIDs::Note) << Note;
       for (const Assumption &Assumed : A.Assumptions)
         diag(Loc, "assumed: %0", DiagnosticIDs::Note) << Assumed.Text;
       for (const std::string &Cut : Launch.BudgetCuts)
