@@ -111,10 +111,11 @@ struct SiteTotals {
   bool CopyComplete = false;
   std::vector<InstructionTotals> Instructions;
   /// An access in a device function run inline: its requests through each
-  /// call on the way to it (RecordedRequest::CallSites). The line table
-  /// gives an inlined instruction the call's line too, and Nsight
-  /// Compute's source view counts it on every line of the chain: each
-  /// call of load128(p) is costed on its own line.
+  /// call on the way to it (RecordedRequest::CallSites). nvcc's line table
+  /// puts an inlined instruction on the function's line or on the call's,
+  /// as it chooses (llm.c's load128(p): the call's; helper-call-sites.cu:
+  /// the function's), and Nsight Compute counts it there: each call's
+  /// requests are costed apart, for either.
   std::map<const clang::CallExpr *, CallSiteTotals> ByCallSite;
   std::string Unmatched;
   /// Executions another access's instruction served (counted there).

@@ -975,9 +975,10 @@ def compare_hardware(prog, docs, wc):
                     for ln in range(a["line"] + 1, (a.get("end_line") or a["line"]) + 1):
                         spanning.setdefault((rel, ln, a["space"], a["op"]), []).append(a)
                 # An access in a device function run inline, at each call on
-                # the way to it (Nsight Compute counts an inlined instruction
-                # on the call's line too): the requests made through that
-                # call, where the line has no access of the class itself and
+                # the way to it (nvcc's line table may put an inlined
+                # instruction on the call's line, and ncu counts it there):
+                # the requests made through that call, where the line has
+                # a record, no access of the class itself and
                 # the call makes one access of the class (llm.c's load128):
                 # the instructions of several (sortingNetworks' Comparator's
                 # loads of four references) the line table shares between

@@ -2,7 +2,7 @@
 // more than once, each call with another index: the function's access is
 // one access of the source, whose numbers average the calls, and the
 // compiler inlines each call, so that each has instructions of its own
-// (Nsight Compute counts them on the call's line too). The warning is at
+// (on the function's line in nvcc's line table here). The warning is at
 // the access; a note at each call says what its requests cost, so that the
 // costly call can be found.
 #include <cuda_runtime.h>

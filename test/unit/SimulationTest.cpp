@@ -88,8 +88,8 @@ __global__ void strides(const float *in, float *out) {
 
 // A device function run inline from two calls: its load is one access,
 // whose requests through each call are costed apart as well (llm.c's
-// load128(p) helper, called once per array; Nsight Compute counts the
-// inlined instruction on each call's line).
+// load128(p) helper, called once per array, whose instructions nvcc's
+// line table puts on each call's line).
 TEST(Simulation, AnInlinedAccessIsCostedPerCall) {
   const char *Code = R"(
 __device__ float fetch(const float *p, int i) { return p[i]; }

@@ -101,7 +101,8 @@ enum class InstructionOrigin {
 
 /// The requests an access in a device function run inline made through
 /// one call on the way to it (a call in the kernel, or in a function
-/// between): Nsight Compute's source view counts them on the call's line.
+/// between): where nvcc's line table puts their instructions on the call's
+/// line, what Nsight Compute counts there.
 struct CallSiteCost {
   const clang::CallExpr *Call = nullptr;
   AccessCost Cost;
