@@ -110,8 +110,9 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
   R.StructCopy = StructCopy;
   R.MemoryToMemory = StructCopy && MemoryToMemory;
   R.CopyPiecesOfWidth = StructCopy ? CopyPiecesOfWidth : 0;
-  for (const InlinedCall &C : inlinedCalls())
-    R.CallSites.insert(R.CallSites.begin(), C.Call);
+  for (const Frame &F : Frames) // outermost first
+    if (F.Call.Call)
+      R.CallSites.push_back(F.Call.Call);
   // Which memory: the region of the first known lane.
   int FirstRegion = -1;
   bool AnyUnknown = false;
