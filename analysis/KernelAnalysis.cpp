@@ -398,21 +398,40 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     const std::optional<Simulation> &Unswept = Runs.Unswept;
     // What a site only a bounded run reaches says of the values.
     auto BoundedValues = [&](const BoundedRun &Run) {
-      std::string Out = "reached only when " + quotedList(Run.Large) + " (compared as " +
-                        (Run.Large.size() == 1 ? "an upper bound) is" : "upper bounds) are") +
-                        " large";
-      std::string With = std::to_string(PrimarySamples.UnboundInteger);
+      std::string Primary = std::to_string(PrimarySamples.UnboundInteger);
+      if (Run.Large.empty())
+        return "reached only when " + quotedList(Run.False) +
+               (Run.False.size() == 1 ? " is false, not" : " are false, none") +
+               " known at a launch site (every value the sweep tries makes a bool true): "
+               "simulated with " + (Run.False.size() == 1 ? "it" : "them") +
+               " false and the other values at " +
+               std::to_string(Run.Samples.UnboundInteger);
+      std::vector<std::string> Clauses = {
+          quotedList(Run.Large) + " (compared as " +
+          (Run.Large.size() == 1 ? "an upper bound) is" : "upper bounds) are") + " large"};
+      std::vector<std::string> With = {Primary};
       if (!Run.Tested.empty()) {
-        Out += (Run.Small.empty() ? " and '" : ", '") + Run.Tested + "' is " +
-               std::to_string(Run.TestedValue) + " (a value the code tests)";
-        With += ", " + std::to_string(Run.TestedValue);
+        Clauses.push_back("'" + Run.Tested + "' is " + std::to_string(Run.TestedValue) +
+                          " (a value the code tests)");
+        With.push_back(std::to_string(Run.TestedValue));
       }
       if (!Run.Small.empty()) {
-        Out += " and " + quotedList(Run.Small) + " small";
-        With += " and 1";
+        Clauses.push_back(quotedList(Run.Small) + " small");
+        With.push_back("1");
       }
-      return Out + ", none known at a launch site (no one value for all of them reaches it): "
-                   "simulated with " + With;
+      if (!Run.False.empty()) {
+        Clauses.push_back(quotedList(Run.False) + " false");
+        With.push_back("false");
+      }
+      auto Join = [](const std::vector<std::string> &Parts) {
+        std::string Out;
+        for (std::size_t I = 0; I < Parts.size(); ++I)
+          Out += (I == 0 ? "" : I + 1 == Parts.size() ? " and " : ", ") + Parts[I];
+        return Out;
+      };
+      return "reached only when " + Join(Clauses) +
+             ", none known at a launch site (no one value for all of them reaches it): "
+             "simulated with " + Join(With);
     };
     const std::map<SiteKey, std::uint64_t> &GridDigests = Runs.GridDigests;
     const bool GridRun = Runs.GridRun;

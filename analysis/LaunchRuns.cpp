@@ -108,6 +108,7 @@ std::vector<BoundedRun> boundedRuns(const FunctionDecl *Kernel, const LaunchConf
       return false;
     BoundedRun Run;
     Run.Sim = simulateLaunch(Kernel, Launch, Samples, Limits, Layouts, Options, nullptr);
+    Run.Samples = Samples;
     for (const auto &[Key, T] : Run.Sim.Sites)
       Keys.insert(Key);
     Run.Large = Large;
@@ -143,6 +144,85 @@ std::vector<BoundedRun> boundedRuns(const FunctionDecl *Kernel, const LaunchConf
       Variant.ParameterValues[P] = V;
       TryRun(Variant, P->getNameAsString(), V);
     }
+  }
+  return Out;
+}
+
+/// At most this many runs with the flags off are probed.
+constexpr std::size_t MaxFlagsOffProbes = 8;
+
+/// The runs with the flags off (LaunchRuns::Bounded, its last): a bool
+/// parameter no launch site binds takes the sweep's integers, every one of
+/// which converts to true, so the arm a false flag takes would be reached
+/// by no run (SHOC's QT clustering: `if (can_use_texture) tex2D(...); else
+/// work[pnt2_indx * N0 + latest_point];`, measured with the flag false,
+/// inside a branch on a mode flag's bit only a bounded run takes). Every
+/// such parameter false, the others as the primary has them, as each
+/// sweep run that reached a site the primary did not has them (a value
+/// with the mode's bit), and as each bounded run has them; at most
+/// MaxFlagsOffProbes of them, each probed on the sweep's warps, and run in
+/// full only when it reaches a new site.
+std::vector<BoundedRun> flagsOffRuns(const FunctionDecl *Kernel, const LaunchConfig &Launch,
+                                     const Simulation &Primary,
+                                     const SampleValues &PrimarySamples, const Sweep &Values,
+                                     const std::vector<BoundedRun> &Bounded,
+                                     std::set<SiteKey> &Reached, const InterpreterLimits &Limits,
+                                     const InterpreterLimits &ProbeLimits,
+                                     const SimulationPlan &ProbePlan,
+                                     const std::map<const VarDecl *, ArrayLayout> &Layouts,
+                                     const AnalysisOptions &Options) {
+  std::vector<BoundedRun> Out;
+  std::vector<const ParmVarDecl *> Flags;
+  std::vector<std::string> Names;
+  // Every bool parameter the launch leaves unbound, whether or not the
+  // primary reads it (a flag inside a mode's branch is read only by the
+  // values that take the branch).
+  for (const ParmVarDecl *P : Kernel->parameters())
+    if (auto Bound = Launch.Arguments.find(P);
+        P->getType()->isBooleanType() &&
+        (Bound == Launch.Arguments.end() || !Bound->second.Integer)) {
+      Flags.push_back(P);
+      Names.push_back(P->getNameAsString());
+    }
+  if (Flags.empty())
+    return Out;
+  std::vector<BoundedRun> FromSweep(1);
+  FromSweep.front().Samples = PrimarySamples;
+  for (const SweepRun &Run : Values.Runs) {
+    if (Run.Value == PrimarySamples.UnboundInteger || !Run.OnlyFor.empty() ||
+        std::all_of(Run.Sim.Sites.begin(), Run.Sim.Sites.end(),
+                    [&](const auto &Site) { return Primary.Sites.count(Site.first) != 0; }))
+      continue;
+    FromSweep.emplace_back();
+    FromSweep.back().Samples = PrimarySamples;
+    FromSweep.back().Samples.UnboundInteger = Run.Value;
+  }
+  std::vector<const BoundedRun *> Bases;
+  for (const BoundedRun &Run : FromSweep)
+    Bases.push_back(&Run);
+  for (const BoundedRun &Run : Bounded)
+    Bases.push_back(&Run);
+  if (Bases.size() > MaxFlagsOffProbes)
+    Bases.resize(MaxFlagsOffProbes);
+  for (const BoundedRun *Base : Bases) {
+    BoundedRun Run;
+    Run.Large = Base->Large;
+    Run.Small = Base->Small;
+    Run.Tested = Base->Tested;
+    Run.TestedValue = Base->TestedValue;
+    Run.False = Names;
+    Run.Samples = Base->Samples;
+    for (const ParmVarDecl *P : Flags)
+      Run.Samples.ParameterValues[P] = 0;
+    Simulation Probe =
+        simulateLaunch(Kernel, Launch, Run.Samples, ProbeLimits, Layouts, Options, &ProbePlan);
+    if (std::none_of(Probe.Sites.begin(), Probe.Sites.end(),
+                     [&](const auto &Site) { return !Reached.count(Site.first); }))
+      continue;
+    Run.Sim = simulateLaunch(Kernel, Launch, Run.Samples, Limits, Layouts, Options, nullptr);
+    for (const auto &[Key, T] : Run.Sim.Sites)
+      Reached.insert(Key);
+    Out.push_back(std::move(Run));
   }
   return Out;
 }
@@ -332,6 +412,9 @@ LaunchRuns runBeyondPrimary(const FunctionDecl *Kernel, const LaunchConfig &Laun
   for (const BoundedRun &Run : Out.Bounded)
     for (const auto &[Key, T] : Run.Sim.Sites)
       Keys.insert(Key);
+  for (BoundedRun &Off : flagsOffRuns(Kernel, Launch, Primary, PrimarySamples, Values, Out.Bounded,
+                                      Keys, Limits, SweepLimits, SweepPlan, Layouts, Options))
+    Out.Bounded.push_back(std::move(Off));
   return Out;
 }
 

@@ -34,6 +34,11 @@ struct BoundedRun {
   /// A parameter at a value the code tests it against, or none.
   std::string Tested;
   std::int64_t TestedValue = 0;
+  /// The bool parameters at false: a run with the flags off, made from the
+  /// primary's values (Large and Small then empty) or from a bounded run's.
+  std::vector<std::string> False;
+  /// The values it was simulated with.
+  SampleValues Samples;
 };
 
 struct LaunchRuns {
@@ -45,7 +50,9 @@ struct LaunchRuns {
   /// first with the others at 1, each further one with one of those at a
   /// value the code tests (a mode flag's bit). Kept only when it reaches a
   /// site no earlier run does; a site is reported from the first that
-  /// reaches it.
+  /// reaches it. Last, the runs with the unbound bool parameters false,
+  /// one from the primary's values and one from each bounded run's, kept
+  /// on the same terms.
   std::vector<BoundedRun> Bounded;
   /// Each site's address digest under another grid shape, when the grid is
   /// sampled (GridRun).

@@ -302,3 +302,76 @@ TEST(ValueSweep, LanesUnderDataThatWouldLeaveASharedArray) {
 }
 
 } // namespace
+
+namespace {
+
+using namespace warpcheck::analysis;
+
+bool says(const AccessResult *A, const std::string &Text) {
+  return std::any_of(A->Assumptions.begin(), A->Assumptions.end(),
+                     [&](const Assumption &X) { return X.Text.find(Text) != std::string::npos; });
+}
+
+// A bool parameter no launch site binds: every value the sweep tries
+// converts to true, so only the run with the flags off reaches the false
+// arm (SHOC's QT clustering reads 'work[pnt2_indx * N0 + latest_point]'
+// there when the texture is not used, as the program measured did). Both
+// arms are reported, the false one from that run, said so.
+TEST(ValueSweep, TheFalseArmOfAnUnboundFlagIsReached) {
+  auto R = analyse(R"cu(
+    __global__ void flagged(float *out, const float *in, int n, bool direct, bool scale) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      float s = scale ? 2.0f : 1.0f;
+      if (direct)
+        out[i] = in[i] * s;
+      else
+        out[i * 32 % n] = in[i * 32 % n] * s;
+    }
+  )cu",
+                   "flagged", 4);
+  ASSERT_EQ(R->Analyses.size(), 1u);
+  const AccessResult *Direct = R->ByText["in[i]"];
+  const AccessResult *Strided = R->ByText["in[i * 32 % n]"];
+  const AccessResult *StridedStore = R->ByText["out[i * 32 % n] (store)"];
+  ASSERT_TRUE(Direct);
+  ASSERT_TRUE(Strided);
+  ASSERT_TRUE(StridedStore);
+  EXPECT_EQ(Direct->Cost.SectorsPerRequest, 4);
+  // 128 bytes apart at 'n' = 4096 floats: a sector per lane.
+  EXPECT_EQ(Strided->Cost.SectorsPerRequest, 32);
+  EXPECT_EQ(StridedStore->Cost.SectorsPerRequest, 32);
+  EXPECT_EQ(Strided->Status, AccessStatus::Assumed);
+  EXPECT_TRUE(says(Strided, "reached only when 'direct' and 'scale' are false, none known at a "
+                            "launch site (every value the sweep tries makes a bool true): "
+                            "simulated with them false and the other values at 4096"));
+  EXPECT_FALSE(says(Direct, "are false"));
+}
+
+// The flag's false arm inside a branch on a mode's bit that the primary
+// value (4096) leaves off and the sweep's 1 sets: the run with the flag off
+// is made from that value too (QT clustering's `if (matrix_type_mask &
+// FULL_STORAGE_MATRIX)` around its texture flag's branch).
+TEST(ValueSweep, TheFalseArmOfAFlagUnderAModeBitIsReached) {
+  auto R = analyse(R"cu(
+    __global__ void moded(float *out, const float *in, int n, int mode, bool direct) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (mode & 1) {
+        if (direct)
+          out[i] = in[i];
+        else
+          out[i] = in[i * 32 % n];
+      }
+    }
+  )cu",
+                   "moded", 4);
+  ASSERT_EQ(R->Analyses.size(), 1u);
+  const AccessResult *Strided = R->ByText["in[i * 32 % n]"];
+  ASSERT_TRUE(Strided);
+  // 'n' = 1: every lane reads in[0], one sector.
+  EXPECT_EQ(Strided->Cost.SectorsPerRequest, 1);
+  EXPECT_TRUE(says(Strided, "reached only when 'direct' is false, not known at a launch site "
+                            "(every value the sweep tries makes a bool true): simulated with it "
+                            "false and the other values at 1"));
+}
+
+} // namespace
