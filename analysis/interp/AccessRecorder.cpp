@@ -181,7 +181,11 @@ void WarpInterpreter::Impl::recordAccess(const Expr *SiteExpr, AccessOp Op,
   }
   // One lane alone (thread 0 writing its block's result through an index
   // read from memory): its address does not change what the request costs.
-  if (!R.Addresses && !R.UnderUncertainMask && llvm::popcount(Active) == 1)
+  // Under a data-dependent condition too: the mask then holds every lane
+  // that may take it, so a request it lets through is this lane's or none
+  // (a quicksort's partition launched <<<1, 1>>>, its pointers moved by
+  // the data; cdpSimpleQuicksort measured 1 sector per request).
+  if (!R.Addresses && llvm::popcount(Active) == 1)
     R.OneLane = true;
   // A shared atomic nvcc emits as a compare-and-swap loop reads the old
   // values first, with a plain load of the same width at the same

@@ -436,6 +436,10 @@ __global__ void both(const float *in, const int *idx, float *out, float **rows) 
   if (i == 3) {
     float *row = rows[blockIdx.x];
     row[7] = 1.0f;
+    // Under a data-dependent condition, still at most lane 3's.
+    while (*row > 0.0f)
+      ++row;
+    *row = 2.0f;
   }
 }
 )";
@@ -464,6 +468,14 @@ __global__ void both(const float *in, const int *idx, float *out, float **rows) 
   EXPECT_EQ(OneLane.Status, AccessStatus::Assumed);
   EXPECT_DOUBLE_EQ(OneLane.Cost.SectorsPerRequest, 1.0);
   EXPECT_EQ(OneLane.DataSource, "rows[blockIdx.x]");
+  // The pointer the data moved: one lane's request whenever one is made
+  // (the loop's condition and the store after it are under the data).
+  ASSERT_TRUE(ByExpression.count("*row"));
+  const AccessResult &Moved = *ByExpression["*row"];
+  EXPECT_EQ(Moved.Status, AccessStatus::Assumed);
+  EXPECT_DOUBLE_EQ(Moved.Cost.SectorsPerRequest, 1.0);
+  EXPECT_DOUBLE_EQ(Moved.Cost.IdealSectorsPerRequest, 1.0);
+  EXPECT_EQ(Moved.DataSource, "rows[blockIdx.x]");
 }
 
 const char *TripCounts = R"(
