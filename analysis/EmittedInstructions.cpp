@@ -155,6 +155,42 @@ struct InstructionReconciler::Impl {
   }
 
   /// The slot of the instructions Indices, on File:Line.
+  /// Whether the orphan instructions O, which the accesses of line U and of
+  /// other lines could each be, are one instruction per access of all those
+  /// lines, every instruction and access of one width, and no line has
+  /// another candidate: then each access is one of them, whichever.
+  bool sharesOrphansAlike(
+      const std::tuple<std::string, unsigned, SassOp, MemorySpace> &U,
+      const std::tuple<std::string, unsigned, SassOp, SassSpace> &O,
+      const std::map<std::tuple<std::string, unsigned, SassOp, MemorySpace>, std::vector<SiteId>>
+          &Unmatched,
+      const std::map<std::tuple<std::string, unsigned, SassOp, MemorySpace>,
+                     std::vector<std::tuple<std::string, unsigned, SassOp, SassSpace>>>
+          &Candidates,
+      const std::map<std::tuple<std::string, unsigned, SassOp, SassSpace>, std::vector<size_t>>
+          &Orphans) const {
+    const std::vector<size_t> &Listed = Orphans.at(O);
+    unsigned Width = Instructions[Listed.front()].Shape.BytesPerLane;
+    for (size_t I : Listed)
+      if (Instructions[I].Shape.BytesPerLane != Width)
+        return false;
+    size_t Accesses = 0;
+    bool HasU = false;
+    for (const auto &[Line, C] : Candidates) {
+      if (std::find(C.begin(), C.end(), O) == C.end())
+        continue;
+      if (C.size() != 1)
+        return false;
+      HasU |= Line == U;
+      for (const SiteId &Id : Unmatched.at(Line)) {
+        if (Sites.at(Id).Bytes != Width)
+          return false;
+        ++Accesses;
+      }
+    }
+    return HasU && Accesses == Listed.size();
+  }
+
   const InstructionSlot *makeSlot(const std::vector<size_t> &Indices, const std::string &File,
                                   unsigned Line) {
     InstructionSlot S;
@@ -839,6 +875,22 @@ struct InstructionReconciler::Impl {
           }
           continue;
         }
+      }
+      if (C.size() == 1 && Claims[C.front()] > 1 && sharesOrphansAlike(U, C.front(), Unmatched,
+                                                                     Candidates, Orphans)) {
+        // Several lines' accesses whose instructions the line table put on
+        // one line (a rotated loop's loads at their value's first use:
+        // one-lane-walks.cu's `lval = *lptr` on lines 17 and 21, both LDG.E
+        // on line 19), as many instructions there as accesses, all of one
+        // width: which is which does not change a request's cost.
+        const auto &O = C.front();
+        const InstructionSlot *Slot = makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O));
+        for (const SiteId &Id : Ids) {
+          SitePlan &P = Plans[Id];
+          P.Slot = Slot;
+          P.Moved = true;
+        }
+        continue;
       }
       if (C.size() != 1 || Claims[C.front()] != 1) {
         std::string Why =

@@ -30,7 +30,11 @@
 //           s[i0] = ... and s[i1] = ... on two lines, one STS.64 on the
 //           second), a line whose access lies next to it in memory first
 //           (vector-halves.cu: a float2's .y merged into its .x's LDG.E.64
-//           two lines up, past another array's);
+//           two lines up, past another array's); several lines' accesses
+//           that could each be only one line's instructions take them
+//           together when there is one per access, all of one width
+//           (one-lane-walks.cu: a rotated loop's two loads of lval, lines
+//           17 and 21, both LDG.E on line 19, its first use);
 //  hoisted  moved outside a loop the access is written in (in[i] of
 //           cuda-occupancy.cu's sharedBound, a loop-invariant load nvcc
 //           hoists to the `for` line; a load invariant in its innermost
