@@ -607,6 +607,9 @@ void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *
         Rest.emplace(K, V.withoutIdentity()); // a value read afresh is as it was
     return Rest;
   };
+  // What the last iteration left (MayRepeat): the state the next one starts
+  // from, so that each iteration copies the variables once.
+  std::optional<std::map<VarKey, HostValue>> LeftByLast;
   unsigned UnknownBoundIters = 0;
   const unsigned MaxUnknownBoundIters = mayLaunch(Loop) ? Limits.UnknownBoundIterations : 0;
   for (unsigned Iter = 0; Widen.empty(); ++Iter) {
@@ -634,14 +637,18 @@ void HostEvaluator::execLoop(const Stmt *Init, const Expr *Cond, const VarDecl *
       Widen = ", which runs more than " + std::to_string(Cap) + " times";
       break;
     }
-    std::optional<std::map<VarKey, HostValue>> Before;
-    if (MayRepeat && Iter > 0)
-      Before = WithoutCounters();
     Context.push_back(loopContext(Loop, Vars));
     iterate(Body, Inc);
     Context.pop_back();
-    if (Before && Cur.Live && !Aborted && WithoutCounters() == *Before)
-      break;
+    if (MayRepeat && Cur.Live && !Aborted) {
+      // Compared with what the last iteration left, before this one's
+      // condition: a condition that changes a value (not a counter) only
+      // makes the two differ, and the loop goes on.
+      std::map<VarKey, HostValue> Left = WithoutCounters();
+      if (LeftByLast && Left == *LeftByLast)
+        break;
+      LeftByLast = std::move(Left);
+    }
   }
   if (!Widen.empty() && Cur.Live && !Aborted) {
     // The iterations not followed: what the loop changes is unknown in
