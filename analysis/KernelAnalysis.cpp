@@ -676,6 +676,13 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                  "a whole struct copied into a local variable only some fields of which are "
                  "read: nvcc loads the bytes read, " +
                      Pieces + " (predicted; " + Predicted + ")"});
+          } else if (isRandomStateInit(T.Site.Expr)) {
+            A.Assumptions.push_back(
+                {AssumptionKind::StructCopy,
+                 "curand_init sets every field of the generator state it is given: one " +
+                     std::to_string(T.Site.BytesPerLane) +
+                     "-byte store per piece of the state, its alignment (its skip-ahead's "
+                     "further writes of some fields not counted)"});
           } else {
             A.Assumptions.push_back({AssumptionKind::StructCopy,
                                     "a whole-struct copy was split into field-sized "

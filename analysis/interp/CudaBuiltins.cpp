@@ -180,6 +180,8 @@ WarpInterpreter::Impl::libraryFunction(llvm::StringRef Name) {
       {"__stcs", {&I::cachedAccessCall, CachedStore}},
       {"__stwb", {&I::cachedAccessCall, CachedStore}},
       {"__stwt", {&I::cachedAccessCall, CachedStore}},
+      // cuRAND's device API: a generator's initialiser writes its state.
+      {"curand_init", {&I::randomStateInitCall, 0}},
       // Integer helpers that index arithmetic uses.
       {"min", {&I::integerMinMaxCall, Minimum}},
       {"umin", {&I::integerMinMaxCall, Minimum}},
@@ -286,6 +288,36 @@ std::optional<Lanes> WarpInterpreter::Impl::cachedAccessCall(const CallExpr *CE,
   recordTypedAccess(CE, Store ? AccessOp::Store : AccessOp::Load, Ptr,
                     pointeeOfFirstArgument(CE));
   return Lanes{};
+}
+
+std::optional<Lanes> WarpInterpreter::Impl::randomStateInitCall(const CallExpr *CE, unsigned) {
+  // curand_init(seed, subsequence, offset, &state), and the quasi-random
+  // generators' curand_init(direction_vectors, offset, &state), set every
+  // field of the state they are given (cuRAND Library, "Device API
+  // Overview"): with a state array in global memory, one store of each of
+  // its pieces per lane, lanes a state's size apart. Measured on the H100:
+  // cuda-samples' MC_EstimatePiInlineQ initialises its 140-byte
+  // curandStateSobol32 array so, 8 times the ideal sectors per store
+  // request on the call's line, where nvcc's line table puts the inlined
+  // stores. The skip-ahead that follows writes some fields again: those
+  // requests are not counted (KernelAnalysis.cpp says so).
+  if (CE->getNumArgs() < 2)
+    return std::nullopt;
+  const Expr *State = CE->getArg(CE->getNumArgs() - 1);
+  QualType Pointee = State->getType()->getPointeeType();
+  if (Pointee.isNull() || !Pointee->isRecordType() || Pointee.isConstQualified())
+    return std::nullopt;
+  for (unsigned I = 0; I + 1 < CE->getNumArgs(); ++I)
+    eval(CE->getArg(I));
+  Lanes Ptr = eval(State);
+  recordTypedAccess(CE, AccessOp::Store, Ptr, Pointee);
+  return Lanes{};
+}
+
+bool isRandomStateInit(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  return FD && FD->getIdentifier() && FD->getName() == "curand_init";
 }
 
 std::optional<Lanes> WarpInterpreter::Impl::integerMinMaxCall(const CallExpr *CE,

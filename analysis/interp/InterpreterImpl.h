@@ -456,6 +456,7 @@ private:
   std::optional<Lanes> hintCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> atomicCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> cachedAccessCall(const clang::CallExpr *CE, unsigned Variant);
+  std::optional<Lanes> randomStateInitCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> integerMinMaxCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> integerAbsCall(const clang::CallExpr *CE, unsigned Variant);
   std::optional<Lanes> bitCall(const clang::CallExpr *CE, unsigned Variant);

@@ -161,6 +161,11 @@ private:
   Impl *P;
 };
 
+/// Whether E is a call of cuRAND's curand_init (a library function), whose
+/// writes of the generator state it is given the interpreter records as a
+/// store of the whole state (WarpInterpreter::Impl::randomStateInitCall).
+bool isRandomStateInit(const clang::Expr *E);
+
 } // namespace warpcheck::analysis
 
 #endif
