@@ -176,7 +176,7 @@ std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
                 " per request";
   if (Everywhere)
     Range += ", the same efficiency for every value";
-  else if (llvm::StringRef(D.WorstCondition).starts_with("reached only"))
+  else if (llvm::StringRef(D.WorstCondition).starts_with("reached "))
     Range += ", " + D.WorstCondition;
   else
     Range += ", the lowest efficiency " + D.WorstCondition;

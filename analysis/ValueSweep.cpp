@@ -328,12 +328,16 @@ std::optional<ValueDependence> dependenceOf(const SiteKey &Site, const Sweep &S,
         D.RepresentativeValue = S.PrimaryValue;
       }
   }
-  if (!AllReached)
-    D.WorstCondition = "reached only " + describeValues(D.Symbols, Reached, All, Reads) +
+  if (!AllReached) {
+    // "reached only when 'n' <= 16", "reached unless 'mode' is a multiple
+    // of 2" (not "only unless").
+    std::string Where = describeValues(D.Symbols, Reached, All, Reads);
+    D.WorstCondition = (llvm::StringRef(Where).starts_with("unless") ? "reached " : "reached only ") +
+                       Where +
                        (WorstValues.size() == Reached.size()
                             ? std::string()
                             : ", worst " + describeValues(D.Symbols, WorstValues, All, Reads));
-  else
+  } else
     D.WorstCondition = describeValues(D.Symbols, WorstValues, All, Reads);
   return D;
 }

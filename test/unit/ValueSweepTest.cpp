@@ -369,6 +369,11 @@ TEST(ValueSweep, TheFalseArmOfAFlagUnderAModeBitIsReached) {
   ASSERT_TRUE(Strided);
   // 'n' = 1: every lane reads in[0], one sector.
   EXPECT_EQ(Strided->Cost.SectorsPerRequest, 1);
+  // The true arm, which odd modes reach: said as such ("reached unless",
+  // not "reached only unless").
+  const AccessResult *Packed = R->ByText["in[i]"];
+  ASSERT_TRUE(Packed);
+  EXPECT_TRUE(says(Packed, "reached unless 'mode' is a multiple of 2"));
   EXPECT_TRUE(says(Strided, "reached only when 'direct' is false, not known at a launch site "
                             "(every value the sweep tries makes a bool true): simulated with it "
                             "false and the other values at 1"));
