@@ -607,57 +607,73 @@ bool onWaysOfRunWithoutArguments(const std::vector<std::string> &Ways,
   return true;
 }
 
-/// Sets CommandLineDefault on each integer of Open (those C, launched on
-/// the branches' Ways, leaves open) that the launch at S passes alike
-/// whenever main, run without command-line arguments (Plain), launches
-/// Kernel there with C's block, its grid when C's is known, and the
-/// integers C binds: each option's default (`dimsA.x` is 320 unless `-wA=`
-/// is given). The two runs differ only in argc, so a value known in Plain
-/// alone is one the command line decides.
-void addCommandLineDefaults(LaunchConfig &C, const host::LaunchSite &S,
-                            const FunctionDecl *Kernel, const model::ArchSpec &Arch,
-                            const std::vector<const ParmVarDecl *> &Open,
-                            const std::vector<std::string> &Ways,
-                            const host::HostEvaluator &Plain) {
+/// The launches of Kernel that main, run without command-line arguments
+/// (Plain), makes at S, one per way of their shapes' choices, as configs:
+/// what addCommandLineDefaults compares each of Kernel's launches there
+/// with. Computed once per site and kernel (Parboil's bfs: 30 launches of
+/// three kernels at six sites, each record's ways enumerated again for
+/// every launch, 3.5 minutes).
+std::vector<LaunchConfig> launchesWithoutArguments(const host::LaunchSite &S,
+                                                   const FunctionDecl *Kernel,
+                                                   const model::ArchSpec &Arch,
+                                                   const host::HostEvaluator &Plain) {
+  std::vector<LaunchConfig> Out;
   auto Records = Plain.records().find(&S);
-  if (Open.empty() || Records == Plain.records().end())
+  if (Records == Plain.records().end())
+    return Out;
+  const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
+  for (const host::LaunchRecord &Record : Records->second)
+    for (const host::LaunchRecord &R : launchesPerWay(Record)) {
+      if (R.InWidenedIteration || !llvm::is_contained(R.Kernels, Canonical))
+        continue;
+      std::string Why, CannotRun;
+      if (std::optional<LaunchConfig> D = configOf(S, R, Kernel, Arch, Why, CannotRun))
+        Out.push_back(std::move(*D));
+    }
+  return Out;
+}
+
+/// Sets CommandLineDefault on each integer of Open (those C, launched on
+/// the branches' Ways, leaves open) that the launch at its site passes
+/// alike whenever main, run without command-line arguments (Plain), makes
+/// it there (PlainLaunches, launchesWithoutArguments) with C's block, its
+/// grid when C's is known, and the integers C binds: each option's default
+/// (`dimsA.x` is 320 unless `-wA=` is given). The two runs differ only in
+/// argc, so a value known in Plain alone is one the command line decides.
+void addCommandLineDefaults(LaunchConfig &C, const std::vector<const ParmVarDecl *> &Open,
+                            const std::vector<std::string> &Ways,
+                            const host::HostEvaluator &Plain,
+                            const std::vector<LaunchConfig> &PlainLaunches) {
+  if (Open.empty() || PlainLaunches.empty())
     return;
   // A way of a branch the run without arguments went only the other way
   // (`-wB=` given: "the branch at main.cu:51 taken") is a launch the
   // command line shapes: its values are no defaults.
   if (!onWaysOfRunWithoutArguments(Ways, Plain))
     return;
-  const FunctionDecl *Canonical = Kernel->getCanonicalDecl();
   std::map<const ParmVarDecl *, std::optional<std::int64_t>> Found;
   bool Any = false;
-  for (const host::LaunchRecord &Record : Records->second)
-    for (const host::LaunchRecord &R : launchesPerWay(Record)) {
-      if (R.InWidenedIteration || !llvm::is_contained(R.Kernels, Canonical))
-        continue;
-      std::string Why, CannotRun;
-      std::optional<LaunchConfig> D = configOf(S, R, Kernel, Arch, Why, CannotRun);
-      if (!D || !(D->Block == C.Block) ||
-          (C.GridKnown && (!D->GridKnown || !(D->Grid == C.Grid))))
-        continue;
-      bool Agrees = llvm::all_of(C.Arguments, [&](const auto &Bound) {
-        if (!Bound.second.Integer)
-          return true;
-        auto It = D->Arguments.find(Bound.first);
-        return It != D->Arguments.end() && It->second.Integer == Bound.second.Integer;
-      });
-      if (!Agrees)
-        continue;
-      for (const ParmVarDecl *P : Open) {
-        auto It = D->Arguments.find(P);
-        std::optional<std::int64_t> V =
-            It != D->Arguments.end() ? It->second.Integer : std::nullopt;
-        if (!Any)
-          Found[P] = V;
-        else if (Found[P] != V)
-          Found[P].reset();
-      }
-      Any = true;
+  for (const LaunchConfig &D : PlainLaunches) {
+    if (!(D.Block == C.Block) || (C.GridKnown && (!D.GridKnown || !(D.Grid == C.Grid))))
+      continue;
+    bool Agrees = llvm::all_of(C.Arguments, [&](const auto &Bound) {
+      if (!Bound.second.Integer)
+        return true;
+      auto It = D.Arguments.find(Bound.first);
+      return It != D.Arguments.end() && It->second.Integer == Bound.second.Integer;
+    });
+    if (!Agrees)
+      continue;
+    for (const ParmVarDecl *P : Open) {
+      auto It = D.Arguments.find(P);
+      std::optional<std::int64_t> V = It != D.Arguments.end() ? It->second.Integer : std::nullopt;
+      if (!Any)
+        Found[P] = V;
+      else if (Found[P] != V)
+        Found[P].reset();
     }
+    Any = true;
+  }
   for (const auto &[P, V] : Found)
     if (V)
       C.Arguments[P].CommandLineDefault = *V;
@@ -711,6 +727,8 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
     };
     std::vector<host::LaunchRecord> Launches;
     std::vector<bool> FromPlainRun;
+    // What the run without arguments launches here, once per site.
+    std::optional<std::vector<LaunchConfig>> PlainLaunches;
     auto AddLaunches = [&](const std::vector<host::LaunchRecord> &From, bool Plain) {
       for (const host::LaunchRecord &R : From)
         for (host::LaunchRecord &W : launchesPerWay(R)) {
@@ -785,8 +803,11 @@ LaunchSiteIndex::configsFor(const FunctionDecl *Kernel,
       // Run main without arguments only for launches that leave integers open.
       if (std::vector<const ParmVarDecl *> Open = openIntegers(*C, Kernel);
           !Open.empty() && !FromPlainRun[Index])
-        if (const host::HostEvaluator *Argumentless = runWithoutArguments(Defaults))
-          addCommandLineDefaults(*C, *S, Kernel, Arch, Open, R.Ways, *Argumentless);
+        if (const host::HostEvaluator *Argumentless = runWithoutArguments(Defaults)) {
+          if (!PlainLaunches)
+            PlainLaunches = launchesWithoutArguments(*S, Kernel, Arch, *Argumentless);
+          addCommandLineDefaults(*C, Open, R.Ways, *Argumentless, *PlainLaunches);
+        }
       // One analysis per distinct shape and binding (made by the run
       // without arguments if any of its launches is).
       auto Same = std::find_if(Result.begin(), Result.end(),
