@@ -179,9 +179,18 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
   if (!CacheDir.empty()) {
     CacheFile = CacheDir;
     llvm::sys::path::append(CacheFile, Key + ".txt");
-    if (auto Cached = readCache(CacheFile)) {
+    // A cached time-out stands for runs with the same limit or a shorter
+    // one (a large kernel's 181 s were spent again on every run); a longer
+    // limit tries again.
+    if (auto Cached = readCache(CacheFile);
+        Cached && (!Cached->TimedOutAfterSeconds ||
+                   (Options.TimeoutSeconds &&
+                    Options.TimeoutSeconds <= Cached->TimedOutAfterSeconds))) {
       toolchain::markCacheEntryUsed(CacheFile);
       Cached->Arch = *SM;
+      if (Cached->TimedOutAfterSeconds)
+        Cached->FallbackReason += " (an earlier run's, cached until the unit changes: remove " +
+                                  std::string(CacheFile.str()) + " to run nvcc again)";
       Cached->DroppedFlags = Flags.Dropped;
       return *Cached;
     }
@@ -223,8 +232,16 @@ TranslationUnitRegisters runPtxas(const RegisterOptions &Options, llvm::StringRe
     Output = std::move(Run.Output);
     if (Run.StartFailed)
       return Fail("nvcc could not be started: " + Run.StartError);
+    if (Run.TimedOut) {
+      // Cached with its limit: the same unit would time out again.
+      Fail("nvcc did not finish: " + Run.StartError);
+      R.TimedOutAfterSeconds = Options.TimeoutSeconds;
+      if (!CacheFile.empty())
+        writeCache(CacheFile, R);
+      return R;
+    }
     if (RC < 0) {
-      // A time-out or a crash: not cached, it may not happen again.
+      // A crash (a signal): not cached, it may not happen again.
       return Fail(Run.StartError.empty() ? "nvcc did not finish"
                                          : "nvcc did not finish: " + Run.StartError);
     }

@@ -141,6 +141,13 @@ std::optional<TranslationUnitRegisters> readCache(llvm::StringRef File) {
     R.FallbackReason = Lines[1].drop_front(6).str();
     return R;
   }
+  if (llvm::StringRef Rest = Lines[1]; Rest.consume_front("timeout\t")) {
+    auto [Limit, Reason] = Rest.split('\t');
+    if (Limit.getAsInteger(10, R.TimedOutAfterSeconds) || !R.TimedOutAfterSeconds)
+      return std::nullopt;
+    R.FallbackReason = Reason.str();
+    return R;
+  }
   if (Lines[1] != "ok")
     return std::nullopt;
   for (size_t I = 2; I < Lines.size(); ++I) {
@@ -188,7 +195,9 @@ void writeCache(llvm::StringRef File, const TranslationUnitRegisters &R) {
     std::string Reason = R.FallbackReason;
     std::replace(Reason.begin(), Reason.end(), '\n', ' ');
     std::replace(Reason.begin(), Reason.end(), '\t', ' ');
-    Text += "error\t" + Reason + "\n";
+    Text += (R.TimedOutAfterSeconds ? "timeout\t" + std::to_string(R.TimedOutAfterSeconds) + "\t"
+                                    : std::string("error\t")) +
+            Reason + "\n";
   } else {
     Text += "ok\n";
     for (const auto &[Name, F] : R.ByMangledName) {

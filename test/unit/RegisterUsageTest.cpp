@@ -530,6 +530,51 @@ TEST(PtxasRun, CacheByContent) {
   EXPECT_FALSE(NoCache.FromCache);
 }
 
+// nvcc that runs past its time limit (a kernel that takes minutes to
+// compile) is not waited for again by every run: the time-out is cached
+// with its limit, like a failure; a longer limit tries again. A fake
+// toolkit whose nvcc counts its starts and sleeps.
+TEST(PtxasRun, TimeOutsAreCachedWithTheirLimit) {
+  TempDir T;
+  llvm::sys::fs::create_directories(T.file("toolkit/bin"));
+  std::string Starts = T.file("starts");
+  std::string Nvcc =
+      T.write("toolkit/bin/nvcc", "#!/bin/sh\necho started >> " + Starts + "\nexec sleep 30\n");
+  llvm::sys::fs::setPermissions(Nvcc, llvm::sys::fs::all_all);
+  std::string Kernel = T.write("kernel.cu", SimpleKernel);
+  RegisterOptions O;
+  O.Mode = RegisterMode::Ptxas;
+  O.ToolkitRoot = T.file("toolkit");
+  O.CacheDir = T.file("cache");
+  O.Arch = "sm_90";
+  O.TimeoutSeconds = 1;
+  auto StartCount = [&] {
+    auto Text = llvm::MemoryBuffer::getFile(Starts);
+    return Text ? static_cast<unsigned>((*Text)->getBuffer().count('\n')) : 0u;
+  };
+  TranslationUnitRegisters First = runPtxas(O, Kernel);
+  EXPECT_FALSE(First.FromCache);
+  EXPECT_EQ(First.TimedOutAfterSeconds, 1u);
+  EXPECT_NE(First.FallbackReason.find("timed out after 1 s"), std::string::npos)
+      << First.FallbackReason;
+  EXPECT_EQ(StartCount(), 1u);
+  // The same limit: the cached time-out, said to be one, nvcc not started.
+  TranslationUnitRegisters Second = runPtxas(O, Kernel);
+  EXPECT_TRUE(Second.FromCache);
+  EXPECT_EQ(Second.TimedOutAfterSeconds, 1u);
+  EXPECT_NE(Second.FallbackReason.find("timed out after 1 s (an earlier run's, cached until "
+                                       "the unit changes"),
+            std::string::npos)
+      << Second.FallbackReason;
+  EXPECT_EQ(StartCount(), 1u);
+  // A longer limit tries again (and times out again, cached with it).
+  O.TimeoutSeconds = 2;
+  TranslationUnitRegisters Third = runPtxas(O, Kernel);
+  EXPECT_FALSE(Third.FromCache);
+  EXPECT_EQ(Third.TimedOutAfterSeconds, 2u);
+  EXPECT_EQ(StartCount(), 2u);
+}
+
 //===--- The estimate and occupancyFor on real ASTs -----------------------===//
 
 struct ParsedUnit {

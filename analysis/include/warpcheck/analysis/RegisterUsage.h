@@ -153,6 +153,10 @@ struct TranslationUnitRegisters {
   std::string MemoryInstructionsNote;
   /// Set when the requested source could not be used, and why.
   std::string FallbackReason;
+  /// nvcc ran out of this time limit (seconds; 0: it did not). Cached like
+  /// a failure: a later run with the same limit does not wait for it again,
+  /// a run with a longer one tries again.
+  unsigned TimedOutAfterSeconds = 0;
   /// Flags left out of the nvcc command (for the report's assumptions).
   std::vector<std::string> DroppedFlags;
   bool FromCache = false;
