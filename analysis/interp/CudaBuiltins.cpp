@@ -152,6 +152,9 @@ enum ShuffleVariant : unsigned { ShuffleIndex, ShuffleXor, ShuffleUp, ShuffleDow
 /// Functions") and __activemask.
 enum VoteVariant : unsigned { VoteBallot, VoteAny, VoteAll, VoteActiveMask };
 
+/// cuRAND's initialiser of a generator state (randomStateInitCall).
+constexpr llvm::StringLiteral RandomStateInit = "curand_init";
+
 QualType pointeeOfFirstArgument(const CallExpr *CE) {
   if (CE->getNumArgs() == 0)
     return QualType();
@@ -181,7 +184,7 @@ WarpInterpreter::Impl::libraryFunction(llvm::StringRef Name) {
       {"__stwb", {&I::cachedAccessCall, CachedStore}},
       {"__stwt", {&I::cachedAccessCall, CachedStore}},
       // cuRAND's device API: a generator's initialiser writes its state.
-      {"curand_init", {&I::randomStateInitCall, 0}},
+      {RandomStateInit, {&I::randomStateInitCall, 0}},
       // Integer helpers that index arithmetic uses.
       {"min", {&I::integerMinMaxCall, Minimum}},
       {"umin", {&I::integerMinMaxCall, Minimum}},
@@ -317,7 +320,7 @@ std::optional<Lanes> WarpInterpreter::Impl::randomStateInitCall(const CallExpr *
 bool isRandomStateInit(const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
-  return FD && FD->getIdentifier() && FD->getName() == "curand_init";
+  return FD && FD->getIdentifier() && FD->getName() == RandomStateInit;
 }
 
 std::optional<Lanes> WarpInterpreter::Impl::integerMinMaxCall(const CallExpr *CE,
