@@ -182,22 +182,59 @@ std::optional<RunFailure> runOnThisThread(llvm::function_ref<void()> Fn) {
   return outcome(R, 0);
 }
 
-} // namespace
+/// A stack mapped ahead of its runs (reserveStack), with its guard.
+struct ReservedStack {
+  std::size_t StackBytes = 0;
+  void *Base = nullptr;
+  std::atomic<bool> InUse{false};
+};
+ReservedStack Reserved;
 
-std::optional<RunFailure> runContained(llvm::function_ref<void()> Fn, std::size_t StackBytes) {
-  installHandlers();
-  // The thread's stack with the guard below it, mapped here so that the
-  // guard's place is known exactly.
+/// Maps a stack of StackBytes with the guard below it, so that the guard's
+/// place is known exactly; null when the address space has no room.
+void *mapStack(std::size_t StackBytes) {
   std::size_t Mapped = StackBytes + GuardBytes;
   void *Base = mmap(nullptr, Mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                     -1, 0);
   if (Base == MAP_FAILED)
-    return runOnThisThread(Fn);
-  char *Stack = static_cast<char *>(Base) + GuardBytes;
-  if (mprotect(Stack, StackBytes, PROT_READ | PROT_WRITE) != 0) {
+    return nullptr;
+  if (mprotect(static_cast<char *>(Base) + GuardBytes, StackBytes, PROT_READ | PROT_WRITE) !=
+      0) {
     munmap(Base, Mapped);
-    return runOnThisThread(Fn);
+    return nullptr;
   }
+  return Base;
+}
+
+} // namespace
+
+bool reserveStack(std::size_t StackBytes) {
+  if (Reserved.Base)
+    return Reserved.StackBytes == StackBytes;
+  Reserved.Base = mapStack(StackBytes);
+  Reserved.StackBytes = Reserved.Base ? StackBytes : 0;
+  return Reserved.Base != nullptr;
+}
+
+std::optional<RunFailure> runContained(llvm::function_ref<void()> Fn, std::size_t StackBytes) {
+  installHandlers();
+  std::size_t Mapped = StackBytes + GuardBytes;
+  // The stack reserved for runs of this size, when no other run has it.
+  bool FromReserve = false;
+  if (Reserved.Base && Reserved.StackBytes == StackBytes) {
+    bool Free = false;
+    FromReserve = Reserved.InUse.compare_exchange_strong(Free, true);
+  }
+  void *Base = FromReserve ? Reserved.Base : mapStack(StackBytes);
+  if (!Base)
+    return runOnThisThread(Fn);
+  auto Unmap = [&] {
+    if (FromReserve)
+      Reserved.InUse.store(false);
+    else
+      munmap(Base, Mapped);
+  };
+  char *Stack = static_cast<char *>(Base) + GuardBytes;
   Run R{Fn};
   for (GuardSlot &G : Guards) {
     std::uintptr_t Free = 0;
@@ -220,7 +257,7 @@ std::optional<RunFailure> runContained(llvm::function_ref<void()> Fn, std::size_
     pthread_join(Thread, nullptr);
   if (R.Guard)
     R.Guard->Owner.store(0);
-  munmap(Base, Mapped);
+  Unmap();
   if (Error != 0)
     return runOnThisThread(Fn);
   return outcome(R, StackBytes);

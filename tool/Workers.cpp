@@ -22,8 +22,12 @@
 #include <mutex>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <new>
 #include <optional>
 #include <sys/resource.h>
@@ -36,11 +40,15 @@ namespace {
 
 /// Runs the job contained (ContainedRun.h: its own large stack, a crash or
 /// a stack overflow returns here) into Out. The result is handed over whole
-/// at the end: a failed run leaves nothing half-built.
-std::optional<analysis::RunFailure> runJobContained(const TranslationUnitJob &Job,
-                                                    std::unique_ptr<JobResult> &Out) {
+/// at the end: a failed run leaves nothing half-built. OnItsStack runs
+/// first, on the run's stack (the memory limit, set once that stack is
+/// mapped).
+std::optional<analysis::RunFailure>
+runJobContained(const TranslationUnitJob &Job, std::unique_ptr<JobResult> &Out,
+                llvm::function_ref<void()> OnItsStack = [] {}) {
   std::optional<analysis::RunFailure> Failed = analysis::runContained(
       [&] {
+        OnItsStack();
         auto Result = std::make_unique<JobResult>();
         runTranslationUnitJob(Job, *Result);
         Out = std::move(Result);
@@ -101,7 +109,17 @@ void limitMemory(unsigned LimitMB, const std::string &ResultPath) {
   std::set_new_handler([] { answerOutOfMemory(); });
   llvm::install_bad_alloc_error_handler(
       [](void *, const char *, bool) { answerOutOfMemory(); });
-  rlim_t Bytes = static_cast<rlim_t>(LimitMB) << 20;
+  // Set on the unit's own stack, once it is mapped, with the stack of the
+  // kernels' runs mapped too (ContainedRun.h): those stacks, address space
+  // backed by memory only where used, come on top of the limit. Counted in
+  // it, the outcome was not monotonic: a limit that just fitted them left
+  // the analysis too little, where a smaller one, too small for them (the
+  // analysis then ran on the worker's own stack), let the unit through (a
+  // 130 MB unit ran under 400 MB and ran out of memory under 600).
+  constexpr rlim_t Guard = rlim_t(1) << 20;
+  rlim_t Bytes = (static_cast<rlim_t>(LimitMB) << 20) + analysis::UnitStackBytes + Guard;
+  if (analysis::reserveStack(analysis::KernelStackBytes))
+    Bytes += analysis::KernelStackBytes + Guard;
   struct rlimit Limit = {Bytes, Bytes};
   setrlimit(RLIMIT_AS, &Limit);
 }
@@ -317,11 +335,21 @@ int workerMain(llvm::ArrayRef<const char *> Argv) {
     error(Err);
     return ExitUsage;
   }
+#if defined(__GLIBC__)
+  // The limit is on address space. glibc gives each thread that allocates
+  // an arena of its own (the unit's run is a thread), reserving 64 MiB of
+  // address space apiece (HEAP_MAX_SIZE, malloc/arena.c) before the limit
+  // is set, in which the analysis then grows unchecked: a small unit ran
+  // "under 1 MB". One arena for the process, grown under the limit.
   if (MemoryLimitMB)
-    limitMemory(MemoryLimitMB, OutPath);
+    mallopt(M_ARENA_MAX, 1);
+#endif
   std::unique_ptr<JobResult> Result;
   std::optional<std::string> Failure;
-  if (std::optional<analysis::RunFailure> Failed = runJobContained(Job, Result)) {
+  if (std::optional<analysis::RunFailure> Failed = runJobContained(Job, Result, [&] {
+        if (MemoryLimitMB)
+          limitMemory(MemoryLimitMB, OutPath);
+      })) {
     // Under a memory limit, a run that crashed may have run out of memory
     // (not every allocation in clang is checked): said so.
     Failure = jobFailureSentence(*Failed);

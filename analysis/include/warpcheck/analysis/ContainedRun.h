@@ -45,6 +45,7 @@ namespace warpcheck::analysis {
 constexpr std::size_t UnitStackBytes = std::size_t(256) << 20;
 constexpr std::size_t KernelStackBytes = std::size_t(64) << 20;
 
+
 /// Why a contained run failed.
 struct RunFailure {
   enum class Cause {
@@ -66,6 +67,13 @@ struct RunFailure {
 /// thread can be had (the address space is exhausted, or limited), Fn runs
 /// on the calling thread, still under crash recovery.
 std::optional<RunFailure> runContained(llvm::function_ref<void()> Fn, std::size_t StackBytes);
+
+/// Maps a stack of StackBytes now (with its 1 MB guard), kept for the runs
+/// of that size that follow (one at a time; a nested run of the same size
+/// maps its own): under a limit of the address space set next, a kernel's
+/// run finds its stack, which the limit need not leave room for. Whether
+/// it is mapped.
+bool reserveStack(std::size_t StackBytes);
 
 } // namespace warpcheck::analysis
 
