@@ -796,6 +796,23 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
             break;
           }
         }
+        if (T.PredictedMergeKind == MergeKind::SelectedArms) {
+          // "nvcc makes 's[k]' and 's[32 + k]' one load of the address the
+          // branch selects (LDS), on line 37: one request for the lanes of
+          // both arms".
+          for (const InstructionTotals &I : T.Instructions) {
+            std::vector<std::string> Names;
+            for (const Expr *E : I.Serves)
+              Names.push_back(sourceText(E, Ctx));
+            What = "nvcc makes " +
+                   (Names.size() > 1 ? quotedList(Names) : std::string("this load and the other arm's")) +
+                   " one load of the address the branch selects (" + I.Opcode + "), on line " +
+                   std::to_string(I.Line) +
+                   (Names.size() > 1 ? ": one request for the lanes of both arms" : "");
+            if (I.Serves.size() > 1)
+              break;
+          }
+        }
         A.Assumptions.push_back({AssumptionKind::MergedInstruction,
                                  What + " (predicted from the source; " + Predicted + ")"});
         A.Status = AccessStatus::Assumed;

@@ -340,32 +340,62 @@ std::optional<UnrolledLoopAccess> unrolledLoopAccess(const Expr *Site, ASTContex
   return UnrolledLoopAccess{static_cast<unsigned>(*Trip), Max};
 }
 
-const InstructionSlot *UnrolledMergePredictor::slotFor(const RecordedRequest &R, unsigned Bytes) {
-  auto Key = std::make_tuple(R.Site.Expr, R.Site.Op, Bytes);
+const InstructionSlot *UnrolledMergePredictor::slotFor(const RecordedRequest &R, unsigned Bytes,
+                                                       unsigned Line) {
+  auto Key = std::make_tuple(R.Site.Expr, R.Site.Op, Bytes, Line);
   auto It = SlotOf.find(Key);
   if (It != SlotOf.end())
     return It->second;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation L = SM.getExpansionLoc(R.Site.Expr->getBeginLoc());
   InstructionSlot S;
-  S.Line = SM.getExpansionLineNumber(L);
+  S.Line = Line ? Line : SM.getExpansionLineNumber(L);
   if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(L)))
     S.File = F->getName().str();
   // The opcode nvdisasm would print for it.
   std::string Opcode = R.Site.Space == MemorySpace::Global
                            ? (R.Site.Op == AccessOp::Load ? "LDG.E" : "STG.E")
                            : (R.Site.Op == AccessOp::Load ? "LDS" : "STS");
-  Opcode += "." + std::to_string(8 * Bytes);
+  // nvdisasm names a 32-bit access by its opcode alone (LDS, LDG.E).
+  if (Bytes != 4)
+    Opcode += (Bytes < 4 && R.Site.Op == AccessOp::Load ? ".U" : ".") + std::to_string(8 * Bytes);
   S.OpcodeOfWidth[Bytes] = Opcode;
   S.CountOfWidth[Bytes] = 1;
   Slots.push_back(std::move(S));
   return SlotOf[Key] = &Slots.back();
 }
 
+const std::optional<SelectedLoad> &UnrolledMergePredictor::selectionOf(const RecordedRequest &R) {
+  auto It = Selections.find(R.Site.Expr);
+  if (It == Selections.end()) {
+    std::optional<SelectedLoad> S;
+    if (R.Site.Op == AccessOp::Load && !R.StructCopy &&
+        (R.Site.Space == MemorySpace::Global || R.Site.Space == MemorySpace::Shared))
+      S = selectedLoad(R.Site.Expr, Ctx);
+    It = Selections.emplace(R.Site.Expr, S).first;
+  }
+  return It->second;
+}
+
 void UnrolledMergePredictor::add(const RecordedRequest &R,
                                  llvm::function_ref<void(const RecordedRequest &)> Pass,
                                  llvm::function_ref<void(const RecordedRequest &)> Held) {
   SiteId Id{R.Site.Expr, R.Site.Op};
+  // The other arm's load right after the first's, for other lanes of the
+  // warp, completes the run (one request of both); anything else leaves
+  // the run alone.
+  bool CompletesSelected = false;
+  if (OpenSelected) {
+    const RecordedRequest &First = *SelectedRuns[*OpenSelected].First;
+    const std::optional<SelectedLoad> &S = selectionOf(First);
+    CompletesSelected = S && S->Partner == R.Site.Expr->IgnoreParens() &&
+                        R.Site.Op == AccessOp::Load && R.Site.Space == First.Site.Space &&
+                        R.Addresses && R.Addresses->bytesPerLane() == R.Site.BytesPerLane &&
+                        R.Site.BytesPerLane == First.Site.BytesPerLane &&
+                        (R.Addresses->activeMask() & First.Addresses->activeMask()) == 0;
+    if (!CompletesSelected)
+      OpenSelected.reset();
+  }
   bool Shared = R.Site.Space == MemorySpace::Shared;
   std::optional<UnrolledLoopAccess> Loop;
   if (Shared && (R.Site.Op == AccessOp::Load || R.Site.Op == AccessOp::Store) &&
@@ -439,9 +469,27 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
     }
   }
   if (!Loop) {
+    // A load of a branch's arm (SelectedLoads.h): one instruction after the
+    // branch, for its lanes and the other arm's.
+    if (CompletesSelected) {
+      Kept.push_back(R);
+      Held(Kept.back());
+      SelectedRuns[*OpenSelected].Second = &Kept.back();
+      OpenSelected.reset();
+      return;
+    }
+    if (const std::optional<SelectedLoad> &S = selectionOf(R);
+        S && R.Addresses && R.Addresses->bytesPerLane() == R.Site.BytesPerLane) {
+      Kept.push_back(R);
+      Held(Kept.back());
+      SelectedRuns.push_back({&Kept.back(), nullptr, S->Line});
+      OpenSelected = SelectedRuns.size() - 1;
+      return;
+    }
     Pass(R);
     return;
   }
+  OpenSelected.reset();
   // An array ptxas cannot know aligned beyond its element is never read
   // wider: as written, exactly (-rdc=true and a static float array: scalar
   // LDS, measured in unrolled-shared-loads.cu's listings and cuda-samples'
@@ -523,6 +571,7 @@ void UnrolledMergePredictor::add(const RecordedRequest &R,
 }
 
 void UnrolledMergePredictor::finishWarp() {
+  OpenSelected.reset();
   Executions.clear();
   for (auto &[Id, Plan] : Sites)
     Plan.InThisWarp = false;
@@ -629,6 +678,30 @@ void UnrolledMergePredictor::finish(llvm::function_ref<void(const EmittedRequest
       }
     }
   }
+  // Each branch's one load, for the lanes of both arms (of one when the
+  // warp's lanes took one arm only), counted with the arm run first.
+  for (const SelectedRun &Run : SelectedRuns) {
+    EmittedRequest E;
+    E.Leader = Run.First;
+    E.Members = {Run.First};
+    E.Addresses = *Run.First->Addresses;
+    if (Run.Second) {
+      E.Members.push_back(Run.Second);
+      for (unsigned L = 0; L < model::WarpSize; ++L)
+        if (Run.Second->Addresses->isActive(L))
+          E.Addresses.setLane(L, Run.Second->Addresses->address(L));
+    }
+    unsigned Bytes = E.Addresses.bytesPerLane();
+    E.Slot = slotFor(*Run.First, Bytes, Run.Line);
+    E.Opcode = E.Slot->OpcodeOfWidth.at(Bytes);
+    E.Merged = Run.Second != nullptr;
+    E.Moved = true;
+    for (const RecordedRequest *M : E.Members)
+      Merged[{M->Site.Expr, M->Site.Op}] = MergeKind::SelectedArms;
+    Emit(E);
+  }
+  SelectedRuns.clear();
+  OpenSelected.reset();
   Sites.clear();
   Kept.clear();
 }

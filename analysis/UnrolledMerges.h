@@ -59,6 +59,11 @@
 // in nvcc 13.0's PTX (fieldGroup). A global store between two of the
 // group's loads, or any global access between two of its stores, breaks it.
 //
+// The loads of a branch's two arms that the compiler makes one load of the
+// address the condition selects (SelectedLoads.h) are predicted here too:
+// a request of one arm and the other arm's next, their lanes disjoint, are
+// one request, on the line of the statement after the branch.
+//
 // Not modelled: merges across the iterations of an outer loop, adjacent
 // global elements (a global pointer's alignment is not known to the
 // compiler: two LDG.E stay two), some fields of an element only, local
@@ -71,6 +76,7 @@
 
 #include "EmittedInstructions.h"
 #include "LoopUnrolling.h"
+#include "SelectedLoads.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -112,8 +118,9 @@ std::optional<FieldGroup> fieldGroup(const clang::Expr *Site, AccessOp Op,
                                      clang::ASTContext &Ctx);
 
 /// What a predicted merge joins: iterations of an unrolled loop, two
-/// adjacent elements, or the fields of one element.
-enum class MergeKind { UnrolledLoop, AdjacentElements, ElementFields };
+/// adjacent elements, the fields of one element, or the loads of a
+/// branch's two arms (SelectedLoads.h).
+enum class MergeKind { UnrolledLoop, AdjacentElements, ElementFields, SelectedArms };
 
 /// The alignment ptxas knows a __shared__ array to have, in bytes (16 at
 /// most; 0 for an unknown array): any without relocatable device code, the
@@ -184,7 +191,17 @@ private:
     std::vector<std::vector<const RecordedRequest *>> Runs;
   };
 
-  const InstructionSlot *slotFor(const RecordedRequest &R, unsigned Bytes);
+  /// One execution of a branch whose arms' loads are one instruction
+  /// (SelectedLoads.h): the request of the arm run first, and the other
+  /// arm's when its lanes ran it too.
+  struct SelectedRun {
+    const RecordedRequest *First = nullptr, *Second = nullptr;
+    unsigned Line = 0;
+  };
+
+  /// Line: where the instruction is, when not on the access's line.
+  const InstructionSlot *slotFor(const RecordedRequest &R, unsigned Bytes, unsigned Line = 0);
+  const std::optional<SelectedLoad> &selectionOf(const RecordedRequest &R);
 
   clang::ASTContext &Ctx;
   std::map<const clang::Expr *, std::optional<UnrolledLoopAccess>> Known;
@@ -197,7 +214,13 @@ private:
   /// The requests kept (stable addresses).
   std::deque<RecordedRequest> Kept;
   std::deque<InstructionSlot> Slots;
-  std::map<std::tuple<const clang::Expr *, AccessOp, unsigned>, const InstructionSlot *> SlotOf;
+  std::map<std::tuple<const clang::Expr *, AccessOp, unsigned, unsigned>, const InstructionSlot *>
+      SlotOf;
+  std::map<const clang::Expr *, std::optional<SelectedLoad>> Selections;
+  std::vector<SelectedRun> SelectedRuns;
+  /// This warp's last run, while its other arm may still come: the next
+  /// request of the warp completes it or leaves it alone.
+  std::optional<size_t> OpenSelected;
   std::map<SiteId, MergeKind> Merged;
   std::set<SiteId> Unaligned;
 };

@@ -965,6 +965,15 @@ def compare_hardware(prog, docs, wc):
                                      for ln in [i.get("line")] + (i.get("other_lines") or [])
                                      if ln}) \
                         if a.get("instructions_from") == "listing" else []
+                    # Without a listing, an instruction the model moves (a
+                    # branch's two loads as one on the line of the use),
+                    # when it makes every request of the access.
+                    own = [i for i in a.get("instructions") or []
+                           if i.get("counted_with") is None and i.get("requests_simulated")]
+                    if a.get("instructions_from") == "model" and len(own) == 1 and \
+                            "moved" in (own[0].get("changes") or []) and \
+                            own[0]["requests_simulated"] == a.get("requests_simulated"):
+                        listed = [own[0]["line"]]
                     for ln in listed or [a["line"]]:
                         acc.setdefault((rel, ln, a["space"], a["op"]), []).append(a)
                     if listed:

@@ -196,8 +196,14 @@ std::vector<std::string> executedAs(const warpcheck::analysis::AccessResult &A,
                              ? Names
                              : std::to_string(I.ServedExecutions / std::max(1u, I.Cost.Requests)) +
                                    " executions of this " + Noun;
-      S = "the compiler merges " + What + " into one " + std::to_string(8 * I.BytesPerLane) +
-          "-bit " + Kind + " per lane" + Where + " (" + Cost + ")";
+      // Requests of several accesses at the width of each: the loads of a
+      // branch's arms as one load of the address the branch selects.
+      if (I.Serves.size() > 1 && I.BytesPerLane == A.Site.BytesPerLane)
+        S = "the compiler makes " + Names + " one " + Kind +
+            " of the address the branch selects" + Where + " (" + Cost + ")";
+      else
+        S = "the compiler merges " + What + " into one " + std::to_string(8 * I.BytesPerLane) +
+            "-bit " + Kind + " per lane" + Where + " (" + Cost + ")";
     } else if (I.Split) {
       S = "the compiler " + std::string(Kind) + "s these " +
           std::to_string(A.Site.BytesPerLane) + " bytes per lane with " +

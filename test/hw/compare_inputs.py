@@ -116,7 +116,17 @@ def predicted_items(kernel, stem, with_listing):
             continue
         if a.get("instructions_from") == "model" and not a["requests_simulated"]:
             continue  # every execution predicted merged into its partner's
-        items.append({"access": a, "line": a["line"], "space": a["space"], "op": a["op"],
+        line = a["line"]
+        if a.get("instructions_from") == "model":
+            # Every request of one instruction the model puts on another
+            # line (a branch's two loads as one after it, on the line of
+            # the value's use): compared there.
+            own = [i for i in a.get("instructions") or []
+                   if i["counted_with"] is None and i["requests_simulated"] > 0]
+            if len(own) == 1 and "moved" in (own[0].get("changes") or []) and \
+                    own[0]["requests_simulated"] == a["requests_simulated"]:
+                line = own[0]["line"]
+        items.append({"access": a, "line": line, "space": a["space"], "op": a["op"],
                       "requests": a["requests_simulated"], "value": a[metric],
                       "ideal": a.get("ideal_" + metric), "opcode": None})
     return items

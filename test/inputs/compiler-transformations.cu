@@ -35,8 +35,8 @@ __global__ void branchArms(float *out) {
   else
     v = s[32 + threadIdx.x / 2];
   out[threadIdx.x] = v;
-}
-
+} // CHECK-MESSAGES: :34:9: warning: 2-way bank conflict reading 's[threadIdx.x / 2]': lanes 0-1 hit bank 0 with different words (2 wavefronts per request, ideal 1) with block (32, 1, 1) from the launch at compiler-transformations.cu:73 [cuda-shared-bank-conflict]
+// CHECK-MESSAGES: :34:9: note: the compiler makes 's[threadIdx.x / 2]' and 's[32 + threadIdx.x / 2]' one load of the address the branch selects at line 37 (LDS, 2 wavefronts per request)
 struct Pair { float a, b; };
 struct __align__(8) AlignedPair { float a, b; };
 struct Triple { float a, b, c; };
@@ -80,6 +80,12 @@ int main() {
   cudaDeviceSynchronize();
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
+
+// The loads of branchArms' two arms are one load of the selected address,
+// after the branch (the line table puts it on line 37): odd lanes read word
+// k, even lanes word 32 + k, two words of one bank, measured 2 wavefronts.
+// Counted with the first arm's access; predicted from the source as the
+// listing shows it (the messages after the kernel's closing brace).
 
 // How this input is run (test/lit.cfg.py, test/check_warpcheck.py). The RUN
 // lines are last, not first as in clang-tidy's own tests: the H200 records
