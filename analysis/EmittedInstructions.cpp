@@ -1034,19 +1034,8 @@ void InstructionReconciler::finish(
   // for the other arm's.
   auto EmitSelected = [&](const RecordedRequest &First, const RecordedRequest *Second) {
     const SitePlan &Plan = Plans.at({First.Site.Expr, First.Site.Op});
-    EmittedRequest E;
-    E.Leader = &First;
-    E.Members = {&First};
-    E.Addresses = *First.Addresses;
-    if (Second) {
-      E.Members.push_back(Second);
-      for (unsigned L = 0; L < model::WarpSize; ++L)
-        if (Second->Addresses->isActive(L))
-          E.Addresses.setLane(L, Second->Addresses->address(L));
-    }
+    EmittedRequest E = selectedRequest(First, Second);
     E.Slot = Plan.Slot;
-    E.Moved = true;
-    E.Merged = Second != nullptr;
     auto It = Plan.Slot->OpcodeOfWidth.find(E.Addresses.bytesPerLane());
     if (It != Plan.Slot->OpcodeOfWidth.end())
       E.Opcode = It->second;
@@ -1223,6 +1212,22 @@ void InstructionReconciler::finish(
                                      "several, as the loads of a branch's two arms, or "
                                      "dropped a copied field)");
   }
+}
+
+EmittedRequest selectedRequest(const RecordedRequest &First, const RecordedRequest *Second) {
+  EmittedRequest E;
+  E.Leader = &First;
+  E.Members = {&First};
+  E.Addresses = *First.Addresses;
+  if (Second) {
+    E.Members.push_back(Second);
+    for (unsigned L = 0; L < model::WarpSize; ++L)
+      if (Second->Addresses->isActive(L))
+        E.Addresses.setLane(L, Second->Addresses->address(L));
+  }
+  E.Moved = true;
+  E.Merged = Second != nullptr;
+  return E;
 }
 
 } // namespace warpcheck::analysis

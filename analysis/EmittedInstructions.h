@@ -155,6 +155,10 @@ struct EmittedRequest {
   std::vector<const RecordedRequest *> Members;
 };
 
+/// The one request of a selected address ("selected" above): First's
+/// lanes and, when the other arm ran too, Second's, counted with First.
+EmittedRequest selectedRequest(const RecordedRequest &First, const RecordedRequest *Second);
+
 class InstructionReconciler {
 public:
   /// Instructions: the kernel's (kernelMemoryInstructions), with the

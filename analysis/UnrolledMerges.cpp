@@ -681,21 +681,10 @@ void UnrolledMergePredictor::finish(llvm::function_ref<void(const EmittedRequest
   // Each branch's one load, for the lanes of both arms (of one when the
   // warp's lanes took one arm only), counted with the arm run first.
   for (const SelectedRun &Run : SelectedRuns) {
-    EmittedRequest E;
-    E.Leader = Run.First;
-    E.Members = {Run.First};
-    E.Addresses = *Run.First->Addresses;
-    if (Run.Second) {
-      E.Members.push_back(Run.Second);
-      for (unsigned L = 0; L < model::WarpSize; ++L)
-        if (Run.Second->Addresses->isActive(L))
-          E.Addresses.setLane(L, Run.Second->Addresses->address(L));
-    }
+    EmittedRequest E = selectedRequest(*Run.First, Run.Second);
     unsigned Bytes = E.Addresses.bytesPerLane();
     E.Slot = slotFor(*Run.First, Bytes, Run.Line);
     E.Opcode = E.Slot->OpcodeOfWidth.at(Bytes);
-    E.Merged = Run.Second != nullptr;
-    E.Moved = true;
     for (const RecordedRequest *M : E.Members)
       Merged[{M->Site.Expr, M->Site.Op}] = MergeKind::SelectedArms;
     Emit(E);
