@@ -1214,6 +1214,14 @@ void InstructionReconciler::finish(
   }
 }
 
+std::string modelOpcode(MemorySpace Space, AccessOp Op, unsigned Bytes) {
+  std::string Opcode = Space == MemorySpace::Global ? (Op == AccessOp::Load ? "LDG.E" : "STG.E")
+                                                    : (Op == AccessOp::Load ? "LDS" : "STS");
+  if (Bytes != 4)
+    Opcode += (Bytes < 4 && Op == AccessOp::Load ? ".U" : ".") + std::to_string(8 * Bytes);
+  return Opcode;
+}
+
 EmittedRequest selectedRequest(const RecordedRequest &First, const RecordedRequest *Second) {
   EmittedRequest E;
   E.Leader = &First;

@@ -37,7 +37,8 @@
 //           17 and 21, both LDG.E on line 19, its first use);
 //  hoisted  moved outside a loop the access is written in (in[i] of
 //           cuda-occupancy.cu's sharedBound, a loop-invariant load nvcc
-//           hoists to the `for` line; a load invariant in its innermost
+//           hoists before its loop of constant trip count, on the line of
+//           `int i = ...` before it; a load invariant in its innermost
 //           loop only, to that loop's line, once per run of the loop:
 //           llm.c's att_bth[t3] inside `for (t2 ...)`, inside `for (t ...)`,
 //           where the listing has a load on the inner `for` line no access
@@ -154,6 +155,11 @@ struct EmittedRequest {
   /// Every access whose execution it serves, in address order.
   std::vector<const RecordedRequest *> Members;
 };
+
+/// The opcode nvdisasm prints for a plain access of Bytes per lane, for
+/// an instruction the model predicts without a listing: LDG.E, STS.64,
+/// LDS.U8 (a 32-bit access is named by its opcode alone).
+std::string modelOpcode(MemorySpace Space, AccessOp Op, unsigned Bytes);
 
 /// The one request of a selected address ("selected" above): First's
 /// lanes and, when the other arm ran too, Second's, counted with First.

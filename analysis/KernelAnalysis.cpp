@@ -5,6 +5,7 @@
 #include "LaunchRuns.h"
 #include "MemoryInstructions.h"
 #include "ReadValueUses.h"
+#include "SourceMemory.h"
 #include "Simulation.h"
 #include "ValueSweep.h"
 #include "interp/WarpInterpreter.h"
@@ -706,6 +707,8 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                         (Load ? "writes memory it may read): it is loaded once"
                               : "may read or overwrite what it stores): it is stored once, "
                                 "after the loop");
+          if (T.HoistedBefore && !T.FromListing && !T.PredictedMerge)
+            What += ", before the loop";
           A.Assumptions.push_back(
               {AssumptionKind::KeptInRegister, What +
                    ", " + std::to_string(T.Requests) + " requests for " +
@@ -738,7 +741,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                "nvcc makes this load before its branch, for every lane that reads '" +
                    sourceText(T.HoistedFor, Ctx) + "' (line " + LineOf(T.HoistedFor) +
                    ") after it too: its requests hold those lanes (predicted from the "
-                   "source; " + Predicted + "; the line table may put it on the line before)"});
+                   "source; " + Predicted + ")"});
         }
         if (!T.Unmatched.empty())
           A.Assumptions.push_back(
@@ -752,6 +755,13 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         // A loop an instruction was hoisted out of repeats no request of
         // it, however many of its iterations were simulated.
         auto Within = [&](const SourceRange &Loop) {
+          // A load kept before its nest is made once, whatever the
+          // iterations of the nest's loops.
+          if (T.KeptInRegister > 0 && T.HoistedBefore &&
+              SM.isPointWithin(SM.getFileLoc(Loop.getBegin()),
+                               SM.getFileLoc(T.HoistedBefore->getBeginLoc()),
+                               SM.getFileLoc(T.HoistedBefore->getEndLoc())))
+            return false;
           return std::find(T.HoistedOutOf.begin(), T.HoistedOutOf.end(), Loop) ==
                      T.HoistedOutOf.end() &&
                  SM.isPointWithin(Loc, SM.getFileLoc(Loop.getBegin()),
@@ -854,6 +864,36 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           A.Instructions.push_back(std::move(E));
         }
       }
+      // Without a listing, a load the model moves to another line (where
+      // the line table puts it, which is where Nsight Compute counts it):
+      // its one instruction, as a listing would give it.
+      auto ModelInstruction = [&](unsigned Line, std::vector<const Expr *> Serves,
+                                  unsigned Served) -> EmittedInstruction & {
+        SourceLocation At = SM.getFileLoc(T.Site.Expr->getBeginLoc());
+        EmittedInstruction &E = A.Instructions.emplace_back();
+        E.Opcode = modelOpcode(T.Site.Space, T.Site.Op, T.Site.BytesPerLane);
+        E.BytesPerLane = T.Site.BytesPerLane;
+        if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(At)))
+          E.File = F->getName().str();
+        E.Line = Line;
+        E.Moved = Line != SM.getExpansionLineNumber(At);
+        E.Serves = std::move(Serves);
+        E.ServedExecutions = Served;
+        E.Cost = A.Cost;
+        A.InstructionsFrom = InstructionOrigin::Model;
+        return E;
+      };
+      if (T.KeptInRegister > 0 && T.HoistedLine && !T.FromListing && !T.PredictedMerge)
+        // One load before the nest (RegisterPromotion.h, KeptAccess::
+        // HoistedLine).
+        ModelInstruction(T.HoistedLine, {T.Site.Expr}, T.Requests + T.KeptInRegister).Hoisted =
+            true;
+      if (T.HoistedFor && !T.FromListing && !T.PredictedMerge)
+        // The one load of both reads, before the branch, with its
+        // address's computation (LoadReuse.h).
+        if (unsigned Line = addressComputationLine(
+                T.Site.Expr, SM.getFileLoc(T.Site.Expr->getBeginLoc()), SM))
+          ModelInstruction(Line, {T.Site.Expr, T.HoistedFor}, T.Requests).Merged = true;
       // Name the index term that spreads the lanes.
       auto CapIt = Sim.Captured.find(T.Site.Expr);
       if (CapIt != Sim.Captured.end())

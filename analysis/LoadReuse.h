@@ -26,11 +26,12 @@
 // behind `threadIdx.x > 0 &&` serves the same element read by every lane
 // after it, for lane 0 too; a read in one arm of a branch and the same
 // element after it make one load of 32 lanes; a later read under a branch of
-// its own is loaded again (guardedShared). What the model does not say is
-// the line of a load hoisted before a branch: nvcc merges the two reads'
-// source locations, and the line table gives the merged load the line of
-// the instruction before it (load-reuse.cu guardedGlobal, readInOneArm: the
-// index's line); the model puts it on the earlier access's line.
+// its own is loaded again (guardedShared). A load hoisted before a branch
+// has the two reads' source locations merged away, and the line table gives
+// it the line of the instruction before it, its address's computation
+// (load-reuse.cu guardedGlobal, readInOneArm: the index's line;
+// SourceMemory.h, addressComputationLine); an address naming no local
+// variable keeps the earlier access's line (shared-small-tables.cu).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_LOADREUSE_H

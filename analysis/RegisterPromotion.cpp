@@ -3,6 +3,7 @@
 #include "RegisterPromotion.h"
 #include "CudaBuiltinVariables.h"
 #include "SourceMemory.h"
+#include "LoopUnrolling.h"
 #include "UnrolledMerges.h"
 
 #include "clang/AST/ASTContext.h"
@@ -297,6 +298,21 @@ bool unrolledCompletely(const std::vector<const Stmt *> &Loops, ASTContext &Ctx)
   return !Loops.empty();
 }
 
+/// The line the line table gives a load hoisted before Loop (KeptAccess::
+/// HoistedLine); 0 when this model cannot tell. The load goes with its
+/// address's computation (addressComputationLine); an address that names
+/// no local variable is computed in the loop's preheader, after the test
+/// that enters a loop with a bound known at run time only: the loop's line.
+unsigned hoistedLoadLine(const Stmt *Loop, const ArraySubscriptExpr *Load, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (unsigned Line = addressComputationLine(Load, Loop->getBeginLoc(), SM))
+    return Line;
+  const auto *F = dyn_cast<ForStmt>(Loop);
+  std::optional<std::int64_t> Trip = F ? constantTripCount(F, Ctx) : std::nullopt;
+  bool EnteredUntested = isa<DoStmt>(Loop) || (Trip && *Trip >= 1);
+  return EnteredUntested ? 0 : SM.getExpansionLineNumber(SM.getExpansionLoc(Loop->getBeginLoc()));
+}
+
 } // namespace
 
 std::map<std::pair<const Expr *, AccessOp>, KeptAccess>
@@ -328,8 +344,13 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
           if (B.Site != A.Site && B.Store && B.Pointer &&
               (B.Pointer == A.Pointer || !(isRestrict(A.Pointer) || isRestrict(B.Pointer))))
             Kept = false;
-        if (Kept)
-          Out[{A.Site, AccessOp::Load}] = {A.Loop, Repeats};
+        if (Kept) {
+          KeptAccess &K = Out[{A.Site, AccessOp::Load}] = {A.Loop, Repeats};
+          if (!Repeats && !A.Store && !A.Conditional) {
+            K.HoistedBefore = Nest;
+            K.HoistedLine = hoistedLoadLine(Nest, A.E, Def->getASTContext());
+          }
+        }
       }
       if (A.Store && isRestrict(A.Pointer)) {
         // No other access of the loop reads or writes through its pointer.

@@ -61,6 +61,25 @@ struct KeptAccess {
   /// In a nest unrolled completely: an execution with the addresses of any
   /// earlier one is served, not only of the previous one.
   bool RepeatsRemoved = false;
+  /// A load of an address the nest never writes, made in every iteration
+  /// (under no branch): LICM moves it before the nest's outermost loop,
+  /// this, and drops its debug location (LLVM's hoist(): "apply line 0
+  /// debug locations when we are moving instructions to different basic
+  /// blocks"), so that the line table gives it the line of the instruction
+  /// before it, its address's computation: HoistedLine, the line of the
+  /// local variable its address names that was declared last before the
+  /// nest (`int i = ...`: the seven kernels of test/inputs/hoisted-loads.cu,
+  /// with bounds constant or known at run time only, read-only pointers
+  /// (LDG.E.CONSTANT) or not, and cuda-occupancy.cu's two, measured). An
+  /// address naming no local variable is computed after the test that
+  /// enters a loop whose bound is known at run time only: the loop's line
+  /// (the corpus's listings, test/hw/realcode/: MC_SingleAsianOptionP's
+  /// `option->spot` and its kin, on their `for` line); 0 (unknown) before a
+  /// loop entered untested. A load the loop also stores through (an
+  /// accumulator, `tmp[i] += ...`) is promoted instead: its load keeps its
+  /// own line (compiler-transformations.cu line 15).
+  const clang::Stmt *HoistedBefore = nullptr;
+  unsigned HoistedLine = 0;
 };
 
 std::map<std::pair<const clang::Expr *, AccessOp>, KeptAccess>

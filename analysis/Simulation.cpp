@@ -96,6 +96,8 @@ public:
       if (Served) {
         ++T.KeptInRegister;
         T.KeptAcross = K->second.Loop;
+        T.HoistedBefore = K->second.HoistedBefore;
+        T.HoistedLine = K->second.HoistedLine;
         T.RepeatsRemoved |= K->second.RepeatsRemoved;
         return;
       }

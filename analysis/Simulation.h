@@ -125,6 +125,10 @@ struct SiteTotals {
   /// which make no request; and that loop.
   unsigned KeptInRegister = 0;
   const clang::Stmt *KeptAcross = nullptr;
+  /// A load kept so is made before this loop, on that line of it (0:
+  /// unknown; KeptAccess::HoistedBefore).
+  const clang::Stmt *HoistedBefore = nullptr;
+  unsigned HoistedLine = 0;
   /// Without a listing: executions predicted to take the value an earlier
   /// access of the same element left in a register (LoadReuse.h), which
   /// make no request; and that access.

@@ -9,6 +9,8 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace warpcheck::analysis {
@@ -47,6 +49,25 @@ bool isPureCall(const CallExpr *Call, unsigned Depth) {
       Def->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
     return false;
   return touchesNoMemory(Def->getBody(), Depth + 1);
+}
+
+unsigned addressComputationLine(const Expr *Access, SourceLocation Before,
+                                const SourceManager &SM) {
+  const VarDecl *Last = nullptr;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+          V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+          SM.isBeforeInTranslationUnit(V->getLocation(), Before) &&
+          (!Last || SM.isBeforeInTranslationUnit(Last->getLocation(), V->getLocation())))
+        Last = V;
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Access);
+  return Last ? SM.getExpansionLineNumber(SM.getExpansionLoc(Last->getBeginLoc())) : 0;
 }
 
 bool touchesNoMemory(const Stmt *S, unsigned Depth) {

@@ -38,6 +38,15 @@ bool isPureCall(const clang::CallExpr *Call, unsigned Depth = 0);
 /// call but to such functions (Depth bounds the chain).
 bool touchesNoMemory(const clang::Stmt *S, unsigned Depth);
 
+/// The line where nvcc's line table puts a load it moved to another block
+/// and whose source location LLVM dropped (a load hoisted before its loop
+/// or before a branch): that of the instruction before it, its address's
+/// computation, which is the line of the local variable Access's address
+/// names that was declared last before Before (`int i = ...`); 0 when it
+/// names none. Measured: RegisterPromotion.h, LoadReuse.h.
+unsigned addressComputationLine(const clang::Expr *Access, clang::SourceLocation Before,
+                                const clang::SourceManager &SM);
+
 /// The memory an lvalue's address starts from, as far as declarations
 /// tell: a pointer parameter, a variable (an array of the function's own,
 /// a __shared__ or __device__ variable), or nothing known.

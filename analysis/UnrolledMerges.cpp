@@ -352,14 +352,7 @@ const InstructionSlot *UnrolledMergePredictor::slotFor(const RecordedRequest &R,
   S.Line = Line ? Line : SM.getExpansionLineNumber(L);
   if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(L)))
     S.File = F->getName().str();
-  // The opcode nvdisasm would print for it.
-  std::string Opcode = R.Site.Space == MemorySpace::Global
-                           ? (R.Site.Op == AccessOp::Load ? "LDG.E" : "STG.E")
-                           : (R.Site.Op == AccessOp::Load ? "LDS" : "STS");
-  // nvdisasm names a 32-bit access by its opcode alone (LDS, LDG.E).
-  if (Bytes != 4)
-    Opcode += (Bytes < 4 && R.Site.Op == AccessOp::Load ? ".U" : ".") + std::to_string(8 * Bytes);
-  S.OpcodeOfWidth[Bytes] = Opcode;
+  S.OpcodeOfWidth[Bytes] = modelOpcode(R.Site.Space, R.Site.Op, Bytes);
   S.CountOfWidth[Bytes] = 1;
   Slots.push_back(std::move(S));
   return SlotOf[Key] = &Slots.back();

@@ -11,6 +11,7 @@
 
 #include "CudaTestUnit.h"
 #include "LoadReuse.h"
+#include "SourceMemory.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
 
@@ -189,6 +190,55 @@ TEST(LoadReuse, TheEarlierReadMustBeMadeOnEveryPathOrBeHoisted) {
   // (shared-small-tables.cu's digitStarts, measured).
   EXPECT_EQ(reused("chained"),
             (std::set<std::string>{"line 87 <- line 86", "line 88 <- line 86 (hoisted)"}));
+}
+
+
+/// The first element access of Kernel spelled Text.
+const clang::ArraySubscriptExpr *accessSpelled(const clang::Stmt *S, llvm::StringRef Text,
+                                               clang::ASTContext &Ctx) {
+  if (!S)
+    return nullptr;
+  if (const auto *A = llvm::dyn_cast<clang::ArraySubscriptExpr>(S);
+      A && sourceText(A, Ctx) == Text)
+    return A;
+  for (const clang::Stmt *Child : S->children())
+    if (const clang::ArraySubscriptExpr *A = accessSpelled(Child, Text, Ctx))
+      return A;
+  return nullptr;
+}
+
+TEST(LoadReuse, AHoistedLoadGoesWithItsAddressComputation) {
+  // Measured (load-reuse.cu guardedGlobal, readInOneArm): the load nvcc
+  // hoists before the branch has the line of `int i = ...` (line 3 here);
+  // `int v = 0;` is declared later but is not part of the address. An
+  // address naming no local variable: no line (shared-small-tables.cu's
+  // digitStarts keeps the earlier read's).
+  std::unique_ptr<clang::ASTUnit> AST = warpcheck::testing::parseCuda(R"(
+__global__ void guarded(const int *in, int *out) {
+  int i = (blockIdx.x * blockDim.x + threadIdx.x) * 32;
+  int v = 0;
+  if (threadIdx.x > 0 && in[i] > 0)
+    v = 1;
+  out[i] = in[i] + v;
+}
+__global__ void noLocal(const int *in, int *out) {
+  if (threadIdx.x > 0 && in[threadIdx.x] > 0)
+    out[threadIdx.x] = in[threadIdx.x];
+}
+)",
+                                                                       warpcheck::testing::CudaSide::Device);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  const clang::FunctionDecl *Guarded = warpcheck::testing::kernelNamed(Ctx, "guarded");
+  const clang::FunctionDecl *NoLocal = warpcheck::testing::kernelNamed(Ctx, "noLocal");
+  ASSERT_TRUE(Guarded && NoLocal);
+  const clang::ArraySubscriptExpr *Read = accessSpelled(Guarded->getBody(), "in[i]", Ctx);
+  ASSERT_TRUE(Read);
+  EXPECT_EQ(addressComputationLine(Read, Read->getBeginLoc(), SM), 3u);
+  const clang::ArraySubscriptExpr *Plain =
+      accessSpelled(NoLocal->getBody(), "in[threadIdx.x]", Ctx);
+  ASSERT_TRUE(Plain);
+  EXPECT_EQ(addressComputationLine(Plain, Plain->getBeginLoc(), SM), 0u);
 }
 
 } // namespace

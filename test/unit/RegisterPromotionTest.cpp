@@ -185,6 +185,80 @@ TEST(RegisterPromotion, UnrolledNestsLoseTheirRepeats) {
   EXPECT_TRUE(kept("unrolledUnderBranch").empty());
 }
 
+// Lines of HoistedKernels, counted from the raw string's first line.
+const char *HoistedKernels = R"(
+__global__ void runtimeBound(const float *in, float *__restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int k = 0; k < n; ++k)
+    s += in[i * 32] * k;
+  out[i] = s;
+}
+__global__ void constantBound(const float *in, float *__restrict__ out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int k = 0; k < 48; ++k)
+    s += in[i] * k;
+  out[i] = s;
+}
+__global__ void accumulator(float *__restrict__ acc, const float *__restrict__ in, int n) {
+  int i = threadIdx.x;
+  for (int k = 0; k < n; ++k)
+    acc[i] += in[k];
+}
+__global__ void underBranch(const float *in, float *__restrict__ out, int n) {
+  float s = 0;
+  for (int k = 0; k < n; ++k)
+    if (k > 2)
+      s += in[threadIdx.x];
+  out[threadIdx.x] = s;
+}
+__global__ void mayBeWritten(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int k = 0; k < n; ++k)
+    s += in[i] * k;
+  out[i] = s;
+}
+__global__ void noLocalIndex(const float *in, float *out, int n) {
+  float s = 0;
+  for (int k = 0; k < n; ++k)
+    s += in[7] * k;
+  out[threadIdx.x] = s;
+}
+)";
+
+/// The line Kernel's kept load of Expression is hoisted to (0: none).
+unsigned hoistedLine(llvm::StringRef Kernel, llvm::StringRef Expression) {
+  static std::unique_ptr<clang::ASTUnit> AST =
+      warpcheck::testing::parseCuda(HoistedKernels, warpcheck::testing::CudaSide::Device);
+  const clang::FunctionDecl *K = warpcheck::testing::kernelNamed(AST->getASTContext(), Kernel);
+  EXPECT_TRUE(K) << Kernel.str();
+  if (!K)
+    return 0;
+  for (const auto &[Site, Kept] : accessesKeptInRegisters(K))
+    if (Site.second == AccessOp::Load && sourceText(Site.first, AST->getASTContext()) == Expression)
+      return Kept.HoistedBefore ? Kept.HoistedLine : 0;
+  ADD_FAILURE() << Expression.str() << " not kept in " << Kernel.str();
+  return 0;
+}
+
+TEST(RegisterPromotion, HoistedLoadsTakeTheLineBeforeThem) {
+  // Measured (test/inputs/hoisted-loads.cu, cuda-occupancy.cu, the
+  // corpus): the load goes with its index, `int i = ...`, whatever the
+  // loop's bound and whether the kernel may write the pointer; an address
+  // naming no local variable is computed after the test that enters a loop
+  // of run-time bound, on the loop's line.
+  EXPECT_EQ(hoistedLine("runtimeBound", "in[i * 32]"), 3u);
+  EXPECT_EQ(hoistedLine("constantBound", "in[i]"), 10u);
+  EXPECT_EQ(hoistedLine("mayBeWritten", "in[i]"), 29u);
+  EXPECT_EQ(hoistedLine("noLocalIndex", "in[7]"), 37u);
+  // An accumulator is promoted, its load on its own line; a load under a
+  // branch stays in the loop.
+  EXPECT_EQ(hoistedLine("accumulator", "acc[i]"), 0u);
+  EXPECT_EQ(hoistedLine("underBranch", "in[threadIdx.x]"), 0u);
+}
+
 TEST(RegisterPromotion, OneRequestPerWarpForTheAccumulator) {
   // Without a listing, the simulation counts the accumulator's load once per
   // warp: 2 warps of 64 iterations make 2 requests, not 128, and the access
