@@ -125,8 +125,8 @@ struct SiteTotals {
   /// which make no request; and that loop.
   unsigned KeptInRegister = 0;
   const clang::Stmt *KeptAcross = nullptr;
-  /// A load kept so is made before this loop, on that line of it (0:
-  /// unknown; KeptAccess::HoistedBefore).
+  /// A load kept so is made once before this loop, its instruction on
+  /// HoistedLine (0: not known; KeptAccess::HoistedBefore).
   const clang::Stmt *HoistedBefore = nullptr;
   unsigned HoistedLine = 0;
   /// Without a listing: executions predicted to take the value an earlier
