@@ -95,7 +95,6 @@ public:
                         : !Earlier.empty() && Earlier.back().sameRequest(*R.Addresses);
       if (Served) {
         ++T.KeptInRegister;
-        T.KeptAcross = K->second.Loop;
         T.HoistedBefore = K->second.HoistedBefore;
         T.HoistedLine = K->second.HoistedLine;
         T.RepeatsRemoved |= K->second.RepeatsRemoved;

@@ -122,9 +122,8 @@ struct SiteTotals {
   unsigned ServedByOthers = 0;
   /// Without a listing: executions predicted to be served by the value the
   /// compiler keeps in a register across the loop (RegisterPromotion.h),
-  /// which make no request; and that loop.
+  /// which make no request.
   unsigned KeptInRegister = 0;
-  const clang::Stmt *KeptAcross = nullptr;
   /// A load kept so is made once before this loop, its instruction on
   /// HoistedLine (0: not known; KeptAccess::HoistedBefore).
   const clang::Stmt *HoistedBefore = nullptr;
