@@ -1,6 +1,7 @@
 //===- EmittedInstructions.cpp - the accesses as the compiler emitted them ===//
 
 #include "EmittedInstructions.h"
+#include "MovedInstructionOrder.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
@@ -567,6 +568,83 @@ struct InstructionReconciler::Impl {
     return false;
   }
 
+  /// Accesses with no instruction on their lines that could each be
+  /// several lines' unexplained instructions, paired with them by order
+  /// (MovedInstructionOrder.h): gen-3.cu's gen3_10, two loads hoisted
+  /// before their loops, each on the line of the statement before its loop.
+  void planMovedInOrder(std::map<SiteId, SitePlan> &Plans,
+                        const std::map<SlotKey, std::vector<SiteId>> &Unmatched,
+                        const std::map<SlotKey, std::vector<OrphanKey>> &Candidates,
+                        const std::map<OrphanKey, unsigned> &Claims,
+                        const std::map<OrphanKey, std::vector<size_t>> &Orphans) {
+    auto Settled = [&](const SlotKey &U) {
+      const SitePlan &P = Plans.at(Unmatched.at(U).front());
+      return P.SelectedAt || P.Slot;
+    };
+    auto Ambiguous = [&](const SlotKey &U) {
+      auto C = Candidates.find(U);
+      if (C == Candidates.end() || C->second.empty())
+        return false;
+      return C->second.size() != 1 || Claims.at(C->second.front()) != 1;
+    };
+    std::set<SlotKey> Done;
+    for (const auto &[Start, StartIds] : Unmatched) {
+      if (Done.count(Start) || Settled(Start) || !Ambiguous(Start))
+        continue;
+      // The component of Start: access lines and instruction lines joined
+      // by candidacy.
+      std::set<SlotKey> Us{Start};
+      std::set<OrphanKey> Os;
+      bool Grew = true, Clean = true;
+      while (Grew) {
+        Grew = false;
+        for (const auto &[U, C] : Candidates)
+          for (const OrphanKey &O : C)
+            if (Us.count(U) != Os.count(O)) {
+              Grew = true;
+              Us.insert(U);
+              Os.insert(O);
+            }
+      }
+      for (const SlotKey &U : Us) {
+        Done.insert(U);
+        Clean &= !Settled(U);
+      }
+      if (!Clean)
+        continue;
+      std::vector<SlotKey> UKeys(Us.begin(), Us.end());
+      std::vector<OrphanKey> OKeys(Os.begin(), Os.end());
+      auto ByLine = [](const auto &A, const auto &B) { return std::get<1>(A) < std::get<1>(B); };
+      std::sort(UKeys.begin(), UKeys.end(), ByLine);
+      std::sort(OKeys.begin(), OKeys.end(), ByLine);
+      std::vector<unsigned> ULines, OLines;
+      for (const SlotKey &U : UKeys)
+        ULines.push_back(std::get<1>(U));
+      for (const OrphanKey &O : OKeys)
+        OLines.push_back(std::get<1>(O));
+      if (std::adjacent_find(ULines.begin(), ULines.end()) != ULines.end() ||
+          std::adjacent_find(OLines.begin(), OLines.end()) != OLines.end())
+        continue;
+      auto Pairs = pairMovedInOrder(ULines, OLines, [&](size_t A, size_t I) {
+        const auto &C = Candidates.at(UKeys[A]);
+        return std::find(C.begin(), C.end(), OKeys[I]) != C.end();
+      });
+      if (!Pairs)
+        continue;
+      for (size_t A = 0; A < UKeys.size(); ++A) {
+        const OrphanKey &O = OKeys[(*Pairs)[A]];
+        const InstructionSlot *Slot = makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O));
+        for (const SiteId &Id : Unmatched.at(UKeys[A])) {
+          SitePlan &P = Plans[Id];
+          P.Slot = Slot;
+          P.Moved = true;
+          P.HoistedOutOf = loopsLeft(Id.first, Slot->Line);
+          P.Hoisted = !P.HoistedOutOf.empty();
+        }
+      }
+    }
+  }
+
   /// The loads (or stores) of a branch's two arms with no instruction on
   /// their lines, which one group of instructions after the branch fits
   /// and no other line claims (EmittedInstructions.h, "selected").
@@ -770,6 +848,9 @@ struct InstructionReconciler::Impl {
     // The instructions no access's line explains, by their innermost
     // position and space.
     std::map<std::tuple<std::string, unsigned, SassOp, SassSpace>, std::vector<size_t>> Orphans;
+    std::set<std::string> SiteFiles;
+    for (const auto &[Id, S] : Sites)
+      SiteFiles.insert(S.File);
     for (size_t I = 0; I < Instructions.size(); ++I) {
       const SassMemoryInstruction &In = Instructions[I];
       if (In.Shape.Space == SassSpace::Local || Positions[I].empty())
@@ -780,9 +861,18 @@ struct InstructionReconciler::Impl {
           if (File == S.File && Line == S.Line && sassOpOf(S.Op) == In.Shape.Op &&
               spaceFits(In.Shape.Space, S.Space))
             Explained = true;
-      if (!Explained)
-        Orphans[{Positions[I][0].first, Positions[I][0].second, In.Shape.Op, In.Shape.Space}]
-            .push_back(I);
+      if (Explained)
+        continue;
+      // The innermost position in a file with accesses: a load hoisted
+      // after an inlined atomic takes the atomic's position, the CUDA
+      // header's line inlined at the kernel's (gen-3.cu's gen3_10, line 218).
+      size_t At = 0;
+      while (At < Positions[I].size() && !SiteFiles.count(Positions[I][At].first))
+        ++At;
+      if (At == Positions[I].size())
+        At = 0;
+      Orphans[{Positions[I][At].first, Positions[I][At].second, In.Shape.Op, In.Shape.Space}]
+          .push_back(I);
     }
     planKeptInRegisters(Plans, SitesOfSlot, SlotInstructions, Orphans);
     planRepeatsRemoved(Plans, SitesOfSlot, SlotInstructions);
@@ -821,9 +911,10 @@ struct InstructionReconciler::Impl {
     planSelectedLoads(Plans, Unmatched, Candidates, Claims, Orphans);
     planSelectedAcrossLines(Plans, Unmatched, Candidates, Claims, Orphans, SitesOfSlot,
                             SlotInstructions);
+    planMovedInOrder(Plans, Unmatched, Candidates, Claims, Orphans);
     for (const auto &[U, Ids] : Unmatched) {
       const auto &C = Candidates[U];
-      if (Plans[Ids.front()].SelectedAt)
+      if (Plans[Ids.front()].SelectedAt || Plans[Ids.front()].Slot)
         continue;
       unsigned Line = std::get<1>(U);
       std::string What = std::string(spaceWords(std::get<3>(U))) + " " +

@@ -34,7 +34,14 @@
 //           that could each be only one line's instructions take them
 //           together when there is one per access, all of one width
 //           (one-lane-walks.cu: a rotated loop's two loads of lval, lines
-//           17 and 21, both LDG.E on line 19, its first use);
+//           17 and 21, both LDG.E on line 19, its first use); several
+//           lines' accesses that could each be several lines' instructions
+//           are paired with them by order, each instruction line between
+//           its access and the previous (or next) one
+//           (MovedInstructionOrder.h: gen-3.cu's gen3_10, two loads hoisted
+//           onto the lines of the barrier and the atomicAdd before their
+//           loops); an instruction inlined from a header (an atomic's) is
+//           placed at its innermost position in the kernel's file;
 //  hoisted  moved outside a loop the access is written in (in[i] of
 //           cuda-occupancy.cu's sharedBound, a loop-invariant load nvcc
 //           hoists before its loop of constant trip count, on the line of

@@ -114,6 +114,16 @@ __global__ void pairs3(const float2 *a, const float2 *b, const float2 *c, float 
             c[threadIdx.x].y;
   out[threadIdx.x] = x * y;
 }
+__global__ void twoHoisted(const float *in, float *out, unsigned *count) {
+  float acc = 0;
+  __syncthreads();
+  for (int k = 0; k < 4; ++k)
+    acc += in[threadIdx.x * 32];
+  atomicAdd(count, 1u);
+  for (int k = 0; k < 4; ++k)
+    acc += in[threadIdx.x];
+  out[threadIdx.x] = acc;
+}
 )";
 
 /// nvdisasm's text of one function "k" (line 28 of the code: accumulate's
@@ -598,5 +608,30 @@ TEST(EmittedInstructions, MergedWithTheLineWhoseAccessLiesNextToIt) {
     const AccessResult &Counted = First.Cost.Requests ? First : Second;
     EXPECT_DOUBLE_EQ(Counted.Cost.SectorsPerRequest, 8) << Array;
     ++Line;
+  }
+}
+
+TEST(EmittedInstructions, MovedLoadsPairedWithTheirLinesByOrder) {
+  // Two loop-invariant loads (lines 96 and 99), hoisted before their loops
+  // and given the lines of the statements before them: the
+  // `__syncthreads()` (94) and the atomicAdd (97), as nvcc does in
+  // test/inputs/generated/gen-3.cu's gen3_10. Either load could be either
+  // line's LDG.E; each lies after the previous load and before its own.
+  Analysed R("twoHoisted",
+             listed({{94, "LDG.E"}, {97, "RED.E.ADD.STRONG.GPU"}, {97, "LDG.E"}, {100, "STG.E"}}));
+  // Lanes 128 bytes apart: a sector each; once per warp for 4 executions.
+  expectHoisted(R.access("in[threadIdx.x * 32]", AccessOp::Load, 96), 94, 1, 4, 32);
+  expectHoisted(R.access("in[threadIdx.x]", AccessOp::Load, 99), 97, 1, 4, 4);
+}
+
+TEST(EmittedInstructions, MovedLoadsOutOfOrderStayUnexplained) {
+  // Both LDG.E before the first loop: nothing says which is which, and
+  // neither is after the first load: no pairing, both costed by the model.
+  Analysed R("twoHoisted",
+             listed({{93, "LDG.E"}, {94, "LDG.E"}, {97, "RED.E.ADD.STRONG.GPU"}, {100, "STG.E"}}));
+  for (auto [Text, Line] : {std::pair{"in[threadIdx.x * 32]", 96u}, {"in[threadIdx.x]", 99u}}) {
+    const AccessResult &A = R.access(Text, AccessOp::Load, Line);
+    EXPECT_NE(A.InstructionsFrom, InstructionOrigin::Listing) << Text;
+    EXPECT_EQ(A.Status, AccessStatus::Assumed) << Text;
   }
 }
