@@ -21,7 +21,8 @@ constexpr const char *AssumptionKindNames[] = {
     "retry_loop",
     "uncounted_operation",    "irregular_blocks",   "incomplete_simulation",
     "unmatched_instructions", "kept_in_register",   "split_copy",
-    "partial_sector_write",   "unfollowed_value",   "command_line_default"};
+    "partial_sector_write",   "unfollowed_value",   "command_line_default",
+    "scheduled_line"};
 
 static_assert(std::size(SpaceNames) == std::size(AllMemorySpaces));
 static_assert(std::size(OpNames) == std::size(AllAccessOps));

@@ -1,9 +1,9 @@
 //===- IndexAlignment.cpp - what the compiler can prove of an index -------===//
 
 #include "IndexAlignment.h"
+#include "SourceMemory.h"
 
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/bit.h"
 
 #include <algorithm>
@@ -18,26 +18,6 @@ constexpr unsigned AllZero = 64;
 /// Locals followed through their initializers, at most.
 constexpr unsigned MaxDepth = 8;
 
-/// Whether Var is written anywhere in Body after its declaration (assigned,
-/// incremented, its address taken or bound to a non-const reference).
-struct WrittenVisitor : RecursiveASTVisitor<WrittenVisitor> {
-  const VarDecl *Var;
-  bool Written = false;
-  bool names(const Expr *E) const {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == Var;
-  }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp() && names(BO->getLHS()))
-      Written = true;
-    return !Written;
-  }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && names(UO->getSubExpr()))
-      Written = true;
-    return !Written;
-  }
-};
 
 /// Whether Var is the counter a `for` statement declares.
 bool isForCounter(const VarDecl *Var, ASTContext &Ctx) {
@@ -49,15 +29,6 @@ bool isForCounter(const VarDecl *Var, ASTContext &Ctx) {
   return false;
 }
 
-bool writtenAfterDeclaration(const VarDecl *Var) {
-  const auto *FD = dyn_cast<FunctionDecl>(Var->getDeclContext());
-  if (!FD || !FD->getBody())
-    return true;
-  WrittenVisitor V;
-  V.Var = Var;
-  V.TraverseStmt(FD->getBody());
-  return V.Written;
-}
 
 unsigned trailingZeros(const Expr *E, const VarDecl *Skipped, ASTContext &Ctx, unsigned Depth) {
   if (!E || Depth > MaxDepth)

@@ -714,6 +714,13 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
                    ", " + std::to_string(T.Requests) + " requests for " +
                    std::to_string(T.Requests + T.KeptInRegister) +
                    " executions (predicted from the source; " + Predicted + ")"});
+          if (T.HoistedBefore && T.ScheduledAfter && !T.FromListing && !T.PredictedMerge)
+            A.Assumptions.push_back(
+                {AssumptionKind::ScheduledLine,
+                 "the line Nsight Compute counts that load on is the one of the instruction "
+                 "ptxas schedules before it, after line " + std::to_string(T.ScheduledAfter) +
+                     " or above it (a store, an atomic or a barrier there): it is reported "
+                     "on its own line"});
         }
         auto LineOf = [&](const Expr *E) {
           return std::to_string(SM.getSpellingLineNumber(SM.getFileLoc(E->getBeginLoc())));

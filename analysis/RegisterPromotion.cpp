@@ -229,7 +229,7 @@ private:
   }
 
   bool note(const ArraySubscriptExpr *A, const Expr *Site, bool Store, bool Load) {
-    const ParmVarDecl *P = pointerParameter(A->getBase());
+    const ParmVarDecl *P = pointerParameterThrough(A->getBase());
     if (!P && !ownArray(A->getBase())) {
       // A load through something else may be kept; a store may alias
       // anything.
@@ -298,19 +298,30 @@ bool unrolledCompletely(const std::vector<const Stmt *> &Loops, ASTContext &Ctx)
   return !Loops.empty();
 }
 
-/// The line the line table gives a load hoisted before Loop (KeptAccess::
-/// HoistedLine); 0 when this model cannot tell. The load goes with its
-/// address's computation (addressComputationLine); an address that names
-/// no local variable is computed in the loop's preheader, after the test
-/// that enters a loop with a bound known at run time only: the loop's line.
-unsigned hoistedLoadLine(const Stmt *Loop, const ArraySubscriptExpr *Load, ASTContext &Ctx) {
+/// Where the line table puts a load hoisted before Loop (KeptAccess::
+/// HoistedLine, ScheduledAfter); HoistedLine 0 when this model cannot
+/// tell. The load goes with its address's computation
+/// (addressComputationLine); an address that names no local variable is
+/// computed in the loop's preheader, after the test that enters a loop
+/// with a bound known at run time only: the loop's line. A store, atomic
+/// or barrier after the address's computation leaves the line to ptxas.
+void placeHoistedLoad(KeptAccess &K, const Stmt *Body, const Stmt *Loop,
+                      const ArraySubscriptExpr *Load, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  if (unsigned Line = addressComputationLine(Load, Loop->getBeginLoc(), SM))
-    return Line;
   const auto *F = dyn_cast<ForStmt>(Loop);
   std::optional<std::int64_t> Trip = F ? constantTripCount(F, Ctx) : std::nullopt;
   bool EnteredUntested = isa<DoStmt>(Loop) || (Trip && *Trip >= 1);
-  return EnteredUntested ? 0 : SM.getExpansionLineNumber(SM.getExpansionLoc(Loop->getBeginLoc()));
+  unsigned Address = addressComputationLine(Load, Loop->getBeginLoc(), SM);
+  if (!Address && !EnteredUntested) {
+    K.HoistedLine = SM.getExpansionLineNumber(SM.getExpansionLoc(Loop->getBeginLoc()));
+    return;
+  }
+  unsigned Ordering = lastOrderingLine(Body, Loop->getBeginLoc(), SM);
+  if (Ordering > Address) {
+    K.ScheduledAfter = Ordering;
+    return;
+  }
+  K.HoistedLine = Address;
 }
 
 } // namespace
@@ -346,9 +357,9 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
             Kept = false;
         if (Kept) {
           KeptAccess &K = Out[{A.Site, AccessOp::Load}] = {A.Loop, Repeats};
-          if (!Repeats && !A.Store && !A.Conditional) {
+          if (!A.Store && !A.Conditional && R.invariant(A.E)) {
             K.HoistedBefore = Nest;
-            K.HoistedLine = hoistedLoadLine(Nest, A.E, Def->getASTContext());
+            placeHoistedLoad(K, Def->getBody(), Nest, A.E, Def->getASTContext());
           }
         }
       }

@@ -54,7 +54,10 @@ namespace warpcheck::analysis {
 /// call, an atomic, a barrier, inline assembly, a volatile access or a
 /// store through anything but a pointer parameter or an array of its own
 /// keeps all its accesses. In a nest unrolled completely, the accesses
-/// under no branch qualify by the same rules whatever their addresses.
+/// under no branch qualify by the same rules whatever their addresses. An
+/// access through a local pointer initialized from a pointer parameter and
+/// never written after (`const float *row = in + r * n; row[k]`) goes
+/// through that parameter (pointerParameterThrough, SourceMemory.h).
 struct KeptAccess {
   /// The innermost loop around the access.
   const clang::Stmt *Loop = nullptr;
@@ -62,7 +65,9 @@ struct KeptAccess {
   /// earlier one is served, not only of the previous one.
   bool RepeatsRemoved = false;
   /// A load of an address the nest never writes, made in every iteration
-  /// (under no branch): LICM moves it before the nest's outermost loop,
+  /// (under no branch), the same in all of them (in a nest unrolled
+  /// completely too: LICM runs before the full unroll): LICM moves it
+  /// before the nest's outermost loop,
   /// this, and drops its debug location (LLVM's hoist(): "apply line 0
   /// debug locations when we are moving instructions to different basic
   /// blocks"), so that the line table gives it the line of the instruction
@@ -75,11 +80,21 @@ struct KeptAccess {
   /// enters a loop whose bound is known at run time only: the loop's line
   /// (the corpus's listings, test/hw/realcode/: MC_SingleAsianOptionP's
   /// `option->spot` and its kin, on their `for` line); 0 (unknown) before a
-  /// loop entered untested. A load the loop also stores through (an
+  /// loop entered untested (but see ScheduledAfter). A load the loop also stores through (an
   /// accumulator, `tmp[i] += ...`) is promoted instead: its load keeps its
   /// own line (compiler-transformations.cu line 15).
   const clang::Stmt *HoistedBefore = nullptr;
   unsigned HoistedLine = 0;
+  /// When a store, an atomic or a barrier lies between the address's
+  /// computation and the nest (its line, this): the line is ptxas's
+  /// schedule's, which the source does not tell. Measured on the H200
+  /// (test/inputs/generated/): in gen-3.cu's gen3_10 the load stays after
+  /// the `__syncthreads()` and the atomicAdd before its loop (their lines);
+  /// in gen-1.cu's gen1_14 and gen-4.cu's gen4_14 it is scheduled above
+  /// barriers and shared stores, onto the line of its index's computation.
+  /// HoistedLine is then 0 and the load is reported on its own line, its
+  /// numbers assumed (scheduled_line).
+  unsigned ScheduledAfter = 0;
 };
 
 std::map<std::pair<const clang::Expr *, AccessOp>, KeptAccess>

@@ -97,6 +97,7 @@ public:
         ++T.KeptInRegister;
         T.HoistedBefore = K->second.HoistedBefore;
         T.HoistedLine = K->second.HoistedLine;
+        T.ScheduledAfter = K->second.ScheduledAfter;
         T.RepeatsRemoved |= K->second.RepeatsRemoved;
         return;
       }

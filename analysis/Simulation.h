@@ -128,6 +128,8 @@ struct SiteTotals {
   /// HoistedLine (0: not known; KeptAccess::HoistedBefore).
   const clang::Stmt *HoistedBefore = nullptr;
   unsigned HoistedLine = 0;
+  /// KeptAccess::ScheduledAfter: the line is ptxas's to choose.
+  unsigned ScheduledAfter = 0;
   /// Without a listing: executions predicted to take the value an earlier
   /// access of the same element left in a register (LoadReuse.h), which
   /// make no request; and that access.

@@ -4,6 +4,7 @@
 #include "CudaBuiltinVariables.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
@@ -19,6 +20,49 @@ const ParmVarDecl *pointerParameter(const Expr *Base) {
   const auto *Ref = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
   const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
   return P && P->getType()->isPointerType() ? P : nullptr;
+}
+
+namespace {
+
+/// Whether Var is written anywhere in Body after its declaration (assigned,
+/// incremented, its address taken or bound to a non-const reference).
+struct WrittenVisitor : RecursiveASTVisitor<WrittenVisitor> {
+  const VarDecl *Var;
+  bool Written = false;
+  bool names(const Expr *E) const {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == Var;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp() && names(BO->getLHS()))
+      Written = true;
+    return !Written;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) && names(UO->getSubExpr()))
+      Written = true;
+    return !Written;
+  }
+};
+
+} // namespace
+
+bool writtenAfterDeclaration(const VarDecl *Var) {
+  const auto *FD = dyn_cast<FunctionDecl>(Var->getDeclContext());
+  if (!FD || !FD->getBody())
+    return true;
+  WrittenVisitor V;
+  V.Var = Var;
+  V.TraverseStmt(FD->getBody());
+  return V.Written;
+}
+
+const ParmVarDecl *pointerParameterThrough(const Expr *Base) {
+  if (const ParmVarDecl *P = pointerParameter(Base))
+    return P;
+  MemoryRoot Root = memoryRootOf(
+      Base, [](const VarDecl *V) { return !writtenAfterDeclaration(V); });
+  return Root.K == MemoryRoot::Parameter ? dyn_cast<ParmVarDecl>(Root.Decl) : nullptr;
 }
 
 bool ownArray(const Expr *Base) {
@@ -68,6 +112,45 @@ unsigned addressComputationLine(const Expr *Access, SourceLocation Before,
   };
   Visit(Access);
   return Last ? SM.getExpansionLineNumber(SM.getExpansionLoc(Last->getBeginLoc())) : 0;
+}
+
+unsigned lastOrderingLine(const Stmt *Body, SourceLocation Before, const SourceManager &SM) {
+  SourceLocation Last;
+  auto Note = [&](const Stmt *S) {
+    SourceLocation At = SM.getExpansionLoc(S->getBeginLoc());
+    if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getEndLoc()), Before) &&
+        (Last.isInvalid() || SM.isBeforeInTranslationUnit(Last, At)))
+      Last = At;
+  };
+  auto IsMemory = [](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (isa<ArraySubscriptExpr>(E))
+      return true;
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return U->getOpcode() == UO_Deref;
+    if (const auto *M = dyn_cast<MemberExpr>(E))
+      return M->isArrow() || isa<ArraySubscriptExpr>(M->getBase()->IgnoreParenImpCasts());
+    return false;
+  };
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && IsMemory(B->getLHS()))
+      Note(S);
+    else if (const auto *U = dyn_cast<UnaryOperator>(S);
+             U && U->isIncrementDecrementOp() && IsMemory(U->getSubExpr()))
+      Note(S);
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && IsMemory(Op->getArg(0)))
+      Note(S);
+    else if (const auto *Call = dyn_cast<CallExpr>(S);
+             Call && !isa<CXXOperatorCallExpr>(S) && !builtinRead(Call) && !isPureCall(Call))
+      Note(S);
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Body);
+  return Last.isValid() ? SM.getExpansionLineNumber(Last) : 0;
 }
 
 bool touchesNoMemory(const Stmt *S, unsigned Depth) {

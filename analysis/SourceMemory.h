@@ -22,6 +22,16 @@ namespace warpcheck::analysis {
 /// null.
 const clang::ParmVarDecl *pointerParameter(const clang::Expr *Base);
 
+/// Whether the local Var is written anywhere in its function after its
+/// declaration (assigned, incremented, its address taken).
+bool writtenAfterDeclaration(const clang::VarDecl *Var);
+
+/// The pointer parameter an access's Base goes through: named (`in[i]`), or
+/// through a local pointer initialized from it and never written after
+/// (`const float *row = in + r * n; row[k]`), which LLVM's alias analysis
+/// sees through as well; null otherwise.
+const clang::ParmVarDecl *pointerParameterThrough(const clang::Expr *Base);
+
 /// An array declared in the function (local or __shared__).
 bool ownArray(const clang::Expr *Base);
 
@@ -46,6 +56,15 @@ bool touchesNoMemory(const clang::Stmt *S, unsigned Depth);
 /// names none. Measured: RegisterPromotion.h, LoadReuse.h.
 unsigned addressComputationLine(const clang::Expr *Access, clang::SourceLocation Before,
                                 const clang::SourceManager &SM);
+
+/// The line of the last statement of Body that ends before Before and
+/// orders memory: a store (to an element, through a pointer), or a call
+/// that is not pure (a barrier, an atomic, a function that touches
+/// memory); 0 when there is none. Whether a load the compiler moves before
+/// a loop is scheduled above such a statement is ptxas's choice
+/// (RegisterPromotion.h, KeptAccess::ScheduledAfter).
+unsigned lastOrderingLine(const clang::Stmt *Body, clang::SourceLocation Before,
+                          const clang::SourceManager &SM);
 
 /// The memory an lvalue's address starts from, as far as declarations
 /// tell: a pointer parameter, a variable (an array of the function's own,

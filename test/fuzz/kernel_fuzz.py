@@ -57,7 +57,7 @@ MASK32 = 0xFFFFFFFF
 # What warpcheck may say of an access whose values are all known: its
 # predictions of what the compiler does (analysis/RegisterPromotion.h,
 # analysis/UnrolledMerges.h).
-COMPILER_ASSUMPTIONS = {"kept_in_register", "split_copy", "merged_instruction"}
+COMPILER_ASSUMPTIONS = {"kept_in_register", "split_copy", "merged_instruction", "scheduled_line"}
 TOLERANCE = 1e-3
 
 

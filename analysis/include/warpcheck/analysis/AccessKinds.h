@@ -98,6 +98,12 @@ enum class AssumptionKind {
   /// command-line arguments (value_dependence.command_line_defaults), the
   /// sweep's range beside them.
   CommandLineDefault,
+  /// Without a listing: a load the compiler makes once before its loop,
+  /// whose line in the line table (where Nsight Compute counts it) is that
+  /// of the instruction ptxas schedules before it, which the source does
+  /// not tell: reported on its own line (RegisterPromotion.h,
+  /// KeptAccess::ScheduledAfter).
+  ScheduledLine,
 };
 
 /// One assumption: its kind, and the sentence the checks' notes and the
@@ -131,7 +137,7 @@ inline constexpr AssumptionKind AllAssumptionKinds[] = {
     AssumptionKind::IncompleteSimulation, AssumptionKind::UnmatchedInstructions,
     AssumptionKind::KeptInRegister,       AssumptionKind::SplitCopy,
     AssumptionKind::PartialSectorWrite,   AssumptionKind::UnfollowedValue,
-    AssumptionKind::CommandLineDefault};
+    AssumptionKind::CommandLineDefault,   AssumptionKind::ScheduledLine};
 
 } // namespace warpcheck::analysis
 
