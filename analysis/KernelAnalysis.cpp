@@ -895,6 +895,12 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         // HoistedLine).
         ModelInstruction(T.HoistedLine, {T.Site.Expr}, T.Requests + T.KeptInRegister).Hoisted =
             true;
+      // A struct copied whole into a local that the next statement copies
+      // whole into memory: read there (ReadValueUses.h, forwardedCopyLine).
+      if (!T.FromListing && !T.PredictedMerge && T.Site.Op == AccessOp::Load &&
+          A.Instructions.empty() && T.KeptInRegister == 0 && !T.HoistedFor)
+        if (std::optional<unsigned> Line = forwardedCopyLine(T.Site.Expr, Ctx))
+          ModelInstruction(*Line, {T.Site.Expr}, T.Requests);
       if (T.HoistedFor && !T.FromListing && !T.PredictedMerge)
         // The one load of both reads, before the branch, with its
         // address's computation (LoadReuse.h).

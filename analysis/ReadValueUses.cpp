@@ -162,7 +162,66 @@ std::optional<std::set<const FieldDecl *>> fieldsReadOfCopy(const Expr *Copied,
   return Read;
 }
 
+/// Whether E (an lvalue) names memory: an element, a field of one, or
+/// what a pointer points to.
+bool namesMemory(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (isa<ArraySubscriptExpr>(E))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UO_Deref;
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return M->isArrow() || namesMemory(M->getBase());
+  return false;
+}
+
 } // namespace
+
+std::optional<unsigned> forwardedCopyLine(const Expr *Copied, ASTContext &Ctx) {
+  if (!Copied || Copied->getType().isVolatileQualified())
+    return std::nullopt;
+  QualType Type = Copied->getType().getUnqualifiedType();
+  const RecordDecl *Record = Type->getAsRecordDecl();
+  if (!Record || !Record->getDefinition())
+    return std::nullopt;
+  const VarDecl *Var = copyTarget(Copied, Type, Ctx);
+  if (!Var)
+    return std::nullopt;
+  // The declaration, then the statement right after it in its block.
+  DynTypedNodeList Up = Ctx.getParents(*Var);
+  const auto *Decl = Up.size() == 1 ? Up[0].get<DeclStmt>() : nullptr;
+  if (!Decl || !Decl->isSingleDecl())
+    return std::nullopt;
+  DynTypedNodeList Blocks = Ctx.getParents(*Decl);
+  const auto *Block = Blocks.size() == 1 ? Blocks[0].get<CompoundStmt>() : nullptr;
+  if (!Block)
+    return std::nullopt;
+  const Stmt *Next = nullptr;
+  for (auto It = Block->body_begin(); It != Block->body_end(); ++It)
+    if (*It == Decl) {
+      if (std::next(It) != Block->body_end())
+        Next = *std::next(It);
+      break;
+    }
+  // `m = v;`: the variable's one use, a whole copy into memory, trivial.
+  const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(Next);
+  if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2)
+    return std::nullopt;
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Assign->getDirectCallee());
+  const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getArg(1)->IgnoreParenImpCasts());
+  if (!Method || !Method->isTrivial() || !Ref || Ref->getDecl() != Var ||
+      !namesMemory(Assign->getArg(0)))
+    return std::nullopt;
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+  if (!Function || !Function->getBody())
+    return std::nullopt;
+  References Refs(Var);
+  Refs.TraverseStmt(Function->getBody());
+  if (Refs.Found.size() != 1)
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  return SM.getExpansionLineNumber(SM.getExpansionLoc(Assign->getBeginLoc()));
+}
 
 bool copiedWholeAndEveryFieldRead(const Expr *Copied, ASTContext &Ctx) {
   if (!Copied)

@@ -53,6 +53,17 @@ bool copiedWholeAndEveryFieldRead(const clang::Expr *Copied, clang::ASTContext &
 std::optional<std::vector<model::ByteRange>> fieldBytesRead(const clang::Expr *Copied,
                                                      clang::ASTContext &Ctx);
 
+/// The line of the statement that copies the struct value Copied (a whole
+/// element read from memory) on, when Copied initializes a local variable
+/// whose one use is the next statement's whole copy of it into memory
+/// (`T v = buf[i]; out[i] = v;`): nvcc copies memory to memory there
+/// (MemCpyOpt forwards the first copy into the second, and the local is
+/// gone), so that the load has that statement's line. Measured on the
+/// H200: shared-memory-shapes.cu's `int4 v = buf[...]` (line 15), its
+/// LDS.128 on line 16, `out[threadIdx.x] = v`; a scalar's load stays on its
+/// own line. nullopt otherwise.
+std::optional<unsigned> forwardedCopyLine(const clang::Expr *Copied, clang::ASTContext &Ctx);
+
 } // namespace warpcheck::analysis
 
 #endif

@@ -115,4 +115,37 @@ __global__ void k(const Vec3 *v, const Mixed *m, float *out) {
     EXPECT_FALSE(warpcheck::analysis::copiedWholeAndEveryFieldRead(Copies[I], Ctx)) << I;
 }
 
+TEST(ReadValueUses, StructCopiedOnIntoMemoryIsReadWhereItIsStored) {
+  // `int4 v = buf[i]; out[i] = v;`: one memory-to-memory copy on the
+  // store's line (measured: shared-memory-shapes.cu, LDS.128 on line 16).
+  auto AST = parseCuda(R"(
+__global__ void k(int4 *out, int4 *in, float *f) {
+  __shared__ int4 buf[64];
+  int i = threadIdx.x;
+  int4 a = buf[i];               // 0: stored whole on the next line
+  out[i] = a;
+  int4 b = buf[i + 1];           // 1: a field read too
+  out[i + 1] = b;
+  f[i] = b.x;
+  int4 c = buf[i + 2];           // 2: something between
+  f[i + 2] = 0;
+  out[i + 2] = c;
+  int4 d = in[i];                // 3: into a local, not memory
+  int4 e;
+  e = d;
+  f[i + 3] = e.y;
+}
+)",
+                       CudaSide::Device);
+  ASSERT_TRUE(AST);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  const clang::FunctionDecl *K = kernelNamed(Ctx, "k");
+  ASSERT_TRUE(K);
+  auto Copies = copiesOf(K);
+  ASSERT_EQ(Copies.size(), 4u);
+  EXPECT_EQ(warpcheck::analysis::forwardedCopyLine(Copies[0], Ctx), std::optional<unsigned>(6));
+  for (size_t I = 1; I < Copies.size(); ++I)
+    EXPECT_FALSE(warpcheck::analysis::forwardedCopyLine(Copies[I], Ctx)) << I;
+}
+
 } // namespace
