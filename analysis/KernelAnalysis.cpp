@@ -879,6 +879,9 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         SourceLocation At = SM.getFileLoc(T.Site.Expr->getBeginLoc());
         EmittedInstruction &E = A.Instructions.emplace_back();
         E.Opcode = modelOpcode(T.Site.Space, T.Site.Op, T.Site.BytesPerLane);
+        if (T.Site.Space == MemorySpace::Global && T.Site.Op == AccessOp::Load &&
+            readThroughConstantPath(T.Site.Expr, Kernel))
+          E.Opcode += ".CONSTANT";
         E.BytesPerLane = T.Site.BytesPerLane;
         if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(At)))
           E.File = F->getName().str();

@@ -65,6 +65,67 @@ const ParmVarDecl *pointerParameterThrough(const Expr *Base) {
   return Root.K == MemoryRoot::Parameter ? dyn_cast<ParmVarDecl>(Root.Decl) : nullptr;
 }
 
+bool readThroughConstantPath(const Expr *Access, const FunctionDecl *Kernel) {
+  if (!Access || !Kernel || !Kernel->getBody())
+    return false;
+  auto Unassigned = [](const VarDecl *V) { return !writtenAfterDeclaration(V); };
+  MemoryRoot Read = memoryRootOf(Access, Unassigned);
+  const auto *P = Read.K == MemoryRoot::Parameter ? dyn_cast<ParmVarDecl>(Read.Decl) : nullptr;
+  if (!P || !P->getType()->getPointeeType().isConstQualified())
+    return false;
+  unsigned Writes = 0;
+  bool Clean = true;
+  // A write through the lvalue E: to P, or through a pointer that is not a
+  // __restrict__ parameter, makes every load plain.
+  auto Written = [&](const Expr *E) {
+    MemoryRoot W = memoryRootOf(E, Unassigned);
+    if (W.K == MemoryRoot::Variable && W.Decl && W.Decl->hasLocalStorage())
+      return; // the function's own array
+    if (W.K == MemoryRoot::Variable && W.Decl && W.Decl->hasAttr<CUDASharedAttr>())
+      return;
+    if (W.K == MemoryRoot::DynamicShared)
+      return;
+    const auto *Q = W.K == MemoryRoot::Parameter ? dyn_cast<ParmVarDecl>(W.Decl) : nullptr;
+    if (!Q || Q == P || !isRestrict(Q))
+      Clean = false;
+    ++Writes;
+  };
+  auto IsMemory = [](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    return isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E) ||
+           (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref);
+  };
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || !Clean)
+      return;
+    // threadIdx.x and its kin: registers, read through a call of their own.
+    if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
+      return;
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && IsMemory(B->getLHS()))
+      Written(B->getLHS());
+    else if (const auto *U = dyn_cast<UnaryOperator>(S);
+             U && U->isIncrementDecrementOp() && IsMemory(U->getSubExpr()))
+      Written(U->getSubExpr());
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && IsMemory(Op->getArg(0)))
+      Written(Op->getArg(0));
+    else if (const auto *Call = dyn_cast<CallExpr>(S);
+             Call && !isa<CXXOperatorCallExpr>(S) && !builtinRead(Call) && !isPureCall(Call)) {
+      // An atomic writes what its first argument points to; any other
+      // call that may touch memory, anything.
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (F && F->getName().starts_with("atomic") && Call->getNumArgs() > 0)
+        Written(Call->getArg(0));
+      else if (!F || !F->getBody() || !touchesNoMemory(F->getBody(), 0))
+        Clean = false;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Kernel->getBody());
+  return Clean && Writes > 0;
+}
+
 bool ownArray(const Expr *Base) {
   const auto *Ref = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
   const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;

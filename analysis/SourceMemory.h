@@ -66,6 +66,19 @@ unsigned addressComputationLine(const clang::Expr *Access, clang::SourceLocation
 unsigned lastOrderingLine(const clang::Stmt *Body, clang::SourceLocation Before,
                           const clang::SourceManager &SM);
 
+/// Whether nvcc reads Access (a global load) with the read-only data path,
+/// LDG.E.CONSTANT: through a pointer parameter to const that the kernel
+/// never writes through, in a kernel that writes global memory only
+/// through __restrict__ pointer parameters (at least once). Measured on the
+/// H200, every LDG of test/hw/sass/ and test/hw/generated/sass/: the
+/// CONSTANT loads are those of accumulateRestrict, hoisted-loads.cu's
+/// `const float *in` beside `float *__restrict__ out`, index-engine.cu's
+/// readOnlyPaths (its `const float *in2` too), load-reuse.cu's restrict
+/// kernels; a kernel with a plain pointer written (hoisted-loads.cu's
+/// mayBeWritten, every generated program) reads them all with LDG.E. Only
+/// the opcode's name differs: the cost is the same.
+bool readThroughConstantPath(const clang::Expr *Access, const clang::FunctionDecl *Kernel);
+
 /// The memory an lvalue's address starts from, as far as declarations
 /// tell: a pointer parameter, a variable (an array of the function's own,
 /// a __shared__ or __device__ variable), or nothing known.

@@ -104,7 +104,7 @@ int main() {
 
 // The strided loads, once per warp, on the lines of their `int i = ...`.
 // CHECK-MESSAGES: :18:10: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at hoisted-loads.cu:92 [cuda-uncoalesced-global-access]
-// CHECK-MESSAGES: :18:10: note: the compiler hoists this read out of the loop and emits it at line 15 (LDG.E, 32 sectors per request): 2 requests for its 32 executions
+// CHECK-MESSAGES: :18:10: note: the compiler hoists this read out of the loop and emits it at line 15 (LDG.E.CONSTANT, 32 sectors per request): 2 requests for its 32 executions
 // CHECK-MESSAGES: :83:10: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at hoisted-loads.cu:98 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :83:10: note: the compiler hoists this read out of the loop and emits it at line 80 (LDG.E, 32 sectors per request): 2 requests for its 32 executions
 
