@@ -576,7 +576,8 @@ struct InstructionReconciler::Impl {
                         const std::map<SlotKey, std::vector<SiteId>> &Unmatched,
                         const std::map<SlotKey, std::vector<OrphanKey>> &Candidates,
                         const std::map<OrphanKey, unsigned> &Claims,
-                        const std::map<OrphanKey, std::vector<size_t>> &Orphans) {
+                        const std::map<OrphanKey, std::vector<size_t>> &Orphans,
+                        const std::map<OrphanKey, std::vector<size_t>> &OuterOrphans) {
     auto Settled = [&](const SlotKey &U) {
       const SitePlan &P = Plans.at(Unmatched.at(U).front());
       return P.SelectedAt || P.Slot;
@@ -612,6 +613,34 @@ struct InstructionReconciler::Impl {
       }
       if (!Clean)
         continue;
+      // Fewer instruction lines than accesses: those the listing places in
+      // a header inlined on a line of the accesses' file, when one of the
+      // component's accesses could be them (same kind, a width that fits).
+      std::map<OrphanKey, std::vector<SlotKey>> Extra;
+      if (Os.size() < Us.size())
+        for (const auto &[O, Indices] : OuterOrphans) {
+          if (Os.count(O) || Orphans.count(O))
+            continue;
+          for (const SlotKey &U : Us) {
+            if (std::get<0>(U) != std::get<0>(O) || std::get<2>(U) != std::get<2>(O) ||
+                !spaceFits(std::get<3>(O), std::get<3>(U)))
+              continue;
+            bool Fit = true;
+            for (const SiteId &Id : Unmatched.at(U)) {
+              unsigned W = Sites.at(Id).Bytes;
+              bool Any = false;
+              for (size_t I : Indices) {
+                unsigned B = Instructions[I].Shape.BytesPerLane;
+                Any |= W && (B % W == 0 || W % B == 0);
+              }
+              Fit &= Any;
+            }
+            if (Fit)
+              Extra[O].push_back(U);
+          }
+        }
+      for (const auto &[O, Claimants] : Extra)
+        Os.insert(O);
       std::vector<SlotKey> UKeys(Us.begin(), Us.end());
       std::vector<OrphanKey> OKeys(Os.begin(), Os.end());
       auto ByLine = [](const auto &A, const auto &B) { return std::get<1>(A) < std::get<1>(B); };
@@ -626,6 +655,9 @@ struct InstructionReconciler::Impl {
           std::adjacent_find(OLines.begin(), OLines.end()) != OLines.end())
         continue;
       auto Pairs = pairMovedInOrder(ULines, OLines, [&](size_t A, size_t I) {
+        auto X = Extra.find(OKeys[I]);
+        if (X != Extra.end())
+          return std::find(X->second.begin(), X->second.end(), UKeys[A]) != X->second.end();
         const auto &C = Candidates.at(UKeys[A]);
         return std::find(C.begin(), C.end(), OKeys[I]) != C.end();
       });
@@ -633,7 +665,10 @@ struct InstructionReconciler::Impl {
         continue;
       for (size_t A = 0; A < UKeys.size(); ++A) {
         const OrphanKey &O = OKeys[(*Pairs)[A]];
-        const InstructionSlot *Slot = makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O));
+        auto Listed = Orphans.find(O);
+        const InstructionSlot *Slot =
+            makeSlot(Listed != Orphans.end() ? Listed->second : OuterOrphans.at(O), std::get<0>(O),
+                     std::get<1>(O));
         for (const SiteId &Id : Unmatched.at(UKeys[A])) {
           SitePlan &P = Plans[Id];
           P.Slot = Slot;
@@ -848,6 +883,8 @@ struct InstructionReconciler::Impl {
     // The instructions no access's line explains, by their innermost
     // position and space.
     std::map<std::tuple<std::string, unsigned, SassOp, SassSpace>, std::vector<size_t>> Orphans;
+    std::map<std::tuple<std::string, unsigned, SassOp, SassSpace>, std::vector<size_t>>
+        OuterOrphans;
     std::set<std::string> SiteFiles;
     for (const auto &[Id, S] : Sites)
       SiteFiles.insert(S.File);
@@ -863,16 +900,20 @@ struct InstructionReconciler::Impl {
             Explained = true;
       if (Explained)
         continue;
-      // The innermost position in a file with accesses: a load hoisted
-      // after an inlined atomic takes the atomic's position, the CUDA
-      // header's line inlined at the kernel's (gen-3.cu's gen3_10, line 218).
-      size_t At = 0;
-      while (At < Positions[I].size() && !SiteFiles.count(Positions[I][At].first))
-        ++At;
-      if (At == Positions[I].size())
-        At = 0;
-      Orphans[{Positions[I][At].first, Positions[I][At].second, In.Shape.Op, In.Shape.Space}]
+      Orphans[{Positions[I][0].first, Positions[I][0].second, In.Shape.Op, In.Shape.Space}]
           .push_back(I);
+      // Placed in a file without accesses (a CUDA header's inlined code):
+      // also by its innermost position in one with accesses, for the
+      // pairing by order. A load hoisted after an inlined atomic takes the
+      // atomic's position, the header's line inlined at the kernel's
+      // (gen-3.cu's gen3_10, line 218); a wmma::store_matrix_sync's own
+      // stores are the call's, and pair with nothing.
+      if (!SiteFiles.count(Positions[I][0].first))
+        for (const auto &[File, Line] : Positions[I])
+          if (SiteFiles.count(File)) {
+            OuterOrphans[{File, Line, In.Shape.Op, In.Shape.Space}].push_back(I);
+            break;
+          }
     }
     planKeptInRegisters(Plans, SitesOfSlot, SlotInstructions, Orphans);
     planRepeatsRemoved(Plans, SitesOfSlot, SlotInstructions);
@@ -908,10 +949,32 @@ struct InstructionReconciler::Impl {
           Candidates[U].push_back(O);
           ++Claims[O];
         }
+    // A line no instruction of its file could serve: the ones a header's
+    // inlined code carries onto a line of its file (gen-4.cu's gen4_1: the
+    // load of line 40, hoisted before its loop after the atomicAdd of line
+    // 38, placed at the atomic's header line inlined there).
+    std::vector<OrphanKey> Added;
+    for (const auto &[O, Indices] : OuterOrphans)
+      if (!Orphans.count(O))
+        Added.push_back(O);
+    std::vector<SlotKey> Bare;
+    for (const auto &[U, Ids] : Unmatched)
+      if (Candidates[U].empty())
+        Bare.push_back(U);
+    for (const OrphanKey &O : Added) {
+      Orphans[O] = OuterOrphans.at(O);
+      for (const SlotKey &U : Bare)
+        if (Fits(U, O)) {
+          Candidates[U].push_back(O);
+          ++Claims[O];
+        }
+      if (!Claims.count(O))
+        Orphans.erase(O);
+    }
     planSelectedLoads(Plans, Unmatched, Candidates, Claims, Orphans);
     planSelectedAcrossLines(Plans, Unmatched, Candidates, Claims, Orphans, SitesOfSlot,
                             SlotInstructions);
-    planMovedInOrder(Plans, Unmatched, Candidates, Claims, Orphans);
+    planMovedInOrder(Plans, Unmatched, Candidates, Claims, Orphans, OuterOrphans);
     for (const auto &[U, Ids] : Unmatched) {
       const auto &C = Candidates[U];
       if (Plans[Ids.front()].SelectedAt || Plans[Ids.front()].Slot)

@@ -40,8 +40,11 @@
 //           its access and the previous (or next) one
 //           (MovedInstructionOrder.h: gen-3.cu's gen3_10, two loads hoisted
 //           onto the lines of the barrier and the atomicAdd before their
-//           loops); an instruction inlined from a header (an atomic's) is
-//           placed at its innermost position in the kernel's file;
+//           loops); an instruction placed in a header no access is in (an
+//           atomic's inlined code) also counts, for a line no instruction
+//           of its file could serve and for the pairing by order, as at its
+//           innermost position in the accesses' file (a wmma store's own
+//           instructions are the call's: they pair with nothing else);
 //  hoisted  moved outside a loop the access is written in (in[i] of
 //           cuda-occupancy.cu's sharedBound, a loop-invariant load nvcc
 //           hoists before its loop of constant trip count, on the line of
