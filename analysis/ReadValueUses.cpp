@@ -1,6 +1,7 @@
 //===- ReadValueUses.cpp - where a value read from memory can go ---------===//
 
 #include "ReadValueUses.h"
+#include "SourceMemory.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecordLayout.h"
@@ -129,24 +130,39 @@ const VarDecl *copyTarget(const Expr *Copied, QualType Type, ASTContext &Ctx) {
 /// The fields of the struct value Copied that the code reads, when it is
 /// copied into a local variable whose every use reads one of its fields
 /// (`w.f` converted to an rvalue); nullopt otherwise.
-std::optional<std::set<const FieldDecl *>> fieldsReadOfCopy(const Expr *Copied,
-                                                            ASTContext &Ctx) {
-  if (!Copied || Copied->getType().isVolatileQualified())
-    return std::nullopt;
-  QualType Type = Copied->getType().getUnqualifiedType();
-  const RecordDecl *Record = Type->getAsRecordDecl();
-  if (!Record || !Record->getDefinition())
-    return std::nullopt;
-  const VarDecl *Var = copyTarget(Copied, Type, Ctx);
-  if (!Var)
-    return std::nullopt;
+/// Every reference to the local Var in the body of its function; none
+/// when the function has no body.
+std::optional<std::vector<const DeclRefExpr *>> usesInItsFunction(const VarDecl *Var) {
   const auto *Function = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
   if (!Function || !Function->getBody())
     return std::nullopt;
   References Refs(Var);
   Refs.TraverseStmt(Function->getBody());
+  return Refs.Found;
+}
+
+/// The local variable the struct value Copied (not volatile, of a defined
+/// struct type) initialises, nothing else being done with the copy.
+const VarDecl *structCopyTarget(const Expr *Copied, ASTContext &Ctx) {
+  if (!Copied || Copied->getType().isVolatileQualified())
+    return nullptr;
+  QualType Type = Copied->getType().getUnqualifiedType();
+  const RecordDecl *Record = Type->getAsRecordDecl();
+  if (!Record || !Record->getDefinition())
+    return nullptr;
+  return copyTarget(Copied, Type, Ctx);
+}
+
+std::optional<std::set<const FieldDecl *>> fieldsReadOfCopy(const Expr *Copied,
+                                                            ASTContext &Ctx) {
+  const VarDecl *Var = structCopyTarget(Copied, Ctx);
+  if (!Var)
+    return std::nullopt;
+  std::optional<std::vector<const DeclRefExpr *>> Uses = usesInItsFunction(Var);
+  if (!Uses)
+    return std::nullopt;
   std::set<const FieldDecl *> Read;
-  for (const DeclRefExpr *Ref : Refs.Found) {
+  for (const DeclRefExpr *Ref : *Uses) {
     // `w.f` read: its value converted to an rvalue, nothing else.
     DynTypedNodeList Parents = Ctx.getParents(*Ref);
     const auto *Member = Parents.size() == 1 ? Parents[0].get<MemberExpr>() : nullptr;
@@ -162,29 +178,10 @@ std::optional<std::set<const FieldDecl *>> fieldsReadOfCopy(const Expr *Copied,
   return Read;
 }
 
-/// Whether E (an lvalue) names memory: an element, a field of one, or
-/// what a pointer points to.
-bool namesMemory(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (isa<ArraySubscriptExpr>(E))
-    return true;
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return U->getOpcode() == UO_Deref;
-  if (const auto *M = dyn_cast<MemberExpr>(E))
-    return M->isArrow() || namesMemory(M->getBase());
-  return false;
-}
-
 } // namespace
 
 std::optional<unsigned> forwardedCopyLine(const Expr *Copied, ASTContext &Ctx) {
-  if (!Copied || Copied->getType().isVolatileQualified())
-    return std::nullopt;
-  QualType Type = Copied->getType().getUnqualifiedType();
-  const RecordDecl *Record = Type->getAsRecordDecl();
-  if (!Record || !Record->getDefinition())
-    return std::nullopt;
-  const VarDecl *Var = copyTarget(Copied, Type, Ctx);
+  const VarDecl *Var = structCopyTarget(Copied, Ctx);
   if (!Var)
     return std::nullopt;
   // The declaration, then the statement right after it in its block.
@@ -212,12 +209,8 @@ std::optional<unsigned> forwardedCopyLine(const Expr *Copied, ASTContext &Ctx) {
   if (!Method || !Method->isTrivial() || !Ref || Ref->getDecl() != Var ||
       !namesMemory(Assign->getArg(0)))
     return std::nullopt;
-  const auto *Function = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
-  if (!Function || !Function->getBody())
-    return std::nullopt;
-  References Refs(Var);
-  Refs.TraverseStmt(Function->getBody());
-  if (Refs.Found.size() != 1)
+  std::optional<std::vector<const DeclRefExpr *>> Uses = usesInItsFunction(Var);
+  if (!Uses || Uses->size() != 1)
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
   return SM.getExpansionLineNumber(SM.getExpansionLoc(Assign->getBeginLoc()));

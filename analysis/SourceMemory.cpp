@@ -22,6 +22,17 @@ const ParmVarDecl *pointerParameter(const Expr *Base) {
   return P && P->getType()->isPointerType() ? P : nullptr;
 }
 
+bool namesMemory(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (isa<ArraySubscriptExpr>(E))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UO_Deref;
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return M->isArrow() || namesMemory(M->getBase());
+  return false;
+}
+
 namespace {
 
 /// Whether Var is written anywhere in Body after its declaration (assigned,
@@ -90,24 +101,19 @@ bool readThroughConstantPath(const Expr *Access, const FunctionDecl *Kernel) {
       Clean = false;
     ++Writes;
   };
-  auto IsMemory = [](const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    return isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E) ||
-           (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref);
-  };
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
     if (!S || !Clean)
       return;
     // threadIdx.x and its kin: registers, read through a call of their own.
     if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
       return;
-    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && IsMemory(B->getLHS()))
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && namesMemory(B->getLHS()))
       Written(B->getLHS());
     else if (const auto *U = dyn_cast<UnaryOperator>(S);
-             U && U->isIncrementDecrementOp() && IsMemory(U->getSubExpr()))
+             U && U->isIncrementDecrementOp() && namesMemory(U->getSubExpr()))
       Written(U->getSubExpr());
     else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && IsMemory(Op->getArg(0)))
+             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && namesMemory(Op->getArg(0)))
       Written(Op->getArg(0));
     else if (const auto *Call = dyn_cast<CallExpr>(S);
              Call && !isa<CXXOperatorCallExpr>(S) && !builtinRead(Call) && !isPureCall(Call)) {
@@ -183,26 +189,16 @@ unsigned lastOrderingLine(const Stmt *Body, SourceLocation Before, const SourceM
         (Last.isInvalid() || SM.isBeforeInTranslationUnit(Last, At)))
       Last = At;
   };
-  auto IsMemory = [](const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (isa<ArraySubscriptExpr>(E))
-      return true;
-    if (const auto *U = dyn_cast<UnaryOperator>(E))
-      return U->getOpcode() == UO_Deref;
-    if (const auto *M = dyn_cast<MemberExpr>(E))
-      return M->isArrow() || isa<ArraySubscriptExpr>(M->getBase()->IgnoreParenImpCasts());
-    return false;
-  };
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return;
-    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && IsMemory(B->getLHS()))
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && namesMemory(B->getLHS()))
       Note(S);
     else if (const auto *U = dyn_cast<UnaryOperator>(S);
-             U && U->isIncrementDecrementOp() && IsMemory(U->getSubExpr()))
+             U && U->isIncrementDecrementOp() && namesMemory(U->getSubExpr()))
       Note(S);
     else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && IsMemory(Op->getArg(0)))
+             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && namesMemory(Op->getArg(0)))
       Note(S);
     else if (const auto *Call = dyn_cast<CallExpr>(S);
              Call && !isa<CXXOperatorCallExpr>(S) && !builtinRead(Call) && !isPureCall(Call))

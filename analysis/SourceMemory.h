@@ -22,6 +22,10 @@ namespace warpcheck::analysis {
 /// null.
 const clang::ParmVarDecl *pointerParameter(const clang::Expr *Base);
 
+/// Whether the lvalue E names memory: an element, a field of one, or what
+/// a pointer points to (through `*` or `->`).
+bool namesMemory(const clang::Expr *E);
+
 /// Whether the local Var is written anywhere in its function after its
 /// declaration (assigned, incremented, its address taken).
 bool writtenAfterDeclaration(const clang::VarDecl *Var);
