@@ -83,8 +83,26 @@ std::vector<const clang::Expr *> copiesOf(const clang::FunctionDecl *K) {
   return F.Found;
 }
 
+/// A source parsed for the device, its kernel "k" and the struct copies
+/// into locals of it.
+struct ParsedCopies {
+  std::unique_ptr<clang::ASTUnit> AST;
+  const clang::FunctionDecl *Kernel = nullptr;
+  std::vector<const clang::Expr *> Copies;
+};
+
+ParsedCopies parseCopies(const char *Source) {
+  ParsedCopies P;
+  P.AST = parseCuda(Source, CudaSide::Device);
+  if (P.AST)
+    P.Kernel = kernelNamed(P.AST->getASTContext(), "k");
+  if (P.Kernel)
+    P.Copies = copiesOf(P.Kernel);
+  return P;
+}
+
 TEST(ReadValueUses, StructCopiedIntoALocalEveryFieldOfWhichIsRead) {
-  auto AST = parseCuda(R"(
+  ParsedCopies P = parseCopies(R"(
 struct Vec3 { float x, y, z; };
 struct Mixed { double d; float f, g; };
 __device__ float use(Vec3 v) { return v.x; }
@@ -102,13 +120,10 @@ __global__ void k(const Vec3 *v, const Mixed *m, float *out) {
   Mixed e = m[i];                // 4: fields of two sizes
   out[4] = e.d + e.f + e.g;
 }
-)",
-                       CudaSide::Device);
-  ASSERT_TRUE(AST);
-  clang::ASTContext &Ctx = AST->getASTContext();
-  const clang::FunctionDecl *K = kernelNamed(Ctx, "k");
-  ASSERT_TRUE(K);
-  auto Copies = copiesOf(K);
+)");
+  ASSERT_TRUE(P.AST && P.Kernel);
+  clang::ASTContext &Ctx = P.AST->getASTContext();
+  const auto &Copies = P.Copies;
   ASSERT_EQ(Copies.size(), 5u);
   EXPECT_TRUE(warpcheck::analysis::copiedWholeAndEveryFieldRead(Copies[0], Ctx));
   for (size_t I = 1; I < Copies.size(); ++I)
@@ -118,7 +133,7 @@ __global__ void k(const Vec3 *v, const Mixed *m, float *out) {
 TEST(ReadValueUses, StructCopiedOnIntoMemoryIsReadWhereItIsStored) {
   // `int4 v = buf[i]; out[i] = v;`: one memory-to-memory copy on the
   // store's line (measured: shared-memory-shapes.cu, LDS.128 on line 16).
-  auto AST = parseCuda(R"(
+  ParsedCopies P = parseCopies(R"(
 __global__ void k(int4 *out, int4 *in, float *f) {
   __shared__ int4 buf[64];
   int i = threadIdx.x;
@@ -135,13 +150,10 @@ __global__ void k(int4 *out, int4 *in, float *f) {
   e = d;
   f[i + 3] = e.y;
 }
-)",
-                       CudaSide::Device);
-  ASSERT_TRUE(AST);
-  clang::ASTContext &Ctx = AST->getASTContext();
-  const clang::FunctionDecl *K = kernelNamed(Ctx, "k");
-  ASSERT_TRUE(K);
-  auto Copies = copiesOf(K);
+)");
+  ASSERT_TRUE(P.AST && P.Kernel);
+  clang::ASTContext &Ctx = P.AST->getASTContext();
+  const auto &Copies = P.Copies;
   ASSERT_EQ(Copies.size(), 4u);
   EXPECT_EQ(warpcheck::analysis::forwardedCopyLine(Copies[0], Ctx), std::optional<unsigned>(6));
   for (size_t I = 1; I < Copies.size(); ++I)
