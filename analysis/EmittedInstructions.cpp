@@ -568,6 +568,62 @@ struct InstructionReconciler::Impl {
     return false;
   }
 
+  /// Whether Site is written in the kernel's own body (not in a device
+  /// function or lambda it calls, which may run once per call).
+  bool inKernelBody(const Expr *Site) {
+    DynTypedNode Node = DynTypedNode::create(*Site);
+    for (unsigned Depth = 0; Depth < 256; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(Node);
+      if (Parents.empty() || Parents[0].get<LambdaExpr>())
+        return false;
+      if (const auto *F = Parents[0].get<FunctionDecl>())
+        return F == Kernel;
+      Node = Parents[0];
+    }
+    return false;
+  }
+
+  /// The instructions a line holds beyond what its own accesses can use,
+  /// by their line and kind. An access written once in the kernel's body
+  /// and in no loop executes at most once per warp: one instruction of its
+  /// width. More of that width placed at the line itself (not inlined
+  /// onto it) are another line's load, moved there: gen-2.cu's gen2_6,
+  /// the invariant load of line 156 hoisted out of its two loops onto line
+  /// 151, an LDG.E.128 beside line 151's own; gen2_15, one LDG.E.U8 of the
+  /// address line 311's branch selects, beside line 309's own. Which of
+  /// the equal instructions is the surplus does not change a request's
+  /// cost: the last ones are taken.
+  std::map<OrphanKey, std::vector<size_t>>
+  surplusInstructions(const std::map<SlotKey, std::vector<SiteId>> &SitesOfSlot,
+                      const std::map<SlotKey, std::vector<size_t>> &SlotInstructions) {
+    std::map<OrphanKey, std::vector<size_t>> Out;
+    for (const auto &[SK, Ids] : SitesOfSlot) {
+      std::map<unsigned, size_t> SitesOfWidth;
+      bool Once = true;
+      for (const SiteId &Id : Ids) {
+        Once &= inKernelBody(Id.first) && enclosingLoops(Id.first).empty();
+        ++SitesOfWidth[Sites.at(Id).Bytes];
+      }
+      if (!Once)
+        continue;
+      std::map<unsigned, std::vector<size_t>> PlacedHere;
+      for (size_t I : SlotInstructions.at(SK))
+        if (Positions[I][0].first == std::get<0>(SK) && Positions[I][0].second == std::get<1>(SK))
+          PlacedHere[Instructions[I].Shape.BytesPerLane].push_back(I);
+      for (const auto &[W, Indices] : PlacedHere) {
+        auto N = SitesOfWidth.find(W);
+        if (N == SitesOfWidth.end() || Indices.size() <= N->second)
+          continue;
+        for (size_t K = N->second; K < Indices.size(); ++K) {
+          const SassMemoryInstruction &In = Instructions[Indices[K]];
+          Out[{std::get<0>(SK), std::get<1>(SK), In.Shape.Op, In.Shape.Space}].push_back(
+              Indices[K]);
+        }
+      }
+    }
+    return Out;
+  }
+
   /// Accesses with no instruction on their lines that could each be
   /// several lines' unexplained instructions, paired with them by order
   /// (MovedInstructionOrder.h): gen-3.cu's gen3_10, two loads hoisted
@@ -577,7 +633,7 @@ struct InstructionReconciler::Impl {
                         const std::map<SlotKey, std::vector<OrphanKey>> &Candidates,
                         const std::map<OrphanKey, unsigned> &Claims,
                         const std::map<OrphanKey, std::vector<size_t>> &Orphans,
-                        const std::map<OrphanKey, std::vector<size_t>> &OuterOrphans) {
+                        const std::map<OrphanKey, std::vector<size_t>> &Spare) {
     auto Settled = [&](const SlotKey &U) {
       const SitePlan &P = Plans.at(Unmatched.at(U).front());
       return P.SelectedAt || P.Slot;
@@ -613,12 +669,13 @@ struct InstructionReconciler::Impl {
       }
       if (!Clean)
         continue;
-      // Fewer instruction lines than accesses: those the listing places in
-      // a header inlined on a line of the accesses' file, when one of the
-      // component's accesses could be them (same kind, a width that fits).
+      // Fewer instruction lines than accesses: the spare ones (placed in a
+      // header inlined on a line of the accesses' file, or a line's
+      // surplus), when one of the component's accesses could be them (same
+      // kind, a width that fits).
       std::map<OrphanKey, std::vector<SlotKey>> Extra;
       if (Os.size() < Us.size())
-        for (const auto &[O, Indices] : OuterOrphans) {
+        for (const auto &[O, Indices] : Spare) {
           if (Os.count(O) || Orphans.count(O))
             continue;
           for (const SlotKey &U : Us) {
@@ -667,7 +724,7 @@ struct InstructionReconciler::Impl {
         const OrphanKey &O = OKeys[(*Pairs)[A]];
         auto Listed = Orphans.find(O);
         const InstructionSlot *Slot =
-            makeSlot(Listed != Orphans.end() ? Listed->second : OuterOrphans.at(O), std::get<0>(O),
+            makeSlot(Listed != Orphans.end() ? Listed->second : Spare.at(O), std::get<0>(O),
                      std::get<1>(O));
         for (const SiteId &Id : Unmatched.at(UKeys[A])) {
           SitePlan &P = Plans[Id];
@@ -919,6 +976,13 @@ struct InstructionReconciler::Impl {
     planRepeatsRemoved(Plans, SitesOfSlot, SlotInstructions);
     if (Unmatched.empty())
       return Plans;
+    // Spare instructions: those placed in a header, at their position in a
+    // site file (above), and those a line holds beyond its own accesses'
+    // needs (surplusInstructions). Each may be an access's with no other
+    // candidate, or one of a pairing by order.
+    std::map<OrphanKey, std::vector<size_t>> Spare = OuterOrphans;
+    for (const auto &[O, Indices] : surplusInstructions(SitesOfSlot, SlotInstructions))
+      Spare[O].insert(Spare[O].end(), Indices.begin(), Indices.end());
     // A line whose accesses have no instruction there is paired with the
     // one group of unexplained instructions that fits it, when that group
     // fits no other such line.
@@ -949,12 +1013,13 @@ struct InstructionReconciler::Impl {
           Candidates[U].push_back(O);
           ++Claims[O];
         }
-    // A line no instruction of its file could serve: the ones a header's
-    // inlined code carries onto a line of its file (gen-4.cu's gen4_1: the
-    // load of line 40, hoisted before its loop after the atomicAdd of line
-    // 38, placed at the atomic's header line inlined there).
+    // A line no instruction of its file could serve: the spare ones. A
+    // header's inlined code carries instructions onto a line of its file
+    // (gen-4.cu's gen4_1: the load of line 40, hoisted before its loop
+    // after the atomicAdd of line 38, placed at the atomic's header line
+    // inlined there); a line's surplus is another line's load moved there.
     std::vector<OrphanKey> Added;
-    for (const auto &[O, Indices] : OuterOrphans)
+    for (const auto &[O, Indices] : Spare)
       if (!Orphans.count(O))
         Added.push_back(O);
     std::vector<SlotKey> Bare;
@@ -962,7 +1027,7 @@ struct InstructionReconciler::Impl {
       if (Candidates[U].empty())
         Bare.push_back(U);
     for (const OrphanKey &O : Added) {
-      Orphans[O] = OuterOrphans.at(O);
+      Orphans[O] = Spare.at(O);
       for (const SlotKey &U : Bare)
         if (Fits(U, O)) {
           Candidates[U].push_back(O);
@@ -974,7 +1039,7 @@ struct InstructionReconciler::Impl {
     planSelectedLoads(Plans, Unmatched, Candidates, Claims, Orphans);
     planSelectedAcrossLines(Plans, Unmatched, Candidates, Claims, Orphans, SitesOfSlot,
                             SlotInstructions);
-    planMovedInOrder(Plans, Unmatched, Candidates, Claims, Orphans, OuterOrphans);
+    planMovedInOrder(Plans, Unmatched, Candidates, Claims, Orphans, Spare);
     for (const auto &[U, Ids] : Unmatched) {
       const auto &C = Candidates[U];
       if (Plans[Ids.front()].SelectedAt || Plans[Ids.front()].Slot)

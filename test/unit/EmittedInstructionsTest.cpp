@@ -124,6 +124,21 @@ __global__ void twoHoisted(const float *in, float *out, unsigned *count) {
     acc += in[threadIdx.x];
   out[threadIdx.x] = acc;
 }
+__global__ void besideOwn(const float *in, float *out) {
+  float acc = in[threadIdx.x * 32];
+  for (int k = 0; k < 4; ++k)
+    acc += in[7] * k;
+  out[threadIdx.x] = acc;
+}
+__global__ void besideOwnInALoop(const float *in, float *out) {
+  float acc = 0;
+#pragma unroll
+  for (int j = 0; j < 2; ++j)
+    acc += in[threadIdx.x * 32 + j];
+  for (int k = 0; k < 4; ++k)
+    acc += in[7] * k;
+  out[threadIdx.x] = acc;
+}
 )";
 
 /// nvdisasm's text of one function "k" (line 28 of the code: accumulate's
@@ -634,4 +649,27 @@ TEST(EmittedInstructions, MovedLoadsOutOfOrderStayUnexplained) {
     EXPECT_NE(A.InstructionsFrom, InstructionOrigin::Listing) << Text;
     EXPECT_EQ(A.Status, AccessStatus::Assumed) << Text;
   }
+}
+
+TEST(EmittedInstructions, LoadHoistedBesideALinesOwnLoad) {
+  // in[7] (line 105) is the same in every iteration: nvcc loads it once,
+  // before the loop, on line 103, beside line 103's own load (two LDG.E
+  // there, as gen-2.cu's gen2_6 has two LDG.E.128 on line 151). Line 103's
+  // access runs once per warp, so the second is another line's.
+  Analysed R("besideOwn", listed({{103, "LDG.E"}, {103, "LDG.E"}, {106, "STG.E"}}));
+  const AccessResult &Own = R.access("in[threadIdx.x * 32]", AccessOp::Load, 103);
+  ASSERT_EQ(Own.Instructions.size(), 1u);
+  EXPECT_FALSE(Own.Instructions[0].Moved);
+  EXPECT_EQ(Own.Cost.Requests, 1u);
+  EXPECT_DOUBLE_EQ(Own.Cost.SectorsPerRequest, 32);
+  expectHoisted(R.access("in[7]", AccessOp::Load, 105), 103, 1, 4, 1);
+}
+
+TEST(EmittedInstructions, TwoInstructionsOfALoopsLoadAreItsOwn) {
+  // Line 112's load is in a loop nvcc unrolls: its two LDG.E are its own
+  // two copies, none another line's; in[7] (line 114) has no instruction
+  // to be, and is costed by the model.
+  Analysed R("besideOwnInALoop", listed({{112, "LDG.E"}, {112, "LDG.E"}, {115, "STG.E"}}));
+  EXPECT_NE(R.access("in[7]", AccessOp::Load, 114).InstructionsFrom, InstructionOrigin::Listing);
+  EXPECT_EQ(R.access("in[threadIdx.x * 32 + j]", AccessOp::Load, 112).Cost.Requests, 2u);
 }
