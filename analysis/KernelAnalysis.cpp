@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -332,6 +333,14 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
   InterpreterLimits Limits;
   Limits.MaxLoopIterations = Options.MaxLoopIterations;
   const SourceManager &SM = Ctx.getSourceManager();
+  // The kernel's writes, for the read-only data path: one walk of its body
+  // on the first load that asks, not one per load.
+  std::optional<KernelMemoryWrites> Writes;
+  auto ReadOnlyPath = [&](const Expr *Load) {
+    if (!Writes)
+      Writes = memoryWritesOf(Kernel);
+    return readThroughConstantPath(Load, *Writes);
+  };
 
   for (const LaunchConfig &Launch : Launches) {
     KernelLaunchAnalysis R;
@@ -880,7 +889,7 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
         EmittedInstruction &E = A.Instructions.emplace_back();
         E.Opcode = modelOpcode(T.Site.Space, T.Site.Op, T.Site.BytesPerLane);
         if (T.Site.Space == MemorySpace::Global && T.Site.Op == AccessOp::Load &&
-            readThroughConstantPath(T.Site.Expr, Kernel))
+            ReadOnlyPath(T.Site.Expr))
           E.Opcode += ".CONSTANT";
         E.BytesPerLane = T.Site.BytesPerLane;
         if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(At)))

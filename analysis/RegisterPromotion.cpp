@@ -14,6 +14,7 @@
 #include "llvm/Support/Casting.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -304,9 +305,10 @@ bool unrolledCompletely(const std::vector<const Stmt *> &Loops, ASTContext &Ctx)
 /// (addressComputationLine); an address that names no local variable is
 /// computed in the loop's preheader, after the test that enters a loop
 /// with a bound known at run time only: the loop's line. A store, atomic
-/// or barrier after the address's computation leaves the line to ptxas.
-void placeHoistedLoad(KeptAccess &K, const Stmt *Body, const Stmt *Loop,
-                      const ArraySubscriptExpr *Load, ASTContext &Ctx) {
+/// or barrier after the address's computation leaves the line to ptxas
+/// (Ordering: the kernel's orderingStatements, SourceMemory.h).
+void placeHoistedLoad(KeptAccess &K, const std::vector<const Stmt *> &Ordering,
+                      const Stmt *Loop, const ArraySubscriptExpr *Load, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const auto *F = dyn_cast<ForStmt>(Loop);
   std::optional<std::int64_t> Trip = F ? constantTripCount(F, Ctx) : std::nullopt;
@@ -316,9 +318,9 @@ void placeHoistedLoad(KeptAccess &K, const Stmt *Body, const Stmt *Loop,
     K.HoistedLine = SM.getExpansionLineNumber(SM.getExpansionLoc(Loop->getBeginLoc()));
     return;
   }
-  unsigned Ordering = lastOrderingLine(Body, Loop->getBeginLoc(), SM);
-  if (Ordering > Address) {
-    K.ScheduledAfter = Ordering;
+  unsigned OrderedAt = lastOrderingLine(Ordering, Loop->getBeginLoc(), SM);
+  if (OrderedAt > Address) {
+    K.ScheduledAfter = OrderedAt;
     return;
   }
   K.HoistedLine = Address;
@@ -334,6 +336,8 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
     return Out;
   std::vector<const Stmt *> Nests;
   outermostLoops(Def->getBody(), Nests);
+  // The statements that order memory, found on the first hoisted load.
+  std::optional<std::vector<const Stmt *>> Ordering;
   for (const Stmt *Nest : Nests) {
     LoopReader R;
     // The loop's condition and increment run each iteration too.
@@ -359,7 +363,9 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
           KeptAccess &K = Out[{A.Site, AccessOp::Load}] = {A.Loop, Repeats};
           if (!A.Store && !A.Conditional && R.invariant(A.E)) {
             K.HoistedBefore = Nest;
-            placeHoistedLoad(K, Def->getBody(), Nest, A.E, Def->getASTContext());
+            if (!Ordering)
+              Ordering = orderingStatements(Def->getBody());
+            placeHoistedLoad(K, *Ordering, Nest, A.E, Def->getASTContext());
           }
         }
       }

@@ -10,7 +10,9 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <algorithm>
 #include <functional>
+#include <map>
 
 using namespace clang;
 
@@ -76,18 +78,21 @@ const ParmVarDecl *pointerParameterThrough(const Expr *Base) {
   return Root.K == MemoryRoot::Parameter ? dyn_cast<ParmVarDecl>(Root.Decl) : nullptr;
 }
 
-bool readThroughConstantPath(const Expr *Access, const FunctionDecl *Kernel) {
-  if (!Access || !Kernel || !Kernel->getBody())
-    return false;
-  auto Unassigned = [](const VarDecl *V) { return !writtenAfterDeclaration(V); };
-  MemoryRoot Read = memoryRootOf(Access, Unassigned);
-  const auto *P = Read.K == MemoryRoot::Parameter ? dyn_cast<ParmVarDecl>(Read.Decl) : nullptr;
-  if (!P || !P->getType()->getPointeeType().isConstQualified())
-    return false;
+KernelMemoryWrites memoryWritesOf(const FunctionDecl *Kernel) {
+  KernelMemoryWrites Out;
+  if (!Kernel || !Kernel->getBody())
+    return Out;
+  std::map<const VarDecl *, bool> AssignedOnce;
+  auto Unassigned = [&](const VarDecl *V) {
+    auto [It, New] = AssignedOnce.try_emplace(V, false);
+    if (New)
+      It->second = !writtenAfterDeclaration(V);
+    return It->second;
+  };
   unsigned Writes = 0;
   bool Clean = true;
-  // A write through the lvalue E: to P, or through a pointer that is not a
-  // __restrict__ parameter, makes every load plain.
+  // A write through the lvalue E through a pointer that is not a
+  // __restrict__ parameter makes every load plain.
   auto Written = [&](const Expr *E) {
     MemoryRoot W = memoryRootOf(E, Unassigned);
     if (W.K == MemoryRoot::Variable && W.Decl && W.Decl->hasLocalStorage())
@@ -97,8 +102,10 @@ bool readThroughConstantPath(const Expr *Access, const FunctionDecl *Kernel) {
     if (W.K == MemoryRoot::DynamicShared)
       return;
     const auto *Q = W.K == MemoryRoot::Parameter ? dyn_cast<ParmVarDecl>(W.Decl) : nullptr;
-    if (!Q || Q == P || !isRestrict(Q))
+    if (!Q || !isRestrict(Q))
       Clean = false;
+    else if (std::find(Out.Written.begin(), Out.Written.end(), Q) == Out.Written.end())
+      Out.Written.push_back(Q);
     ++Writes;
   };
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
@@ -129,7 +136,22 @@ bool readThroughConstantPath(const Expr *Access, const FunctionDecl *Kernel) {
       Visit(Child);
   };
   Visit(Kernel->getBody());
-  return Clean && Writes > 0;
+  Out.OnlyThroughRestrict = Clean && Writes > 0;
+  return Out;
+}
+
+bool readThroughConstantPath(const Expr *Access, const KernelMemoryWrites &Writes) {
+  if (!Access || !Writes.OnlyThroughRestrict)
+    return false;
+  MemoryRoot Read =
+      memoryRootOf(Access, [](const VarDecl *V) { return !writtenAfterDeclaration(V); });
+  const auto *P = Read.K == MemoryRoot::Parameter ? dyn_cast<ParmVarDecl>(Read.Decl) : nullptr;
+  return P && P->getType()->getPointeeType().isConstQualified() &&
+         std::find(Writes.Written.begin(), Writes.Written.end(), P) == Writes.Written.end();
+}
+
+bool readThroughConstantPath(const Expr *Access, const FunctionDecl *Kernel) {
+  return readThroughConstantPath(Access, memoryWritesOf(Kernel));
 }
 
 bool ownArray(const Expr *Base) {
@@ -181,33 +203,43 @@ unsigned addressComputationLine(const Expr *Access, SourceLocation Before,
   return Last ? SM.getExpansionLineNumber(SM.getExpansionLoc(Last->getBeginLoc())) : 0;
 }
 
-unsigned lastOrderingLine(const Stmt *Body, SourceLocation Before, const SourceManager &SM) {
-  SourceLocation Last;
-  auto Note = [&](const Stmt *S) {
-    SourceLocation At = SM.getExpansionLoc(S->getBeginLoc());
-    if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getEndLoc()), Before) &&
-        (Last.isInvalid() || SM.isBeforeInTranslationUnit(Last, At)))
-      Last = At;
-  };
+std::vector<const Stmt *> orderingStatements(const Stmt *Body) {
+  std::vector<const Stmt *> Out;
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return;
     if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && namesMemory(B->getLHS()))
-      Note(S);
+      Out.push_back(S);
     else if (const auto *U = dyn_cast<UnaryOperator>(S);
              U && U->isIncrementDecrementOp() && namesMemory(U->getSubExpr()))
-      Note(S);
+      Out.push_back(S);
     else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
              Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && namesMemory(Op->getArg(0)))
-      Note(S);
+      Out.push_back(S);
     else if (const auto *Call = dyn_cast<CallExpr>(S);
              Call && !isa<CXXOperatorCallExpr>(S) && !builtinRead(Call) && !isPureCall(Call))
-      Note(S);
+      Out.push_back(S);
     for (const Stmt *Child : S->children())
       Visit(Child);
   };
   Visit(Body);
+  return Out;
+}
+
+unsigned lastOrderingLine(const std::vector<const Stmt *> &Ordering, SourceLocation Before,
+                          const SourceManager &SM) {
+  SourceLocation Last;
+  for (const Stmt *S : Ordering) {
+    SourceLocation At = SM.getExpansionLoc(S->getBeginLoc());
+    if (SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S->getEndLoc()), Before) &&
+        (Last.isInvalid() || SM.isBeforeInTranslationUnit(Last, At)))
+      Last = At;
+  }
   return Last.isValid() ? SM.getExpansionLineNumber(Last) : 0;
+}
+
+unsigned lastOrderingLine(const Stmt *Body, SourceLocation Before, const SourceManager &SM) {
+  return lastOrderingLine(orderingStatements(Body), Before, SM);
 }
 
 bool touchesNoMemory(const Stmt *S, unsigned Depth) {

@@ -16,6 +16,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <vector>
+
 namespace warpcheck::analysis {
 
 /// The pointer parameter Base names (through casts and parentheses), or
@@ -69,6 +71,12 @@ unsigned addressComputationLine(const clang::Expr *Access, clang::SourceLocation
 /// (RegisterPromotion.h, KeptAccess::ScheduledAfter).
 unsigned lastOrderingLine(const clang::Stmt *Body, clang::SourceLocation Before,
                           const clang::SourceManager &SM);
+/// The same, in two steps: Body's statements that order memory (one walk,
+/// kept for all the loops of a kernel), then the last of them before
+/// Before.
+std::vector<const clang::Stmt *> orderingStatements(const clang::Stmt *Body);
+unsigned lastOrderingLine(const std::vector<const clang::Stmt *> &Ordering,
+                          clang::SourceLocation Before, const clang::SourceManager &SM);
 
 /// Whether nvcc reads Access (a global load) with the read-only data path,
 /// LDG.E.CONSTANT: through a pointer parameter to const that the kernel
@@ -82,6 +90,20 @@ unsigned lastOrderingLine(const clang::Stmt *Body, clang::SourceLocation Before,
 /// mayBeWritten, every generated program) reads them all with LDG.E. Only
 /// the opcode's name differs: the cost is the same.
 bool readThroughConstantPath(const clang::Expr *Access, const clang::FunctionDecl *Kernel);
+
+/// The kernel-wide half of readThroughConstantPath, made once per kernel
+/// (one walk of its body, each local pointer's assignments looked up once)
+/// and asked for each load.
+struct KernelMemoryWrites {
+  /// Every write to memory other than the kernel's own, __shared__ or
+  /// dynamic shared arrays goes through a __restrict__ pointer parameter,
+  /// no call may write elsewhere, and there is at least one.
+  bool OnlyThroughRestrict = false;
+  /// The pointer parameters written through.
+  std::vector<const clang::ParmVarDecl *> Written;
+};
+KernelMemoryWrites memoryWritesOf(const clang::FunctionDecl *Kernel);
+bool readThroughConstantPath(const clang::Expr *Access, const KernelMemoryWrites &Writes);
 
 /// The memory an lvalue's address starts from, as far as declarations
 /// tell: a pointer parameter, a variable (an array of the function's own,
