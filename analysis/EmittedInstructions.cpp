@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -568,6 +569,63 @@ struct InstructionReconciler::Impl {
     return false;
   }
 
+  /// The lines of the kernel's body where a load or store is written that
+  /// no simulated warp executed (an arm the launch never takes), by line
+  /// and kind: an instruction placed there is that access's own, not
+  /// another line's moved one. gen-6.cu's gen6_16: `in[j9]` (line 284) in
+  /// the arm of `tx >= 31`, which a block of 16 threads never takes, has
+  /// its LDG.E.U16 there; the load the next branch's arms select is the
+  /// second LDG.E.U16 of line 288.
+  std::set<std::tuple<std::string, unsigned, SassOp>> unexecutedAccessLines() {
+    std::set<std::tuple<std::string, unsigned, SassOp>> Out;
+    std::set<const Expr *> Executed;
+    for (const auto &[Id, S] : Sites)
+      Executed.insert(Id.first);
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::function<void(const Stmt *, const Stmt *)> Visit = [&](const Stmt *S,
+                                                                const Stmt *Parent) {
+      if (!S || isa<LambdaExpr>(S))
+        return;
+      const auto *E = dyn_cast<Expr>(S);
+      // The whole lvalue only: not the element whose field is the access,
+      // nor a row of a two-dimensional array; nor one whose address is
+      // taken (an atomic's operand), which reads nothing there.
+      const auto *AddressOf = dyn_cast_or_null<UnaryOperator>(Parent);
+      bool Part = Parent && E &&
+                  ((isa<MemberExpr>(Parent) && !cast<MemberExpr>(Parent)->isArrow()) ||
+                   E->getType()->isArrayType() ||
+                   (AddressOf && AddressOf->getOpcode() == UO_AddrOf));
+      if (E && !Part && !isa<ImplicitCastExpr>(E) && namesMemory(E) && !Executed.count(E)) {
+        SassOp Op = SassOp::Load;
+        bool Both = false;
+        if (const auto *B = dyn_cast_or_null<BinaryOperator>(Parent);
+            B && B->isAssignmentOp() && B->getLHS()->IgnoreParenImpCasts() == E) {
+          Op = SassOp::Store;
+          Both = B->isCompoundAssignmentOp();
+        } else if (const auto *U = dyn_cast_or_null<UnaryOperator>(Parent);
+                   U && U->isIncrementDecrementOp()) {
+          Both = true;
+        }
+        SourceLocation L = SM.getExpansionLoc(E->getBeginLoc());
+        if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(L))) {
+          llvm::StringRef Real = F->getFileEntry().tryGetRealPathName();
+          std::string File = Real.empty() ? normalizedPath(F->getName()) : normalizedPath(Real);
+          unsigned Line = SM.getExpansionLineNumber(L);
+          Out.insert({File, Line, Op});
+          if (Both)
+            Out.insert({File, Line, SassOp::Store});
+        }
+      }
+      // Parentheses and implicit casts are seen through: the parent of
+      // what they wrap is theirs.
+      const Stmt *Through = isa<ParenExpr>(S) || isa<ImplicitCastExpr>(S) ? Parent : S;
+      for (const Stmt *Child : S->children())
+        Visit(Child, Through);
+    };
+    Visit(Kernel->getBody(), nullptr);
+    return Out;
+  }
+
   /// Whether Site is written in the kernel's own body (not in a device
   /// function or lambda it calls, which may run once per call).
   bool inKernelBody(const Expr *Site) {
@@ -945,6 +1003,7 @@ struct InstructionReconciler::Impl {
     std::set<std::string> SiteFiles;
     for (const auto &[Id, S] : Sites)
       SiteFiles.insert(S.File);
+    std::set<std::tuple<std::string, unsigned, SassOp>> Unexecuted = unexecutedAccessLines();
     for (size_t I = 0; I < Instructions.size(); ++I) {
       const SassMemoryInstruction &In = Instructions[I];
       if (In.Shape.Space == SassSpace::Local || Positions[I].empty())
@@ -955,7 +1014,8 @@ struct InstructionReconciler::Impl {
           if (File == S.File && Line == S.Line && sassOpOf(S.Op) == In.Shape.Op &&
               spaceFits(In.Shape.Space, S.Space))
             Explained = true;
-      if (Explained)
+      if (Explained || Unexecuted.count({Positions[I][0].first, Positions[I][0].second,
+                                         In.Shape.Op}))
         continue;
       Orphans[{Positions[I][0].first, Positions[I][0].second, In.Shape.Op, In.Shape.Space}]
           .push_back(I);

@@ -139,6 +139,14 @@ __global__ void besideOwnInALoop(const float *in, float *out) {
     acc += in[7] * k;
   out[threadIdx.x] = acc;
 }
+__global__ void deadArm(const float *in, float *out) {
+  float acc = 0;
+  if (threadIdx.x >= 32)
+    acc = in[threadIdx.x];
+  for (int k = 0; k < 4; ++k)
+    acc += in[7] * k;
+  out[threadIdx.x] = acc;
+}
 )";
 
 /// nvdisasm's text of one function "k" (line 28 of the code: accumulate's
@@ -672,4 +680,13 @@ TEST(EmittedInstructions, TwoInstructionsOfALoopsLoadAreItsOwn) {
   Analysed R("besideOwnInALoop", listed({{112, "LDG.E"}, {112, "LDG.E"}, {115, "STG.E"}}));
   EXPECT_NE(R.access("in[7]", AccessOp::Load, 114).InstructionsFrom, InstructionOrigin::Listing);
   EXPECT_EQ(R.access("in[threadIdx.x * 32 + j]", AccessOp::Load, 112).Cost.Requests, 2u);
+}
+
+TEST(EmittedInstructions, ALineOfAnAccessNoWarpMakesKeepsItsInstruction) {
+  // A block of 32 threads never takes the arm of line 120: its LDG.E
+  // there is its own, not another line's. The invariant in[7] (line 122)
+  // is then the LDG.E nvcc hoisted onto line 118 (gen-6.cu's gen6_16: the
+  // never-taken arm's load on line 284, the moved one on line 288).
+  Analysed R("deadArm", listed({{118, "LDG.E"}, {120, "LDG.E"}, {123, "STG.E"}}));
+  expectHoisted(R.access("in[7]", AccessOp::Load, 122), 118, 1, 4, 1);
 }
