@@ -913,6 +913,12 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
           A.Instructions.empty() && T.KeptInRegister == 0 && !T.HoistedFor)
         if (std::optional<unsigned> Line = forwardedCopyLine(T.Site.Expr, Ctx))
           ModelInstruction(*Line, {T.Site.Expr}, T.Requests);
+      // An element access written over several lines: made where its index
+      // ends (SourceMemory.h, indexEndLine).
+      if (!T.FromListing && !T.PredictedMerge && T.Site.Op != AccessOp::Atomic &&
+          A.Instructions.empty() && T.KeptInRegister == 0 && !T.HoistedFor)
+        if (std::optional<unsigned> Line = indexEndLine(T.Site.Expr, SM))
+          ModelInstruction(*Line, {T.Site.Expr}, T.Requests);
       if (T.HoistedFor && !T.FromListing && !T.PredictedMerge)
         // The one load of both reads, before the branch, with its
         // address's computation (LoadReuse.h).

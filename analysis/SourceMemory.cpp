@@ -184,6 +184,17 @@ bool isPureCall(const CallExpr *Call, unsigned Depth) {
   return touchesNoMemory(Def->getBody(), Depth + 1);
 }
 
+std::optional<unsigned> indexEndLine(const Expr *Access, const SourceManager &SM) {
+  const auto *Element = dyn_cast<ArraySubscriptExpr>(Access->IgnoreParenImpCasts());
+  if (!Element)
+    return std::nullopt;
+  unsigned Start = SM.getExpansionLineNumber(SM.getExpansionLoc(Element->getBeginLoc()));
+  unsigned End = SM.getExpansionLineNumber(SM.getExpansionLoc(Element->getIdx()->getEndLoc()));
+  if (End == Start)
+    return std::nullopt;
+  return End;
+}
+
 unsigned addressComputationLine(const Expr *Access, SourceLocation Before,
                                 const SourceManager &SM) {
   const VarDecl *Last = nullptr;

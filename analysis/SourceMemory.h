@@ -16,6 +16,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <optional>
 #include <vector>
 
 namespace warpcheck::analysis {
@@ -62,6 +63,19 @@ bool touchesNoMemory(const clang::Stmt *S, unsigned Depth);
 /// names none. Measured: RegisterPromotion.h, LoadReuse.h.
 unsigned addressComputationLine(const clang::Expr *Access, clang::SourceLocation Before,
                                 const clang::SourceManager &SM);
+
+/// The line nvcc's line table gives an element access written over
+/// several lines, when it is not the line the access starts on: the line
+/// where its index ends. nvdisasm -gi of nvcc 13 -O3 -arch=sm_90 for
+/// test/inputs/multi-line-accesses.cu, every load and store: `in[i * 32 +`
+/// / `k]` on the second line, `in[i * 32 +` / `k` / `]` on the line of `k`
+/// (not the `]`'s), `in` / `[i * 32]` on the second, `in[i * 32` / `+ k]`
+/// on the second; a compound assignment's load and store alike. Measured on
+/// the H200 (test/hw/realcode): SHOC sort's `offsets[threadIdx.x *
+/// totalBlocks +` / `blockId]` and SGEMM_CUDA's `reinterpret_cast<float4
+/// *>(` / `&C[...])[0]`, counted on their second lines. nullopt for an
+/// access on one line, or not an element of an array or pointer.
+std::optional<unsigned> indexEndLine(const clang::Expr *Access, const clang::SourceManager &SM);
 
 /// The line of the last statement of Body that ends before Before and
 /// orders memory: a store (to an element, through a pointer), or a call

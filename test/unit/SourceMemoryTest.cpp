@@ -79,3 +79,39 @@ TEST(SourceMemory, ReadOnlyDataPathOnlyBesideRestrictWrites) {
 }
 
 } // namespace
+
+TEST(SourceMemory, AccessOverSeveralLinesIsMadeWhereItsIndexEnds) {
+  // nvdisasm -gi of test/inputs/multi-line-accesses.cu: each load on the
+  // line of its index's last token, whatever the line breaks after.
+  std::unique_ptr<clang::ASTUnit> AST = parseCuda(R"(
+__global__ void k(const float *in, float *out, int k) {
+  int i = threadIdx.x;
+  float a = in[i * 32 +
+               k];
+  float b = in[i * 32 +
+               k
+              ];
+  float c = in
+      [i * 32];
+  float d = in[i];
+  out[i] = a + b + c + d;
+}
+)",
+                                                  CudaSide::Device);
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    std::vector<const clang::ArraySubscriptExpr *> Reads;
+    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
+      Reads.push_back(E);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(kernelNamed(AST->getASTContext(), "k")->getBody());
+  ASSERT_EQ(F.Reads.size(), 5u);
+  const clang::SourceManager &SM = AST->getASTContext().getSourceManager();
+  using warpcheck::analysis::indexEndLine;
+  EXPECT_EQ(indexEndLine(F.Reads[0], SM), std::optional<unsigned>(5));
+  EXPECT_EQ(indexEndLine(F.Reads[1], SM), std::optional<unsigned>(7)); // not the `]`'s 8
+  EXPECT_EQ(indexEndLine(F.Reads[2], SM), std::optional<unsigned>(10));
+  EXPECT_EQ(indexEndLine(F.Reads[3], SM), std::nullopt); // one line
+  EXPECT_EQ(indexEndLine(F.Reads[4], SM), std::nullopt); // out[i]
+}
