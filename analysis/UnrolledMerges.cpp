@@ -4,6 +4,7 @@
 #include "IndexAlignment.h"
 #include "LoopUnrolling.h"
 #include "MemoryInstructions.h"
+#include "SourceMemory.h"
 
 #include "warpcheck/analysis/KernelAnalysis.h"
 
@@ -44,16 +45,50 @@ std::vector<DynTypedNode> ancestorsOf(const Stmt *Site, ASTContext &Ctx) {
   return {};
 }
 
+bool splitsBody(const Stmt *S, const VarDecl *Counter, unsigned Depth = 0);
+
+/// Whether Call, once inlined, adds no basic block and touches no memory:
+/// a function of the program (not the toolkit's, whose math functions
+/// branch) that isPureCall (SourceMemory.h) and whose body is straight-line
+/// code ending in its return. vector-halves.cu's `price(spot[i].x, ...)`
+/// and `price(spot[i].y, ...)`, on lines 15 and 18: one LDG.E.64 of
+/// spot[i] on line 15, measured.
+bool inlinedStraightLine(const CallExpr *Call, unsigned Depth) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  const FunctionDecl *Def = F ? F->getDefinition() : nullptr;
+  if (!Def || Depth >= 4 || !isPureCall(Call) ||
+      Def->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
+    return false;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body)
+    return false;
+  for (const Stmt *X : Body->body()) {
+    const auto *Return = dyn_cast<ReturnStmt>(X);
+    if (Return && X == Body->body_back())
+      return !splitsBody(Return->getRetValue(), nullptr, Depth + 1);
+    if (splitsBody(X, nullptr, Depth + 1))
+      return false;
+  }
+  return true;
+}
+
 /// Anything that splits an unrolled body into several basic blocks, or may
 /// write memory a load of the chain reads behind the vectorizer's back
-/// (Counter: the loop's counter written; null outside a loop).
-bool splitsBody(const Stmt *S, const VarDecl *Counter) {
+/// (Counter: the loop's counter written; null outside a loop). A call
+/// inlined as straight-line code that touches no memory does neither.
+bool splitsBody(const Stmt *S, const VarDecl *Counter, unsigned Depth) {
   if (!S)
     return false;
   // threadIdx.x and the like: a property read, its getter a call to a
   // builtin that reads a special register.
   if (isa<PseudoObjectExpr>(S) || isa<MSPropertyRefExpr>(S))
     return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && inlinedStraightLine(Call, Depth)) {
+    for (const Expr *Arg : Call->arguments())
+      if (splitsBody(Arg, Counter, Depth))
+        return true;
+    return false;
+  }
   if (isa<IfStmt>(S) || isa<SwitchStmt>(S) || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
       isa<DoStmt>(S) || isa<CXXForRangeStmt>(S) || isa<ConditionalOperator>(S) ||
       isa<BinaryConditionalOperator>(S) || isa<CallExpr>(S) || isa<GotoStmt>(S) ||
@@ -70,7 +105,7 @@ bool splitsBody(const Stmt *S, const VarDecl *Counter) {
       U && Counter && U->isIncrementDecrementOp() && loopCounterOf(U->getSubExpr()) == Counter)
     return true;
   for (const Stmt *Child : S->children())
-    if (splitsBody(Child, Counter))
+    if (splitsBody(Child, Counter, Depth))
       return true;
   return false;
 }
@@ -241,8 +276,8 @@ std::optional<FieldGroup> fieldGroup(const Expr *Site, AccessOp Op, ASTContext &
   if (std::optional<FieldGroup> G = GroupIn(Statement))
     return G;
   // Else with the statements around it that stay in its basic block and
-  // call nothing (splitsBody): the vectorizer works on a basic block, not
-  // a statement. Seen in the PTX of nvcc 13.0 -O3 -arch=sm_90, whose
+  // call nothing but straight-line code (splitsBody): the vectorizer works
+  // on a basic block, not a statement. Seen in the PTX of nvcc 13.0 -O3 -arch=sm_90, whose
   // st.global.v2/.v4 ptxas emits as one STG.E.64/.128: `o[i].x = v;
   // o[i].y = 2 * v;` of a float2 is one st.global.v2.f32, a float4's four
   // fields stored in four statements (in any order) one st.global.v4.f32,

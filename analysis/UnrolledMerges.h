@@ -49,7 +49,8 @@
 // Every field of one vector-like element (a struct of 8 or 16 bytes aligned
 // to its size, without padding: float2, uint4, double2), read or written
 // through one expression in one statement, or in statements next to each
-// other that keep one basic block and call nothing, is a run too
+// other that keep one basic block and call nothing (but functions inlined
+// as straight-line code that touch no memory), is a run too
 // (fieldGroup): in global memory as well as in __shared__, since the type
 // tells the compiler the element's alignment. LLVM's load-store vectorizer makes them
 // one access of the element: merged-accesses.cu's `p[i].x * p[i].y` of a

@@ -456,4 +456,35 @@ TEST(UnrolledMergesTest, FieldsInNeighbouringStatementsOfOneBasicBlockAreOneAcce
   EXPECT_EQ(apartGroupOf(13, "w"), 0u);
 }
 
+/// fieldCountOf the kernel `throughCalls` below.
+unsigned callsGroupOf(unsigned Line, llvm::StringRef Field) {
+  static std::unique_ptr<clang::ASTUnit> AST = warpcheck::testing::parseCuda(R"(
+__device__ float price(float s, float k) { return s * 2.0f - k; }
+__device__ float clipped(float s) { if (s < 0) return 0; return s; }
+__global__ void throughCalls(const float2 *p, const float2 *q, float *out) {
+  int i = threadIdx.x;
+  float a = price(p[i].x,
+                  1.0f);
+  float b = price(p[i].y,
+                  2.0f);
+  float c = clipped(q[i].x);
+  float d = clipped(q[i].y);
+  out[i] = a + b + c + d;
+}
+)",
+                                                                            warpcheck::testing::CudaSide::Device);
+  return fieldCountOf(*AST, "throughCalls", Line, Field, AccessOp::Load);
+}
+
+TEST(UnrolledMergesTest, FieldsPassedToStraightLineFunctionsAreOneAccess) {
+  // vector-halves.cu, measured: `price(spot[i].x, ...)` and
+  // `price(spot[i].y, ...)` in two statements are one LDG.E.64, price
+  // inlined as straight-line code that touches no memory.
+  EXPECT_EQ(callsGroupOf(6, "x"), 2u);
+  EXPECT_EQ(callsGroupOf(8, "y"), 2u);
+  // A function with a branch splits the basic block: apart.
+  EXPECT_EQ(callsGroupOf(10, "x"), 0u);
+  EXPECT_EQ(callsGroupOf(11, "y"), 0u);
+}
+
 } // namespace
