@@ -87,17 +87,22 @@ std::string sourceText(const Expr *E, const ASTContext &Ctx) {
       Lexer::getSourceText(Range, SM, Ctx.getLangOpts(), &Invalid);
   if (Invalid)
     return "";
-  // One line, single spaces: messages quote it.
+  // One line, single spaces: messages quote it. A line break inside
+  // brackets or before a subscript leaves no space (`in[i * 32 +` / `k` /
+  // `]` quoted 'in[i * 32 + k]', `in` / `[i]` 'in[i]').
   std::string Out;
-  bool Space = false;
+  bool Space = false, Break = false;
   for (char C : Text) {
     if (C == '\n' || C == '\r' || C == '\t' || C == ' ') {
       Space = !Out.empty();
+      Break |= Space && (C == '\n' || C == '\r');
       continue;
     }
-    if (Space)
+    bool Tight = Break && (C == ']' || C == ')' || C == '[' || Out.back() == '[' ||
+                           Out.back() == '(');
+    if (Space && !Tight)
       Out += ' ';
-    Space = false;
+    Space = Break = false;
     Out += C;
   }
   return Out;

@@ -96,9 +96,9 @@ int main() {
 // made on.
 // CHECK-MESSAGES: :14:13: warning: global load 'in[i * 32 + k]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at multi-line-accesses.cu:81 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :14:13: note: the compiler emits this read at line 15 (LDG.E, 32 sectors per request)
-// CHECK-MESSAGES: :22:13: warning: global load 'in[i * 32 + k ]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at multi-line-accesses.cu:82 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :22:13: warning: global load 'in[i * 32 + k]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at multi-line-accesses.cu:82 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :22:13: note: the compiler emits this read at line 23 (LDG.E, 32 sectors per request)
-// CHECK-MESSAGES: :31:13: warning: global load 'in [i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at multi-line-accesses.cu:83 [cuda-uncoalesced-global-access]
+// CHECK-MESSAGES: :31:13: warning: global load 'in[i * 32]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at multi-line-accesses.cu:83 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :31:13: note: the compiler emits this read at line 32 (LDG.E, 32 sectors per request)
 // CHECK-MESSAGES: :39:13: warning: global load 'in[i * 32 + k]' touches 32 sectors per warp request (ideal 4, 12.5% efficiency) with block (32, 1, 1) from the launch at multi-line-accesses.cu:84 [cuda-uncoalesced-global-access]
 // CHECK-MESSAGES: :39:13: note: the compiler emits this read at line 40 (LDG.E, 32 sectors per request)
