@@ -64,6 +64,21 @@ inline const clang::FunctionDecl *kernelNamed(clang::ASTContext &Ctx, llvm::Stri
   return F.Found;
 }
 
+/// The element accesses (array subscripts) of a kernel's body, in source
+/// order.
+inline std::vector<const clang::ArraySubscriptExpr *>
+elementAccessesOf(const clang::FunctionDecl *K) {
+  struct Finder : clang::RecursiveASTVisitor<Finder> {
+    std::vector<const clang::ArraySubscriptExpr *> Found;
+    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
+      Found.push_back(E);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(K->getBody());
+  return F.Found;
+}
+
 } // namespace warpcheck::testing
 
 #endif

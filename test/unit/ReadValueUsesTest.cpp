@@ -15,19 +15,6 @@ namespace {
 using warpcheck::analysis::usedOnlyAsFloatingPoint;
 using namespace warpcheck::testing;
 
-// The reads of a kernel (its array subscripts of a global pointer), in
-// source order.
-std::vector<const clang::ArraySubscriptExpr *> readsOf(const clang::FunctionDecl *K) {
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
-    std::vector<const clang::ArraySubscriptExpr *> Found;
-    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
-      Found.push_back(E);
-      return true;
-    }
-  } F;
-  F.TraverseStmt(K->getBody());
-  return F.Found;
-}
 
 TEST(ReadValueUses, ValuesOnlyConvertedToFloatMoveNoAddress) {
   auto AST = parseCuda(R"(
@@ -54,7 +41,7 @@ __global__ void k(const unsigned char *in, const int *sizes, const float *scale,
   ASSERT_TRUE(AST);
   const clang::FunctionDecl *K = kernelNamed(AST->getASTContext(), "k");
   ASSERT_TRUE(K);
-  auto Reads = readsOf(K);
+  auto Reads = elementAccessesOf(K);
   ASSERT_EQ(Reads.size(), 11u);
   clang::ASTContext &Ctx = AST->getASTContext();
   EXPECT_TRUE(usedOnlyAsFloatingPoint(Reads[0], Ctx));

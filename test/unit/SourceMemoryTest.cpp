@@ -98,20 +98,14 @@ __global__ void k(const float *in, float *out, int k) {
 }
 )",
                                                   CudaSide::Device);
-  struct Finder : clang::RecursiveASTVisitor<Finder> {
-    std::vector<const clang::ArraySubscriptExpr *> Reads;
-    bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr *E) {
-      Reads.push_back(E);
-      return true;
-    }
-  } F;
-  F.TraverseStmt(kernelNamed(AST->getASTContext(), "k")->getBody());
-  ASSERT_EQ(F.Reads.size(), 5u);
+  std::vector<const clang::ArraySubscriptExpr *> Reads =
+      elementAccessesOf(kernelNamed(AST->getASTContext(), "k"));
+  ASSERT_EQ(Reads.size(), 5u);
   const clang::SourceManager &SM = AST->getASTContext().getSourceManager();
   using warpcheck::analysis::indexEndLine;
-  EXPECT_EQ(indexEndLine(F.Reads[0], SM), std::optional<unsigned>(5));
-  EXPECT_EQ(indexEndLine(F.Reads[1], SM), std::optional<unsigned>(7)); // not the `]`'s 8
-  EXPECT_EQ(indexEndLine(F.Reads[2], SM), std::optional<unsigned>(10));
-  EXPECT_EQ(indexEndLine(F.Reads[3], SM), std::nullopt); // one line
-  EXPECT_EQ(indexEndLine(F.Reads[4], SM), std::nullopt); // out[i]
+  EXPECT_EQ(indexEndLine(Reads[0], SM), std::optional<unsigned>(5));
+  EXPECT_EQ(indexEndLine(Reads[1], SM), std::optional<unsigned>(7)); // not the `]`'s 8
+  EXPECT_EQ(indexEndLine(Reads[2], SM), std::optional<unsigned>(10));
+  EXPECT_EQ(indexEndLine(Reads[3], SM), std::nullopt); // one line
+  EXPECT_EQ(indexEndLine(Reads[4], SM), std::nullopt); // out[i]
 }
