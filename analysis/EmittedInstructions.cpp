@@ -146,14 +146,21 @@ struct InstructionReconciler::Impl {
     S.Op = R.Site.Op;
     S.Space = R.Site.Space;
     S.Bytes = R.Site.BytesPerLane;
-    const SourceManager &SM = Ctx.getSourceManager();
-    SourceLocation L = SM.getExpansionLoc(R.Site.Expr->getBeginLoc());
-    S.Line = SM.getExpansionLineNumber(L);
-    if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(L))) {
-      llvm::StringRef Real = F->getFileEntry().tryGetRealPathName();
-      S.File = Real.empty() ? normalizedPath(F->getName()) : normalizedPath(Real);
-    }
+    SourceLocation L = Ctx.getSourceManager().getExpansionLoc(R.Site.Expr->getBeginLoc());
+    S.Line = Ctx.getSourceManager().getExpansionLineNumber(L);
+    S.File = fileOf(L);
     return S;
+  }
+
+  /// The file of the expansion location L as the listing's paths are
+  /// compared (normalizedPath), empty when there is none.
+  std::string fileOf(SourceLocation L) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(L));
+    if (!F)
+      return "";
+    llvm::StringRef Real = F->getFileEntry().tryGetRealPathName();
+    return Real.empty() ? normalizedPath(F->getName()) : normalizedPath(Real);
   }
 
   /// The slot of the instructions Indices, on File:Line.
@@ -607,14 +614,11 @@ struct InstructionReconciler::Impl {
           Both = true;
         }
         SourceLocation L = SM.getExpansionLoc(E->getBeginLoc());
-        if (OptionalFileEntryRef F = SM.getFileEntryRefForID(SM.getFileID(L))) {
-          llvm::StringRef Real = F->getFileEntry().tryGetRealPathName();
-          std::string File = Real.empty() ? normalizedPath(F->getName()) : normalizedPath(Real);
-          unsigned Line = SM.getExpansionLineNumber(L);
-          Out.insert({File, Line, Op});
-          if (Both)
-            Out.insert({File, Line, SassOp::Store});
-        }
+        std::string File = fileOf(L);
+        unsigned Line = SM.getExpansionLineNumber(L);
+        Out.insert({File, Line, Op});
+        if (Both)
+          Out.insert({File, Line, SassOp::Store});
       }
       // Parentheses and implicit casts are seen through: the parent of
       // what they wrap is theirs.
