@@ -78,6 +78,32 @@ const ParmVarDecl *pointerParameterThrough(const Expr *Base) {
   return Root.K == MemoryRoot::Parameter ? dyn_cast<ParmVarDecl>(Root.Decl) : nullptr;
 }
 
+namespace {
+
+/// What the statement S itself does to memory: writes the lvalue Written
+/// (an assignment, an increment, an operator=), or calls a function that
+/// may touch it (Call); neither for anything else.
+struct MemoryEffect {
+  const Expr *Written = nullptr;
+  const CallExpr *Call = nullptr;
+};
+MemoryEffect memoryEffectOf(const Stmt *S) {
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && namesMemory(B->getLHS()))
+    return {B->getLHS(), nullptr};
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->isIncrementDecrementOp() && namesMemory(U->getSubExpr()))
+    return {U->getSubExpr(), nullptr};
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && namesMemory(Op->getArg(0)))
+    return {Op->getArg(0), nullptr};
+  if (const auto *Call = dyn_cast<CallExpr>(S);
+      Call && !isa<CXXOperatorCallExpr>(S) && !builtinRead(Call) && !isPureCall(Call))
+    return {nullptr, Call};
+  return {};
+}
+
+} // namespace
+
 KernelMemoryWrites memoryWritesOf(const FunctionDecl *Kernel) {
   KernelMemoryWrites Out;
   if (!Kernel || !Kernel->getBody())
@@ -114,16 +140,10 @@ KernelMemoryWrites memoryWritesOf(const FunctionDecl *Kernel) {
     // threadIdx.x and its kin: registers, read through a call of their own.
     if (const auto *E = dyn_cast<Expr>(S); E && builtinRead(E))
       return;
-    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && namesMemory(B->getLHS()))
-      Written(B->getLHS());
-    else if (const auto *U = dyn_cast<UnaryOperator>(S);
-             U && U->isIncrementDecrementOp() && namesMemory(U->getSubExpr()))
-      Written(U->getSubExpr());
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && namesMemory(Op->getArg(0)))
-      Written(Op->getArg(0));
-    else if (const auto *Call = dyn_cast<CallExpr>(S);
-             Call && !isa<CXXOperatorCallExpr>(S) && !builtinRead(Call) && !isPureCall(Call)) {
+    MemoryEffect Effect = memoryEffectOf(S);
+    if (Effect.Written) {
+      Written(Effect.Written);
+    } else if (const CallExpr *Call = Effect.Call) {
       // An atomic writes what its first argument points to; any other
       // call that may touch memory, anything.
       const FunctionDecl *F = Call->getDirectCallee();
@@ -219,16 +239,8 @@ std::vector<const Stmt *> orderingStatements(const Stmt *Body) {
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return;
-    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && namesMemory(B->getLHS()))
-      Out.push_back(S);
-    else if (const auto *U = dyn_cast<UnaryOperator>(S);
-             U && U->isIncrementDecrementOp() && namesMemory(U->getSubExpr()))
-      Out.push_back(S);
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0 && namesMemory(Op->getArg(0)))
-      Out.push_back(S);
-    else if (const auto *Call = dyn_cast<CallExpr>(S);
-             Call && !isa<CXXOperatorCallExpr>(S) && !builtinRead(Call) && !isPureCall(Call))
+    MemoryEffect Effect = memoryEffectOf(S);
+    if (Effect.Written || Effect.Call)
       Out.push_back(S);
     for (const Stmt *Child : S->children())
       Visit(Child);
