@@ -567,6 +567,11 @@ const ArchSpec *findArch(std::string_view Name) {
   return nullptr;
 }
 
+const ArchSpec &findArchOrDefault(std::string_view Name) {
+  const ArchSpec *A = findArch(Name);
+  return A ? *A : *findArch(DefaultArchName);
+}
+
 double peakFlopsPerSecond(const ArchSpec &A, FloatPrecision P, bool *FromVendor) {
   int I = static_cast<int>(P);
   if (FromVendor)

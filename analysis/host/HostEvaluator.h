@@ -85,7 +85,7 @@ struct LaunchRecord {
   /// the same site also launched the kernel in followed iterations, those
   /// are its launches and this one stands for the rest of the loop.
   bool InWidenedIteration = false;
-  /// The ways of host branches this launch is one of (LaunchConfig.cpp
+  /// The ways of host branches this launch is one of (LaunchShapes.cpp
   /// splits a launch whose shape differs between them): "the branch at
   /// main.cu:30 not taken", "the condition at main.cu:31 true" (of a `?:`).
   /// Also at the end of Context.

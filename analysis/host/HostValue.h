@@ -10,7 +10,7 @@
 // its two ways, two different integers (or an integer and an unknown) stay
 // as a choice between them, made by that condition: arithmetic on a choice
 // is done on each of its ways, and a launch whose shape holds one is a
-// launch per way (LaunchConfig.cpp). Anything else becomes unknown.
+// launch per way (LaunchShapes.cpp). Anything else becomes unknown.
 // Private to analysis/host/.
 //
 //===----------------------------------------------------------------------===//

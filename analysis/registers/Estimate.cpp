@@ -111,9 +111,7 @@ TranslationUnitRegisters estimateOnDeviceAST(ASTContext &Ctx, const RegisterOpti
     R.FallbackReason = Error;
     return R;
   }
-  const model::ArchSpec *Arch = model::findArch(R.Arch);
-  if (!Arch)
-    Arch = model::findArch(model::DefaultArchName);
+  const model::ArchSpec *Arch = &model::findArchOrDefault(R.Arch);
   SanitizedFlags Flags = sanitizeCompileFlags(Options.CompileFlags, Options.WorkingDirectory);
   std::optional<unsigned> MaxReg =
       lowerMaxRegisterCount(Options.MaxRegisterCount, Flags.MaxRegisterCount);

@@ -52,6 +52,16 @@ TEST(ArchTest, RejectsUnknownNames) {
     EXPECT_EQ(findArch(Name), nullptr) << Name;
 }
 
+TEST(ArchTest, UnknownNamesFallBackToTheDefaultArchitecture) {
+  // A compile command naming an architecture the model has no table for is
+  // analysed as the default one (the H200's sm_90); a known name is itself.
+  EXPECT_EQ(&findArchOrDefault("sm_91"), findArch(DefaultArchName));
+  EXPECT_EQ(&findArchOrDefault(""), findArch(DefaultArchName));
+  EXPECT_EQ(findArchOrDefault("sm_91").Name, "sm_90");
+  EXPECT_EQ(&findArchOrDefault("sm_80"), findArch("sm_80"));
+  EXPECT_EQ(findArchOrDefault("compute_75").Name, "sm_75");
+}
+
 TEST(ArchTest, EveryBuiltInArchIsConsistent) {
   std::set<std::string> Names;
   for (const ArchSpec &A : knownArchs()) {

@@ -4,7 +4,7 @@
 // the estimate (registers/Estimate.cpp: ptxas caps the registers so that
 // MinBlocks blocks of MaxThreads threads fit on an SM, CUDA C++ Programming
 // Guide, "Launch Bounds"), the block assumed when no launch gives one
-// (LaunchConfig.cpp) and the occupancy report (KernelResources.cpp).
+// (LaunchShapes.cpp) and the occupancy report (KernelResources.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPCHECK_ANALYSIS_LAUNCHBOUNDS_H

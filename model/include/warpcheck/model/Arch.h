@@ -157,6 +157,11 @@ inline constexpr std::string_view DefaultArchName = "sm_90";
 /// surrounding spaces are ignored. Returns null for an unknown name.
 const ArchSpec *findArch(std::string_view Name);
 
+/// findArch(Name), or the default architecture's (DefaultArchName) for a
+/// name findArch does not know: what the analysis models when a compile
+/// command names an architecture the model has no table for.
+const ArchSpec &findArchOrDefault(std::string_view Name);
+
 /// Canonical names of every built-in architecture, oldest first
 /// ("g80", "sm_50", ..., "sm_120").
 std::vector<std::string> knownArchNames();
