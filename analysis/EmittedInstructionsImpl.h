@@ -257,6 +257,12 @@ struct InstructionReconciler::Impl {
                                const std::map<SlotKey, std::vector<SiteId>> &SitesOfSlot,
                                const std::map<SlotKey, std::vector<size_t>> &SlotInstructions);
 
+  /// Ids' accesses served by Slot's instructions, on another line; with
+  /// LeavesLoops, out of the loops around them whose bodies do not hold
+  /// that line.
+  void moveTo(std::map<SiteId, SitePlan> &Plans, const std::vector<SiteId> &Ids,
+              const InstructionSlot *Slot, bool LeavesLoops);
+
   /// Which instructions serve each access seen in the warps (SitePlan).
   std::map<SiteId, SitePlan> plan();
 };

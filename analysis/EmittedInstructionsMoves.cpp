@@ -148,15 +148,10 @@ void InstructionReconciler::Impl::planMovedInOrder(
     for (size_t A = 0; A < UKeys.size(); ++A) {
       const OrphanKey &O = OKeys[(*Pairs)[A]];
       auto Listed = Orphans.find(O);
-      const InstructionSlot *Slot = makeSlot(Listed != Orphans.end() ? Listed->second : Spare.at(O),
-                                             std::get<0>(O), std::get<1>(O));
-      for (const SiteId &Id : Unmatched.at(UKeys[A])) {
-        SitePlan &P = Plans[Id];
-        P.Slot = Slot;
-        P.Moved = true;
-        P.HoistedOutOf = loopsLeft(Id.first, Slot->Line);
-        P.Hoisted = !P.HoistedOutOf.empty();
-      }
+      moveTo(Plans, Unmatched.at(UKeys[A]),
+             makeSlot(Listed != Orphans.end() ? Listed->second : Spare.at(O), std::get<0>(O),
+                      std::get<1>(O)),
+             /*LeavesLoops=*/true);
     }
   }
 }

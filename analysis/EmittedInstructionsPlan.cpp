@@ -37,6 +37,20 @@ using LineKey = std::tuple<std::string, unsigned, SassOp>;
 
 } // namespace
 
+void InstructionReconciler::Impl::moveTo(std::map<SiteId, SitePlan> &Plans,
+                                         const std::vector<SiteId> &Ids,
+                                         const InstructionSlot *Slot, bool LeavesLoops) {
+  for (const SiteId &Id : Ids) {
+    SitePlan &P = Plans[Id];
+    P.Slot = Slot;
+    P.Moved = true;
+    if (LeavesLoops) {
+      P.HoistedOutOf = loopsLeft(Id.first, Slot->Line);
+      P.Hoisted = !P.HoistedOutOf.empty();
+    }
+  }
+}
+
 std::map<SiteId, SitePlan> InstructionReconciler::Impl::plan() {
   std::map<SiteId, SitePlan> Plans;
   // The listing's instructions by line and kind, every position of each
@@ -238,11 +252,7 @@ std::map<SiteId, SitePlan> InstructionReconciler::Impl::plan() {
         }
       }
       if (Partner && Ties == 1) {
-        for (const SiteId &Id : Ids) {
-          SitePlan &P = Plans[Id];
-          P.Slot = Partner;
-          P.Moved = true;
-        }
+        moveTo(Plans, Ids, Partner, /*LeavesLoops=*/false);
         continue;
       }
     }
@@ -254,12 +264,7 @@ std::map<SiteId, SitePlan> InstructionReconciler::Impl::plan() {
       // on line 19), as many instructions there as accesses, all of one
       // width: which is which does not change a request's cost.
       const auto &O = C.front();
-      const InstructionSlot *Slot = makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O));
-      for (const SiteId &Id : Ids) {
-        SitePlan &P = Plans[Id];
-        P.Slot = Slot;
-        P.Moved = true;
-      }
+      moveTo(Plans, Ids, makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O)), /*LeavesLoops=*/false);
       continue;
     }
     if (C.size() != 1 || Claims[C.front()] != 1) {
@@ -275,14 +280,7 @@ std::map<SiteId, SitePlan> InstructionReconciler::Impl::plan() {
       continue;
     }
     const auto &O = C.front();
-    const InstructionSlot *Slot = makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O));
-    for (const SiteId &Id : Ids) {
-      SitePlan &P = Plans[Id];
-      P.Slot = Slot;
-      P.Moved = true;
-      P.HoistedOutOf = loopsLeft(Id.first, Slot->Line);
-      P.Hoisted = !P.HoistedOutOf.empty();
-    }
+    moveTo(Plans, Ids, makeSlot(Orphans.at(O), std::get<0>(O), std::get<1>(O)), /*LeavesLoops=*/true);
   }
   return Plans;
 }

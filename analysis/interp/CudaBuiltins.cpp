@@ -303,7 +303,7 @@ std::optional<Lanes> WarpInterpreter::Impl::randomStateInitCall(const CallExpr *
   // curandStateSobol32 array so, 8 times the ideal sectors per store
   // request on the call's line, where nvcc's line table puts the inlined
   // stores. The skip-ahead that follows writes some fields again: those
-  // requests are not counted (KernelAnalysis.cpp says so).
+  // requests are not counted (AccessEmission.cpp says so).
   if (CE->getNumArgs() < 2)
     return std::nullopt;
   const Expr *State = CE->getArg(CE->getNumArgs() - 1);
