@@ -1,6 +1,7 @@
 //===- AccessEmission.cpp - what the compiler's instructions add to a claim ===//
 
 #include "AccessEmission.h"
+#include "ClaimText.h"
 #include "EmittedInstructions.h"
 #include "ReadValueUses.h"
 #include "SourceMemory.h"

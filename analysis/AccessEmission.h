@@ -19,12 +19,8 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
-#include <vector>
 
 namespace warpcheck::analysis {
-
-/// 'a', 'a' and 'b', 'a', 'b' and 'c'.
-std::string quotedList(const std::vector<std::string> &Names);
 
 /// The assumptions of a claim that a listing or the model's reading of
 /// the source makes about the instructions (whole-struct copies, values

@@ -2,10 +2,10 @@
 
 #include "warpcheck/analysis/KernelAnalysis.h"
 #include "AccessEmission.h"
+#include "ClaimText.h"
 #include "IndexSource.h"
 #include "LaunchRuns.h"
 #include "MemoryInstructions.h"
-#include "ReadValueUses.h"
 #include "SourceMemory.h"
 #include "Simulation.h"
 #include "ValueSweep.h"
@@ -13,7 +13,6 @@
 
 #include "warpcheck/model/GlobalMemory.h"
 #include "warpcheck/model/SharedMemory.h"
-#include "warpcheck/model/StructCopy.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
