@@ -1,18 +1,15 @@
 //===- KernelAnalysis.cpp - simulate warps, cost every access -------------===//
 
 #include "warpcheck/analysis/KernelAnalysis.h"
+#include "AccessAssumptions.h"
 #include "AccessEmission.h"
 #include "ClaimText.h"
-#include "IndexSource.h"
-#include "LaunchRuns.h"
 #include "MemoryInstructions.h"
 #include "SourceMemory.h"
 #include "Simulation.h"
-#include "ValueSweep.h"
 #include "interp/WarpInterpreter.h"
 
 #include "warpcheck/model/GlobalMemory.h"
-#include "warpcheck/model/SharedMemory.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -21,12 +18,8 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <optional>
-#include <set>
 #include <sstream>
-#include <unordered_map>
 
 using namespace clang;
 
@@ -117,72 +110,6 @@ std::string quotedList(const std::vector<std::string> &Names) {
 }
 
 namespace {
-
-/// What a sweep varied, as its sentences say it: "'n', not known at a
-/// launch site", "values read from memory ('*n'; ...)", or both.
-std::string sweptNames(const std::vector<std::string> &Symbols,
-                       const std::vector<std::string> &Reads) {
-  std::string Out;
-  if (!Symbols.empty())
-    Out = quotedList(Symbols) + ", not known at a launch site";
-  if (!Reads.empty())
-    Out += (Out.empty() ? "" : ", and on ") + std::string("values read from memory (") +
-           quotedList(Reads) + ")";
-  return Out;
-}
-
-/// "the numbers depend on 'size', not known at a launch site: 2 wavefronts
-/// per request when 'size' <= 16, 1 otherwise (values 1 to 65536 tried)".
-std::string dependenceSentence(const ValueDependence &D, MemorySpace Space,
-                               const SampleValues &Primary, const LaunchConfig &Launch) {
-  std::string Names = sweptNames(D.Symbols, D.MemoryReads);
-  const char *Unit = Space == MemorySpace::Shared ? " wavefronts" : " sectors";
-  auto Number = [](double V) {
-    std::string S = std::to_string(std::round(V * 100) / 100);
-    S.erase(S.find_last_not_of('0') + 1);
-    if (!S.empty() && S.back() == '.')
-      S.pop_back();
-    return S;
-  };
-  bool Everywhere = D.WorstCondition == "for every value tried";
-  // "1 sector", "1.5 sectors", "1 to 2 sectors".
-  std::string One = std::string(Unit).substr(0, std::strlen(Unit) - 1);
-  std::string Range =
-      D.Best < D.Worst - 1e-9
-          ? Number(D.Best) + " to " + Number(D.Worst) + Unit + " per request"
-          : Number(D.Worst) + (std::fabs(D.Worst - 1) < 1e-9 ? One : std::string(Unit)) +
-                " per request";
-  if (Everywhere)
-    Range += ", the same efficiency for every value";
-  else if (llvm::StringRef(D.WorstCondition).starts_with("reached "))
-    Range += ", " + D.WorstCondition;
-  else
-    Range += ", the lowest efficiency " + D.WorstCondition;
-  std::int64_t Lo = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.front().Value;
-  std::int64_t Hi = D.Samples.empty() ? Primary.UnboundInteger : D.Samples.back().Value;
-  std::string Given;
-  if (!D.CommandLineDefaults.empty())
-    Given = "; the numbers given are those of a run without command-line arguments, which "
-            "passes " + commandLineDefaultsText(D);
-  if (D.RepresentativeValue)
-    Given = "; the numbers given are those with the values read taken as " +
-            std::to_string(*D.RepresentativeValue) +
-            (D.MemoryReads.size() > 1 ? " (element e of an array as e + 1 times it)" : "");
-  // Parameters the host code passes multiples of (a pitch in elements),
-  // or a known amount more than multiples of, take each value rounded up
-  // to one such.
-  std::string Multiples;
-  for (const auto &[Param, Arg] : Launch.Arguments)
-    if (Arg.Multiple && llvm::is_contained(D.Symbols, Param->getNameAsString()))
-      Multiples += (Multiples.empty() ? "; " : ", ") + ("'" + Param->getNameAsString() + "' " +
-                   (Arg.Residue ? std::to_string(Arg.Residue) + " more than " : "") +
-                   "a multiple of " + std::to_string(*Arg.Multiple));
-  if (!Multiples.empty())
-    Multiples += " as the host code passes it, each value rounded up to one";
-  return "the numbers depend on " + Names + ": " + Range +
-         " (values " + std::to_string(Lo) + " to " + std::to_string(Hi) + " tried" +
-         (D.Truncated ? ", the sweep cut short" : "") + Multiples + ")" + Given;
-}
 
 std::optional<std::int64_t> laneStride(const model::WarpAddressSet &S) {
   std::optional<std::int64_t> Stride;
@@ -323,52 +250,15 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     R.Kernel = Kernel;
     R.Launch = Launch;
 
-    auto Simulate = [&](const SampleValues &Samples, const SimulationPlan *Plan) {
-      return simulateLaunch(Kernel, Launch, Samples, Limits, Layouts, Options, Plan);
-    };
-
-    // Integer parameters no launch site fixes are sampled (4096). When that
-    // value makes the kernel's signed arithmetic overflow or shift past
-    // the width (B * NH * T * T in an int), the addresses are garbage and
-    // guards such as `idx < B * NH * T * T` go false for every lane: the
-    // simulation is repeated with smaller values, and the first one that
-    // keeps the arithmetic defined is used. So is a value that indexes a
-    // __shared__ array of fixed size past its end (`s_list[count - 1]`
-    // with a count read from memory, in a 513-element list): the
-    // program's own arrays bound it.
-    static const std::int64_t SampleLadder[] = {4096, 256, 32, 8};
-    SampleValues PrimarySamples;
-    // A parameter the program passes a command-line option's default when
-    // run without arguments takes that default in the primary simulation
-    // (the sweep still gives it every value).
-    std::set<std::string> CommandLineDefaulted;
-    for (const auto &[Param, Arg] : Launch.Arguments)
-      if (Arg.CommandLineDefault && !Arg.Integer) {
-        PrimarySamples.ParameterValues[Param] = *Arg.CommandLineDefault;
-        CommandLineDefaulted.insert(Param->getNameAsString());
-      }
-    const SampleValues Defaulted = PrimarySamples;
-    Simulation Primary = Simulate(PrimarySamples, nullptr);
-    if (Primary.infeasible() &&
-        (!Primary.SampledSymbols.empty() || !Primary.SweptReads.empty())) {
-      for (std::int64_t Smaller : llvm::ArrayRef(SampleLadder).drop_front()) {
-        SampleValues Try = Defaulted;
-        Try.UnboundInteger = Smaller;
-        Simulation Retry = Simulate(Try, nullptr);
-        if (!Retry.infeasible()) {
-          Primary = std::move(Retry);
-          PrimarySamples = Try;
-          break;
-        }
-      }
-    }
+    const PrimaryRun PrimaryOfLaunch = runPrimary(Kernel, Launch, Limits, Layouts, Options);
+    const Simulation &Primary = PrimaryOfLaunch.Sim;
     R.SimulatedWarps = Primary.SimulatedWarps;
     R.TotalWarps = Primary.TotalWarps;
     R.SimulatedBlocks = static_cast<unsigned>(Primary.Plan.Blocks.size());
     R.TotalBlocks = Primary.TotalBlocks;
     R.SampledSymbols = Primary.SampledSymbols;
     R.Limitations = Primary.Limitations;
-    R.SampledInteger = PrimarySamples.UnboundInteger;
+    R.SampledInteger = PrimaryOfLaunch.Samples.UnboundInteger;
     R.LoopFlops = Primary.LoopFlops;
     R.BudgetCuts = Primary.BudgetCuts;
     R.StepBudgetExhausted = Primary.StepBudgetExhausted;
@@ -376,135 +266,15 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
     // Every other run of the launch: the sweep over what the source leaves
     // open, the run with swept reads unknown, the run with upper bounds
     // large, the grid run (LaunchRuns.h).
-    LaunchRuns Runs = runBeyondPrimary(Kernel, Launch, Primary, PrimarySamples, Limits,
-                                       Layouts, Options);
+    const LaunchRuns Runs = runBeyondPrimary(Kernel, Launch, Primary, PrimaryOfLaunch.Samples,
+                                             Limits, Layouts, Options);
     for (const std::string &L : Runs.Limitations)
       R.Limitations.push_back(L);
-    const Sweep &Values = Runs.Values;
-    const std::optional<Simulation> &Unswept = Runs.Unswept;
-    // What a site only a bounded run reaches says of the values.
-    auto BoundedValues = [&](const BoundedRun &Run) {
-      std::string Primary = std::to_string(PrimarySamples.UnboundInteger);
-      if (Run.Large.empty())
-        return "reached only when " + quotedList(Run.False) +
-               (Run.False.size() == 1 ? " is false, not" : " are false, none") +
-               " known at a launch site (every value the sweep tries makes a bool true): "
-               "simulated with " + (Run.False.size() == 1 ? "it" : "them") +
-               " false and the other values at " +
-               std::to_string(Run.Samples.UnboundInteger);
-      std::vector<std::string> Clauses = {
-          quotedList(Run.Large) + " (compared as " +
-          (Run.Large.size() == 1 ? "an upper bound) is" : "upper bounds) are") + " large"};
-      std::vector<std::string> With = {Primary};
-      if (!Run.Tested.empty()) {
-        Clauses.push_back("'" + Run.Tested + "' is " + std::to_string(Run.TestedValue) +
-                          " (a value the code tests)");
-        With.push_back(std::to_string(Run.TestedValue));
-      }
-      if (!Run.Small.empty()) {
-        Clauses.push_back(quotedList(Run.Small) + " small");
-        With.push_back("1");
-      }
-      if (!Run.False.empty()) {
-        Clauses.push_back(quotedList(Run.False) + " false");
-        With.push_back("false");
-      }
-      auto Join = [](const std::vector<std::string> &Parts) {
-        std::string Out;
-        for (std::size_t I = 0; I < Parts.size(); ++I)
-          Out += (I == 0 ? "" : I + 1 == Parts.size() ? " and " : ", ") + Parts[I];
-        return Out;
-      };
-      return "reached only when " + Join(Clauses) +
-             ", none known at a launch site (no one value for all of them reaches it): "
-             "simulated with " + Join(With);
-    };
-    const std::map<SiteKey, std::uint64_t> &GridDigests = Runs.GridDigests;
-    const bool GridRun = Runs.GridRun;
-    const std::set<SiteKey> &Keys = Runs.Keys;
-    // A sweep run covers the sweep's few warps (the first and the last
-    // block's edges, or four of one block's warps): a site's worst value is
-    // simulated again on the primary's plan, so that its numbers average
-    // the same warps as every other site's (a scan tree's levels leave
-    // whole warps idle, and four warps of eight weigh them unevenly). At
-    // most MaxFullWorstRuns values per launch; past them, the sweep's
-    // numbers, said so by their warp count.
-    constexpr std::size_t MaxFullWorstRuns = 3;
-    std::map<std::size_t, Simulation> FullWorst;
-    auto FullPlanRun = [&](std::size_t Run) -> const Simulation * {
-      const SweepRun &Swept = Values.Runs[Run];
-      if (Swept.Sim.SimulatedWarps >= Primary.SimulatedWarps || !Swept.OnlyFor.empty())
-        return nullptr;
-      // The stated value is the primary's own run (unless the primary
-      // gave some parameters their command-line defaults).
-      if (Swept.Value == PrimarySamples.UnboundInteger && CommandLineDefaulted.empty())
-        return &Primary;
-      if (auto It = FullWorst.find(Run); It != FullWorst.end())
-        return &It->second;
-      if (FullWorst.size() == MaxFullWorstRuns)
-        return nullptr;
-      SampleValues Try = PrimarySamples;
-      Try.UnboundInteger = Swept.Value;
-      Try.ParameterValues.clear();
-      return &FullWorst.emplace(Run, Simulate(Try, nullptr)).first->second;
-    };
-    for (const SiteKey &Key : Keys) {
-      // A site that depends on the swept values reports the sweep's worst
-      // run (on the sweep's plan); any other the full primary.
-      std::size_t From = 0;
-      std::optional<ValueDependence> Dependence;
-      if (!Values.Symbols.empty() || !Values.Reads.empty())
-        Dependence = dependenceOf(Key, Values, From);
-      // The numbers of a run without command-line arguments: every value
-      // the site depends on is an option's default (the sweep's range said
-      // beside them), and that run reached it. Values read from memory or
-      // a parameter with no default leave the sweep's worst case.
-      if (Dependence && !CommandLineDefaulted.empty() && Values.Reads.empty() &&
-          Primary.Sites.count(Key) &&
-          llvm::all_of(Values.Symbols,
-                       [&](const std::string &S) { return CommandLineDefaulted.count(S); }))
-        for (const auto &[Param, Arg] : Launch.Arguments)
-          if (Arg.CommandLineDefault && !Arg.Integer)
-            Dependence->CommandLineDefaults.push_back(
-                {Param->getNameAsString(), *Arg.CommandLineDefault});
-      // A representative value is the primary's: its full plan is used
-      // when it reached the site; so are the command-line defaults.
-      bool AtStatedValues =
-          Dependence && (Dependence->RepresentativeValue || !Dependence->CommandLineDefaults.empty());
-      bool FromSweep = Dependence && (!AtStatedValues || !Primary.Sites.count(Key));
-      const Simulation *SimOf = FromSweep ? &Values.Runs[From].Sim : &Primary;
-      // The range's ends on the primary's plan: the worst value's (and the
-      // numbers reported, when they are the worst's) and the primary's.
-      auto OnFullPlan = [&](const Simulation &Full, std::int64_t Value) {
-        auto It = Full.Sites.find(Key);
-        if (It == Full.Sites.end() || !It->second.Requests || It->second.UnknownRequests)
-          return false;
-        replaceSample(*Dependence, Value, costOf(It->second), It->second.Site.Space);
-        return true;
-      };
-      if (Dependence) {
-        const Simulation *Full = FullPlanRun(From);
-        if (Full && !Full->infeasible() && OnFullPlan(*Full, Values.Runs[From].Value) &&
-            FromSweep)
-          SimOf = Full;
-        if (CommandLineDefaulted.empty())
-          OnFullPlan(Primary, PrimarySamples.UnboundInteger);
-      }
-      // A site no swept value reaches (the arm of `if (tid < offset)` that
-      // offset = 4096 never takes) is reported as the data leaves it: from
-      // the simulation that kept the reads unknown, both arms taken.
-      if (!SimOf->Sites.count(Key) && Unswept && Unswept->Sites.count(Key)) {
-        SimOf = &*Unswept;
-        Dependence.reset();
-      }
-      const BoundedRun *OnlyBounded = nullptr;
-      for (const BoundedRun &Run : Runs.Bounded)
-        if (!SimOf->Sites.count(Key) && Run.Sim.Sites.count(Key)) {
-          SimOf = &Run.Sim;
-          Dependence.reset();
-          OnlyBounded = &Run;
-        }
-      const Simulation &Sim = *SimOf;
+    SiteRunChooser Chooser(Kernel, Launch, PrimaryOfLaunch, Runs, Limits, Layouts, Options);
+    const LaunchClaims Claims{Kernel, Launch, PrimaryOfLaunch, Runs, Options.MaxLoopIterations};
+    for (const SiteKey &Key : Runs.Keys) {
+      SiteRun Run = Chooser.choose(Key);
+      const Simulation &Sim = *Run.Sim;
       auto Found = Sim.Sites.find(Key);
       if (Found == Sim.Sites.end())
         continue;
@@ -514,7 +284,6 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
       A.Cost = costOf(T);
       for (const auto &[Call, Totals] : T.ByCallSite)
         A.CallSites.push_back({Call, costOf(Totals)});
-      const SourceManager &SM = Kernel->getASTContext().getSourceManager();
       llvm::sort(A.CallSites, [&](const CallSiteCost &X, const CallSiteCost &Y) {
         return SM.isBeforeInTranslationUnit(X.Call->getBeginLoc(), Y.Call->getBeginLoc());
       });
@@ -535,123 +304,11 @@ std::vector<KernelLaunchAnalysis> analyzeKernel(const FunctionDecl *Kernel,
               ? "no listing of the compiled kernel was read"
               : "the listing of the compiled kernel does not explain this access";
       if (T.UnknownRequests > 0 ||
-          (T.Requests == 0 && T.ServedByOthers == 0 && T.ReusedEarlier == 0)) {
-        A.Status = AccessStatus::Unknown;
-        if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel)) {
-          A.Assumptions.push_back({AssumptionKind::DataDependentAddress,
-                                   "the address depends on values read from memory"});
-          A.DataSource = sourceText(Read, Ctx);
-        } else {
-          // Said as what it is: no read of memory is in the address's
-          // computation, so its values are not the data's.
-          A.Assumptions.push_back(
-              {AssumptionKind::UnfollowedValue,
-               "the address depends on a value the simulation could not follow (no read "
-               "from memory is in its computation: a call it does not run, inline "
-               "assembly, a loop it cut short)"});
-        }
-        if (OnlyBounded)
-          A.Assumptions.push_back({AssumptionKind::UnboundValue, BoundedValues(*OnlyBounded)});
-      } else {
-        A.Assumptions = launchShapeAssumptions(Launch);
-        if (T.FootprintRequests > 0) {
-          std::string Var = T.Site.SharedVar ? "'" + T.Site.SharedVar->getNameAsString() + "'"
-                                             : std::string("the shared array");
-          A.Assumptions.push_back(
-              {AssumptionKind::DataDependentAddress,
-               "the address depends on values read from memory, but " + Var + " spans " +
-                   std::to_string(T.FootprintBytes) +
-                   " bytes, no more than one row of the banks: lanes that meet in a bank meet "
-                   "at one word, so 1 wavefront per request whatever the values"});
-          if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
-            A.DataSource = sourceText(Read, Ctx);
-        }
-        if (T.OneLaneRequests > 0) {
-          A.Assumptions.push_back(
-              {AssumptionKind::DataDependentAddress,
-               "the address is not known, but one lane alone makes each such request (" +
-                   std::to_string(T.OneLaneRequests) + " in all): " +
-                   (T.Site.Space == MemorySpace::Shared ? "1 wavefront" : "1 sector") +
-                   " per request whatever the address (its element naturally aligned)"});
-          if (const Expr *Read = memoryReadInAddress(T.Site.Expr, Kernel))
-            A.DataSource = sourceText(Read, Ctx);
-        }
-        if (OnlyBounded)
-          A.Assumptions.push_back({AssumptionKind::UnboundValue,
-                                   BoundedValues(*OnlyBounded) + "; simulated on " +
-                                       std::to_string(Sim.SimulatedWarps) + " warps"});
-        if (Dependence)
-          A.Assumptions.push_back({Dependence->RepresentativeValue ? AssumptionKind::MemoryValue
-                                   : !Dependence->CommandLineDefaults.empty()
-                                       ? AssumptionKind::CommandLineDefault
-                                       : AssumptionKind::UnboundValue,
-                                  dependenceSentence(*Dependence, T.Site.Space, PrimarySamples, Launch) +
-                                  "; simulated on " + std::to_string(Sim.SimulatedWarps) +
-                                  " warps"});
-        else if (Values.Truncated)
-          A.Assumptions.push_back({AssumptionKind::TruncatedSweep,
-                                  "the numbers may depend on " +
-                                  sweptNames(Values.Symbols, Values.Reads) + ": "
-                                  "its addresses were the same for the " +
-                                  std::to_string(Values.Runs.size()) +
-                                  " values the simulation budget allowed, not every value"});
-        if (GridRun) {
-          auto G = GridDigests.find(Key);
-          auto P = Primary.Sites.find(Key);
-          if (G == GridDigests.end() || P == Primary.Sites.end() ||
-              G->second != P->second.AddressDigest)
-            A.Assumptions.push_back({AssumptionKind::GridShape,
-                                    "the numbers depend on gridDim, not known at a launch "
-                                    "site (assumed (64, 64, 1))"});
-        }
-        if (T.Uncertain)
-          A.Assumptions.push_back({AssumptionKind::DataDependentBranch,
-                                  "the access is under a data-dependent condition; "
-                                  "all lanes were assumed to take it"});
-        // The loop's read of the old values (a load the atomic's call
-        // makes: its traits are the atomic's) repeats with its rounds too.
-        if (T.Site.Space == MemorySpace::Shared && T.Site.Op != AccessOp::Store &&
-            model::isSharedAtomicRetryLoop(T.Site.Atomic))
-          A.Assumptions.push_back({AssumptionKind::RetryLoop,
-                                  std::string("the compiler emits this atomic as a "
-                                              "compare-and-swap loop (ATOMS.CAST.SPIN") +
-                                      (T.Site.Op == AccessOp::Load
-                                           ? ", which reads the old values with this load "
-                                             "each round"
-                                           : "") +
-                                      ") whose rounds depend on how the lanes race; the "
-                                      "numbers are those of one round"});
-        noteEmissionAssumptions(A, T, Ctx, Predicted);
-        SourceLocation Loc = SM.getFileLoc(T.Site.Expr->getBeginLoc());
-        // A loop an instruction was hoisted out of repeats no request of
-        // it, however many of its iterations were simulated.
-        auto Within = [&](const SourceRange &Loop) {
-          // A load kept before its nest is made once, whatever the
-          // iterations of the nest's loops.
-          if (T.KeptInRegister > 0 && T.HoistedBefore &&
-              SM.isPointWithin(SM.getFileLoc(Loop.getBegin()),
-                               SM.getFileLoc(T.HoistedBefore->getBeginLoc()),
-                               SM.getFileLoc(T.HoistedBefore->getEndLoc())))
-            return false;
-          return std::find(T.HoistedOutOf.begin(), T.HoistedOutOf.end(), Loop) ==
-                     T.HoistedOutOf.end() &&
-                 SM.isPointWithin(Loc, SM.getFileLoc(Loop.getBegin()),
-                                  SM.getFileLoc(Loop.getEnd()));
-        };
-        if (std::any_of(Sim.BudgetTruncatedLoops.begin(), Sim.BudgetTruncatedLoops.end(),
-                        Within))
-          A.Assumptions.push_back({AssumptionKind::LoopBudget,
-                                  "an enclosing loop was simulated for fewer than " +
-                                  std::to_string(Options.MaxLoopIterations) +
-                                  " iterations, to stay within the simulation budget"});
-        else if (std::any_of(Sim.TruncatedLoops.begin(), Sim.TruncatedLoops.end(), Within))
-          A.Assumptions.push_back({AssumptionKind::LoopIterations,
-                                  "the enclosing loop was simulated for its first " +
-                                  std::to_string(Options.MaxLoopIterations) +
-                                  " iterations"});
-        A.Status = A.Assumptions.empty() ? AccessStatus::Exact : AccessStatus::Assumed;
-      }
-      A.Dependence = std::move(Dependence);
+          (T.Requests == 0 && T.ServedByOthers == 0 && T.ReusedEarlier == 0))
+        noteUnknownAddress(A, T, Run, Claims);
+      else
+        noteCostAssumptions(A, Key, T, Run, Claims, Predicted);
+      A.Dependence = std::move(Run.Dependence);
       noteMergedInstructions(A, T, Ctx, Predicted);
       listInstructions(A, T, Ctx, ReadOnlyPath);
       // Name the index term that spreads the lanes.

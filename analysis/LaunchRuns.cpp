@@ -229,6 +229,50 @@ std::vector<BoundedRun> flagsOffRuns(const FunctionDecl *Kernel, const LaunchCon
 
 } // namespace
 
+PrimaryRun runPrimary(const FunctionDecl *Kernel, const LaunchConfig &Launch,
+                      const InterpreterLimits &Limits,
+                      const std::map<const VarDecl *, ArrayLayout> &Layouts,
+                      const AnalysisOptions &Options) {
+  auto Simulate = [&](const SampleValues &Samples) {
+    return simulateLaunch(Kernel, Launch, Samples, Limits, Layouts, Options, nullptr);
+  };
+  // Integer parameters no launch site fixes are sampled (4096). When that
+  // value makes the kernel's signed arithmetic overflow or shift past
+  // the width (B * NH * T * T in an int), the addresses are garbage and
+  // guards such as `idx < B * NH * T * T` go false for every lane: the
+  // simulation is repeated with smaller values, and the first one that
+  // keeps the arithmetic defined is used. So is a value that indexes a
+  // __shared__ array of fixed size past its end (`s_list[count - 1]`
+  // with a count read from memory, in a 513-element list): the
+  // program's own arrays bound it.
+  static const std::int64_t SampleLadder[] = {4096, 256, 32, 8};
+  PrimaryRun Out;
+  // A parameter the program passes a command-line option's default when
+  // run without arguments takes that default in the primary simulation
+  // (the sweep still gives it every value).
+  for (const auto &[Param, Arg] : Launch.Arguments)
+    if (Arg.CommandLineDefault && !Arg.Integer) {
+      Out.Samples.ParameterValues[Param] = *Arg.CommandLineDefault;
+      Out.CommandLineDefaulted.insert(Param->getNameAsString());
+    }
+  const SampleValues Defaulted = Out.Samples;
+  Out.Sim = Simulate(Out.Samples);
+  if (Out.Sim.infeasible() &&
+      (!Out.Sim.SampledSymbols.empty() || !Out.Sim.SweptReads.empty())) {
+    for (std::int64_t Smaller : llvm::ArrayRef(SampleLadder).drop_front()) {
+      SampleValues Try = Defaulted;
+      Try.UnboundInteger = Smaller;
+      Simulation Retry = Simulate(Try);
+      if (!Retry.infeasible()) {
+        Out.Sim = std::move(Retry);
+        Out.Samples = Try;
+        break;
+      }
+    }
+  }
+  return Out;
+}
+
 LaunchRuns runBeyondPrimary(const FunctionDecl *Kernel, const LaunchConfig &Launch,
                             const Simulation &Primary, const SampleValues &PrimarySamples,
                             const InterpreterLimits &Limits,

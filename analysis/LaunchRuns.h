@@ -41,6 +41,18 @@ struct BoundedRun {
   SampleValues Samples;
 };
 
+/// The primary run: the launch simulated with the values it states, an
+/// integer no launch site fixes at the sample value (4096, or the first
+/// smaller one that keeps the kernel's arithmetic defined) and a parameter
+/// the program passes a command-line option's default at that default.
+struct PrimaryRun {
+  Simulation Sim;
+  /// The values it was simulated with.
+  SampleValues Samples;
+  /// The parameters at a command-line option's default.
+  std::set<std::string> CommandLineDefaulted;
+};
+
 struct LaunchRuns {
   /// The sweep over the unbound values and the swept reads.
   Sweep Values;
@@ -63,6 +75,12 @@ struct LaunchRuns {
   /// For the launch's limitations (a sweep cut short by its budget).
   std::vector<std::string> Limitations;
 };
+
+/// The primary run of Launch.
+PrimaryRun runPrimary(const clang::FunctionDecl *Kernel, const LaunchConfig &Launch,
+                      const InterpreterLimits &Limits,
+                      const std::map<const clang::VarDecl *, ArrayLayout> &Layouts,
+                      const AnalysisOptions &Options);
 
 /// The runs of Launch beyond Primary, simulated with PrimarySamples.
 LaunchRuns runBeyondPrimary(const clang::FunctionDecl *Kernel, const LaunchConfig &Launch,
