@@ -827,12 +827,13 @@ def launches_grids(kernel):
 def predicted(accesses, space):
     """(ratio over the ideal, per request, all exact) of warpcheck's accesses
     of one class on one line, or None when any of them has no numbers."""
-    # An access one of the line's other accesses' instructions serves (the
-    # second word of an LDS.64: "counted_with" names the other) has no
-    # request of its own: the line's cost is the serving access's.
-    accesses = [a for a in accesses if not (
-        a.get("requests_simulated") == 0 and a.get("instructions") and
-        all(i.get("counted_with") for i in a["instructions"]))] or accesses
+    # An access that makes no request of its own has no cost on the line:
+    # one of the line's other accesses' instructions serves it (the second
+    # word of an LDS.64: "counted_with" names the other), or its value is
+    # still in a register from an earlier load (predicted without a listing:
+    # "kept_in_register", no instruction). The line's cost is that of the
+    # accesses that make requests.
+    accesses = [a for a in accesses if a.get("requests_simulated") != 0] or accesses
     if not accesses:
         return None
     cost, ideal = ("sectors_per_request", "ideal_sectors_per_request") if space == "global" \
