@@ -304,17 +304,23 @@ bool unrolledCompletely(const std::vector<const Stmt *> &Loops, ASTContext &Ctx)
 /// tell. The load goes with its address's computation
 /// (addressComputationLine); an address that names no local variable is
 /// computed in the loop's preheader, after the test that enters a loop
-/// with a bound known at run time only: the loop's line. A store, atomic
+/// with a bound known at run time only: the loop's line; so is any address
+/// of a loop InLoop, nested in another. A store, atomic
 /// or barrier after the address's computation leaves the line to ptxas
 /// (Ordering: the kernel's orderingStatements, SourceMemory.h).
 void placeHoistedLoad(KeptAccess &K, const std::vector<const Stmt *> &Ordering,
-                      const Stmt *Loop, const ArraySubscriptExpr *Load, ASTContext &Ctx) {
+                      const Stmt *Loop, bool InLoop, const ArraySubscriptExpr *Load,
+                      ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const auto *F = dyn_cast<ForStmt>(Loop);
   std::optional<std::int64_t> Trip = F ? constantTripCount(F, Ctx) : std::nullopt;
   bool EnteredUntested = isa<DoStmt>(Loop) || (Trip && *Trip >= 1);
   unsigned Address = addressComputationLine(Load, Loop->getBeginLoc(), SM);
-  if (!Address && !EnteredUntested) {
+  // A loop inside another one, entered after a test: the load is on the
+  // loop's line whatever its address names (attention_backward.cu's
+  // `att_bth[t3]`, whose pointer is a local of the outer loop's body, on
+  // the `t2` loop's line, test/hw/realcode).
+  if ((!Address || InLoop) && !EnteredUntested) {
     K.HoistedLine = SM.getExpansionLineNumber(SM.getExpansionLoc(Loop->getBeginLoc()));
     return;
   }
@@ -334,16 +340,32 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
   const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
   if (!Def || !Def->getBody())
     return Out;
-  std::vector<const Stmt *> Nests;
-  outermostLoops(Def->getBody(), Nests);
   // The statements that order memory, found on the first hoisted load.
   std::optional<std::vector<const Stmt *>> Ordering;
-  for (const Stmt *Nest : Nests) {
+  // Each nest, then the loops nested in it as nests of their own: LICM
+  // works loop by loop, from the innermost out, so an address that changes
+  // with an outer loop's counter is still kept across an inner loop that
+  // does not change it and writes nothing it may read (llm.c's
+  // attention_backward.cu, `att_bth[t3]` in the `t2` loop: made once per
+  // `t` iteration, measured on the H200, test/hw/realcode). An access kept
+  // across an outer nest is kept there.
+  // Within an outer loop, only a value the same in every iteration of the
+  // inner one is kept: an unrolled inner loop's repeats of addresses that
+  // coincide without being provably equal (gen-5.cu line 375: (a % 65) / 31
+  // of both counters, with a block index in a) are loaded in each iteration,
+  // measured on the H200.
+  std::vector<const Stmt *> Nests;
+  outermostLoops(Def->getBody(), Nests);
+  const std::size_t Outermost = Nests.size();
+  for (std::size_t Next = 0; Next < Nests.size(); ++Next) {
+    const Stmt *Nest = Nests[Next];
+    outermostLoops(bodyOf(Nest), Nests);
     LoopReader R;
     // The loop's condition and increment run each iteration too.
     if (!R.read(Nest))
       continue;
-    bool Unrolled = unrolledCompletely(R.AllLoops, Def->getASTContext());
+    bool Unrolled =
+        Next < Outermost && unrolledCompletely(R.AllLoops, Def->getASTContext());
     for (const LoopAccess &A : R.Accesses) {
       if (!A.Pointer)
         continue; // local and __shared__ arrays: not global memory
@@ -352,7 +374,7 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
       bool Repeats = Unrolled && !A.Conditional;
       if (!Repeats && !R.invariant(A.E))
         continue;
-      if (A.Load) {
+      if (A.Load && !Out.count({A.Site, AccessOp::Load})) {
         // Every other store goes where this load cannot read.
         bool Kept = true;
         for (const LoopAccess &B : R.Accesses)
@@ -365,11 +387,14 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
             K.HoistedBefore = Nest;
             if (!Ordering)
               Ordering = orderingStatements(Def->getBody());
-            placeHoistedLoad(K, *Ordering, Nest, A.E, Def->getASTContext());
+            placeHoistedLoad(K, *Ordering, Nest, /*InLoop=*/Next >= Outermost, A.E,
+                             Def->getASTContext());
           }
         }
       }
-      if (A.Store && isRestrict(A.Pointer)) {
+      if (Out.count({A.Site, AccessOp::Store})) {
+        // kept across an outer nest
+      } else if (A.Store && isRestrict(A.Pointer)) {
         // No other access of the loop reads or writes through its pointer.
         bool Kept = true;
         for (const LoopAccess &B : R.Accesses)

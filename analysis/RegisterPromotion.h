@@ -68,7 +68,10 @@ struct KeptAccess {
   /// (under no branch), the same in all of them (in a nest unrolled
   /// completely too: LICM runs before the full unroll): LICM moves it
   /// before the nest's outermost loop,
-  /// this, and drops its debug location (LLVM's hoist(): "apply line 0
+  /// this (or, the address changing with an outer loop, before the
+  /// outermost inner loop in which it does not: its line is then that
+  /// loop's, attention_backward.cu's `att_bth[t3]` in test/hw/realcode),
+  /// and drops its debug location (LLVM's hoist(): "apply line 0
   /// debug locations when we are moving instructions to different basic
   /// blocks"), so that the line table gives it the line of the instruction
   /// before it, its address's computation: HoistedLine, the line of the

@@ -85,14 +85,17 @@ public:
     if (K != Kept.end()) {
       // An execution with the addresses of the access's previous one in
       // this warp (of any earlier one, in a nest unrolled completely) is
-      // served by the register.
+      // served by the register, also when fewer lanes make it: the
+      // register holds each lane's value since the earlier execution (a
+      // loop whose lanes leave it at different iterations, llm.c's
+      // `for (t2 = 0; t2 <= t; t2++)` with t per lane).
       std::vector<model::WarpAddressSet> &Earlier = EarlierKept[K->first];
       bool Served = K->second.RepeatsRemoved
                         ? std::any_of(Earlier.begin(), Earlier.end(),
                                       [&](const model::WarpAddressSet &A) {
-                                        return A.sameRequest(*R.Addresses);
+                                        return R.Addresses->servedBy(A);
                                       })
-                        : !Earlier.empty() && Earlier.back().sameRequest(*R.Addresses);
+                        : !Earlier.empty() && R.Addresses->servedBy(Earlier.back());
       if (Served) {
         ++T.KeptInRegister;
         T.HoistedBefore = K->second.HoistedBefore;

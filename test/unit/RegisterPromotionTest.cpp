@@ -260,6 +260,16 @@ __global__ void rowReassigned(const float *in, float *__restrict__ out, int n) {
     s += row[threadIdx.x] * k;
   out[threadIdx.x] = s;
 }
+__global__ void innerInvariant(float *out, const float *att, int T) {
+  int t3 = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int t = t3; t < T; t++) {
+    const float *row = att + t * T;
+    float acc = 0.0f;
+    for (int t2 = 0; t2 <= t; t2++)
+      acc += row[t2] * row[t3];
+    out[t * T + t3] = acc;
+  }
+}
 )";
 
 /// Kernel's kept load of Expression, if it is kept.
@@ -318,6 +328,69 @@ TEST(RegisterPromotion, AnInvariantLoadOfAnUnrolledLoopIsHoistedToo) {
   EXPECT_EQ(hoistedLine("unrolledInvariant", "in[i]"), 59u);
 }
 
+TEST(RegisterPromotion, ALoadInvariantOnlyInAnInnerLoopIsHoistedOutOfIt) {
+  // LICM works loop by loop: `row[t3]` changes with the outer `t` but not
+  // in the `t2` loop, which writes nothing; it is made once per `t`
+  // iteration, on the inner loop's line (79) though its pointer is a local
+  // (line 77). Measured on the H200: llm.c's attention_backward.cu,
+  // `att_bth[t3]` (test/hw/realcode), as many requests as the store after
+  // the inner loop, on the line of its `for`.
+  std::optional<KeptAccess> Kept = keptLoad("innerInvariant", "row[t3]");
+  ASSERT_TRUE(Kept);
+  EXPECT_TRUE(Kept->HoistedBefore);
+  EXPECT_EQ(Kept->HoistedLine, 79u);
+  // row[t2] changes in every iteration, and the store is under no loop of
+  // its own pointer's: neither is kept.
+  EXPECT_FALSE(keptLoad("innerInvariant", "row[t2]"));
+}
+
+/// Kernel's one launch of Block threads in one block, its integer
+/// parameter Param at Value, analysed as the report does.
+std::vector<KernelLaunchAnalysis> analyzedLaunch(const clang::FunctionDecl *Kernel,
+                                                 std::uint32_t Block, unsigned Param,
+                                                 std::int64_t Value) {
+  LaunchConfig L;
+  L.Block = {Block, 1, 1};
+  L.Grid = {1, 1, 1};
+  L.GridKnown = true;
+  L.Source = LaunchSource::LaunchSite;
+  L.Arguments[Kernel->getParamDecl(Param)].Integer = Value;
+  return analyzeKernel(Kernel, {L}, AnalysisOptions{});
+}
+
+TEST(RegisterPromotion, AHoistedLoadServesTheLanesThatStayInTheLoop) {
+  // Lane t3 runs the outer loop for t = t3 .. 31 and the inner one for
+  // t2 = 0 .. t: the lanes leave at different iterations. The register
+  // row[t3] was loaded into before the inner loop serves every lane still
+  // in it, so the load makes one request per outer iteration of the warp,
+  // as many as the store after the inner loop: 32 (not one per change of
+  // the active lanes).
+  std::unique_ptr<clang::ASTUnit> AST =
+      warpcheck::testing::parseCuda(HoistedKernels, warpcheck::testing::CudaSide::Device);
+  const clang::FunctionDecl *K =
+      warpcheck::testing::kernelNamed(AST->getASTContext(), "innerInvariant");
+  ASSERT_TRUE(K);
+  std::vector<KernelLaunchAnalysis> R = analyzedLaunch(K, 32, /*T*/ 2, 32);
+  ASSERT_EQ(R.size(), 1u);
+  std::optional<std::uint64_t> Load, Store, Gathered;
+  for (const AccessResult &A : R[0].Accesses) {
+    std::string Text = sourceText(A.Site.Expr, AST->getASTContext());
+    if (Text == "row[t3]")
+      Load = A.Cost.Requests;
+    else if (Text == "row[t2]")
+      Gathered = A.Cost.Requests;
+    else if (A.Site.Op == AccessOp::Store)
+      Store = A.Cost.Requests;
+  }
+  ASSERT_TRUE(Load && Store && Gathered);
+  EXPECT_EQ(*Store, 32u);
+  EXPECT_EQ(*Load, 32u);
+  // row[t2], made in every inner iteration: in outer iteration m lane L has
+  // t = L + m, the last lane still in the outer loop t = 31, so the warp
+  // runs 32 inner iterations each time: 32 x 32.
+  EXPECT_EQ(*Gathered, 1024u);
+}
+
 TEST(RegisterPromotion, AStoreOrBarrierBeforeTheLoopLeavesTheLineToPtxas) {
   // A store (line 51) and a barrier (line 52) between the index (line 50)
   // and the loop: ptxas may schedule the load above them or not (measured
@@ -340,13 +413,7 @@ TEST(RegisterPromotion, OneRequestPerWarpForTheAccumulator) {
   const clang::FunctionDecl *K =
       warpcheck::testing::kernelNamed(AST->getASTContext(), "accumulate");
   ASSERT_TRUE(K);
-  LaunchConfig L;
-  L.Block = {64, 1, 1};
-  L.Grid = {1, 1, 1};
-  L.GridKnown = true;
-  L.Source = LaunchSource::LaunchSite;
-  L.Arguments[K->getParamDecl(3)].Integer = 64;
-  std::vector<KernelLaunchAnalysis> R = analyzeKernel(K, {L}, AnalysisOptions{});
+  std::vector<KernelLaunchAnalysis> R = analyzedLaunch(K, 64, /*n*/ 3, 64);
   ASSERT_EQ(R.size(), 1u);
   bool Seen = false;
   for (const AccessResult &A : R[0].Accesses) {
