@@ -302,6 +302,11 @@ void listInstructions(AccessResult &A, const SiteTotals &T, ASTContext &Ctx,
   if (T.Site.Op == AccessOp::Load && Unplaced())
     if (std::optional<unsigned> Line = forwardedCopyLine(T.Site.Expr, Ctx))
       ModelInstruction(*Line, {T.Site.Expr}, T.Requests);
+  // A whole struct stored through an element, its right-hand side ending
+  // on a later line: stored there (ReadValueUses.h, wholeStructStoreLine).
+  if (T.Site.Op == AccessOp::Store && Unplaced())
+    if (std::optional<unsigned> Line = wholeStructStoreLine(T.Site.Expr, Ctx))
+      ModelInstruction(*Line, {T.Site.Expr}, T.Requests);
   // An element access written over several lines: made where its index
   // ends (SourceMemory.h, indexEndLine).
   if (T.Site.Op != AccessOp::Atomic && Unplaced())

@@ -7,6 +7,7 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <optional>
 #include <set>
@@ -214,6 +215,44 @@ std::optional<unsigned> forwardedCopyLine(const Expr *Copied, ASTContext &Ctx) {
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
   return SM.getExpansionLineNumber(SM.getExpansionLoc(Assign->getBeginLoc()));
+}
+
+std::optional<unsigned> wholeStructStoreLine(const Expr *Stored, ASTContext &Ctx) {
+  const auto *Element = dyn_cast_or_null<ArraySubscriptExpr>(
+      Stored ? Stored->IgnoreParenImpCasts() : nullptr);
+  if (!Element || !Element->getType()->isRecordType())
+    return std::nullopt;
+  // Up through parentheses and casts to the assignment it is the left of.
+  DynTypedNode Node = DynTypedNode::create(*static_cast<const Expr *>(Element));
+  const Expr *Rhs = nullptr;
+  for (int Depth = 0; Depth < 4 && !Rhs; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.size() != 1)
+      return std::nullopt;
+    Node = Parents[0];
+    if (const auto *Call = Node.get<CXXOperatorCallExpr>()) {
+      const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+      if (Call->getOperator() != OO_Equal || Call->getNumArgs() != 2 || !Method ||
+          !Method->isTrivial() || Call->getArg(0)->IgnoreParenImpCasts() != Element)
+        return std::nullopt;
+      Rhs = Call->getArg(1);
+    } else if (const auto *Assign = Node.get<BinaryOperator>()) {
+      if (Assign->getOpcode() != BO_Assign || Assign->getLHS()->IgnoreParenImpCasts() != Element)
+        return std::nullopt;
+      Rhs = Assign->getRHS();
+    } else if (!Node.get<ParenExpr>() && !Node.get<ImplicitCastExpr>()) {
+      return std::nullopt;
+    }
+  }
+  if (!Rhs)
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  unsigned ElementLine = indexEndLine(Element, SM).value_or(
+      SM.getExpansionLineNumber(SM.getExpansionLoc(Element->getBeginLoc())));
+  unsigned RhsLine = SM.getExpansionLineNumber(SM.getExpansionLoc(Rhs->getEndLoc()));
+  if (RhsLine <= ElementLine)
+    return std::nullopt;
+  return RhsLine;
 }
 
 bool copiedWholeAndEveryFieldRead(const Expr *Copied, ASTContext &Ctx) {

@@ -64,6 +64,18 @@ std::optional<std::vector<model::ByteRange>> fieldBytesRead(const clang::Expr *C
 /// own line. nullopt otherwise.
 std::optional<unsigned> forwardedCopyLine(const clang::Expr *Copied, clang::ASTContext &Ctx);
 
+/// The line of the store of a whole struct assigned through the element
+/// Stored (`p[0] = value`, a trivial copy assignment) when the right-hand
+/// side ends on a later line than the element does: clang emits the copy
+/// as it evaluates the right-hand side, and the line table gives the store
+/// the line the right-hand side ends on. Measured on the H200
+/// (test/hw/realcode): SGEMM_CUDA's sgemmVectorize, `reinterpret_cast<float4
+/// *>(&Bs[...])[0] =` / `reinterpret_cast<float4 *>(&B[...])[0];`, its
+/// STS.128 on the second line, and `reinterpret_cast<float4 *>(` /
+/// `&C[...])[0] =` / `tmp;`, its STG.E.128 on the third. nullopt
+/// otherwise.
+std::optional<unsigned> wholeStructStoreLine(const clang::Expr *Stored, clang::ASTContext &Ctx);
+
 } // namespace warpcheck::analysis
 
 #endif

@@ -147,4 +147,48 @@ __global__ void k(int4 *out, int4 *in, float *f) {
     EXPECT_FALSE(warpcheck::analysis::forwardedCopyLine(Copies[I], Ctx)) << I;
 }
 
+TEST(ReadValueUses, AWholeStructStoreTakesTheLineItsRightHandSideEndsOn) {
+  // `p[0] =` / `value;`: clang emits the copy as it evaluates the right-hand
+  // side, so the store is on the line that side ends on (measured on the
+  // H200: SGEMM_CUDA's sgemmVectorize, STS.128 and STG.E.128 on the lines
+  // of their right-hand sides, test/hw/realcode).
+  auto AST = parseCuda(R"(
+__global__ void k(const float *a, float *c, float *f) {
+  int i = threadIdx.x;
+  float4 t = reinterpret_cast<const float4 *>(&a[i * 8])[0];
+  reinterpret_cast<float4 *>(
+      &c[i * 8])[0] =
+      t;
+  __shared__ float s[512];
+  reinterpret_cast<float4 *>(&s[i * 4])[0] =
+      reinterpret_cast<const float4 *>(&a[i * 4])[0];
+  reinterpret_cast<float4 *>(&c[i * 4])[0] = t;
+  f[i] =
+      1.0f;
+}
+)",
+                       CudaSide::Device);
+  ASSERT_TRUE(AST);
+  const clang::FunctionDecl *K = kernelNamed(AST->getASTContext(), "k");
+  ASSERT_TRUE(K);
+  clang::ASTContext &Ctx = AST->getASTContext();
+  // The float4 elements in order: the load of line 4 (a read, not a
+  // store), the store of lines 5-7 (on 7), the shared store of line 9 (on
+  // 10) and the load of line 10, the store of line 11 (one line: its own).
+  std::vector<std::optional<unsigned>> Stores;
+  for (const clang::Expr *E : elementAccessesOf(K))
+    if (E->getType()->isRecordType())
+      Stores.push_back(warpcheck::analysis::wholeStructStoreLine(E, Ctx));
+  ASSERT_EQ(Stores.size(), 5u);
+  EXPECT_FALSE(Stores[0]);
+  EXPECT_EQ(Stores[1], std::optional<unsigned>(7));
+  EXPECT_EQ(Stores[2], std::optional<unsigned>(10));
+  EXPECT_FALSE(Stores[3]);
+  EXPECT_FALSE(Stores[4]);
+  // No float element is a whole struct's store.
+  for (const clang::Expr *E : elementAccessesOf(K))
+    if (!E->getType()->isRecordType())
+      EXPECT_FALSE(warpcheck::analysis::wholeStructStoreLine(E, Ctx));
+}
+
 } // namespace
