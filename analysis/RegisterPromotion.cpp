@@ -349,6 +349,7 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
   // attention_backward.cu, `att_bth[t3]` in the `t2` loop: made once per
   // `t` iteration, measured on the H200, test/hw/realcode). An access kept
   // across an outer nest is kept there.
+  //
   // Within an outer loop, only a value the same in every iteration of the
   // inner one is kept: an unrolled inner loop's repeats of addresses that
   // coincide without being provably equal (gen-5.cu line 375: (a % 65) / 31
@@ -392,9 +393,9 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
           }
         }
       }
-      if (Out.count({A.Site, AccessOp::Store})) {
-        // kept across an outer nest
-      } else if (A.Store && isRestrict(A.Pointer)) {
+      // A store kept across an outer nest is kept there.
+      const bool Store = A.Store && !Out.count({A.Site, AccessOp::Store});
+      if (Store && isRestrict(A.Pointer)) {
         // No other access of the loop reads or writes through its pointer.
         bool Kept = true;
         for (const LoopAccess &B : R.Accesses)
@@ -402,7 +403,7 @@ accessesKeptInRegisters(const FunctionDecl *Kernel) {
             Kept = false;
         if (Kept)
           Out[{A.Site, AccessOp::Store}] = {A.Loop, Repeats};
-      } else if (A.Store && !A.Conditional && !R.UnnamedLoads) {
+      } else if (Store && !A.Conditional && !R.UnnamedLoads) {
         // A plain pointer's store, sunk when nothing else of the nest goes
         // through a pointer parameter (any may alias it): only its own
         // array's, a local or a __shared__ array's accesses.
